@@ -1,0 +1,51 @@
+/**
+ * CLI entry: commander setup only. Each subcommand lives in commands/<verb>.ts as a thin layer over
+ * run<Verb>(options, deps); anything that is not a subcommand is a command to wrap.
+ */
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { registerSubcommands } from './commands/index.js';
+
+function readVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function createProgram(): Command {
+  const program = new Command('recapwrap');
+  program
+    .description('Run a coding agent under a transparent pty; come back to a pane and read one line that says where the work stands.')
+    .version(readVersion(), '-V, --version')
+    .usage('[options] <agent> [agent args…]\n       recapwrap <command> [options]')
+    .showSuggestionAfterError(false)
+    .enablePositionalOptions()
+    .passThroughOptions();
+  registerSubcommands(program);
+  return program;
+}
+
+/** Run the CLI with argv (without node and script); resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram();
+  program.exitOverride();
+  let exitCode = 0;
+  program.hook('postAction', (_thisCommand, actionCommand) => {
+    const code = (actionCommand as Command & { _exitCode?: number })._exitCode;
+    if (typeof code === 'number') exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return error.exitCode === 1 ? 2 : error.exitCode;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+/** Commands set their exit code here (commander actions cannot return one). */
+export function setExitCode(command: Command, code: number): void {
+  (command as Command & { _exitCode?: number })._exitCode = code;
+}

@@ -1,0 +1,172 @@
+/**
+ * The transcript layer's contract: the normalized event model every adapter produces, the
+ * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
+ * Other layers see only these plain types, passed through src/app.
+ */
+
+export const AGENT_IDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
+export type AgentId = (typeof AGENT_IDS)[number];
+
+/** Cap on text kept per event by parsers (memory bound); consumers cut further for display. */
+export const EVENT_TEXT_MAX_CHARS = 4000;
+/** Cap on compact tool-call args kept by parsers. */
+export const TOOL_ARGS_MAX_CHARS = 1000;
+/** Cap on tool-result text kept by parsers. */
+export const TOOL_RESULT_MAX_CHARS = 1000;
+
+interface EventBase {
+  /** Id of the source record (entry id, uuid, call id, or `L<line>` when the record has none). */
+  sourceId: string;
+  /** Epoch milliseconds, when the record had a timestamp. */
+  ts?: number;
+}
+
+/** Text typed by a person (not injected, meta, synthetic, hook or command output). */
+export interface UserPromptEvent extends EventBase { kind: 'user'; text: string }
+export interface AssistantTextEvent extends EventBase { kind: 'assistant'; text: string }
+/** Model reasoning: kept for completeness, never shown nor sent to a recap model. */
+export interface ThinkingEvent extends EventBase { kind: 'thinking'; text: string }
+export interface ToolCallEvent extends EventBase {
+  kind: 'tool-call';
+  callId?: string;
+  /** Tool name as the agent reports it (`bash`, `Edit`, `exec_command`, `write_file`, …). */
+  name: string;
+  /** Compact one-line rendering of the arguments (≤ TOOL_ARGS_MAX_CHARS). */
+  args: string;
+  /** Shell command when the tool runs one (for "tests run", "commits"). */
+  command?: string;
+  /** Files the call writes or edits (edit/write/patch tools), as written in the call. */
+  paths: string[];
+}
+export interface ToolResultEvent extends EventBase {
+  kind: 'tool-result';
+  callId?: string;
+  name?: string;
+  ok: boolean;
+  /** Short text of the output (≤ TOOL_RESULT_MAX_CHARS). */
+  text: string;
+}
+/** Compaction or branch summary: the agent's own account of what came before. */
+export interface SummaryEvent extends EventBase { kind: 'summary'; source: 'compaction' | 'branch'; text: string }
+/** A turn finished normally (the agent is waiting for the user). */
+export interface TurnEndEvent extends EventBase { kind: 'turn-end'; reason?: string }
+/** A turn was interrupted by the user or cut off. */
+export interface AbortedEvent extends EventBase { kind: 'aborted'; text?: string }
+/** API or provider error (rate limit, auth, overload, credit, …). */
+export interface ErrorEvent extends EventBase { kind: 'error'; text: string }
+export interface ModelChangeEvent extends EventBase { kind: 'model'; model: string; provider?: string }
+export interface TitleEvent extends EventBase { kind: 'title'; text: string }
+
+export type TranscriptEvent =
+  | UserPromptEvent
+  | AssistantTextEvent
+  | ThinkingEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | SummaryEvent
+  | TurnEndEvent
+  | AbortedEvent
+  | ErrorEvent
+  | ModelChangeEvent
+  | TitleEvent;
+
+export type TranscriptEventKind = TranscriptEvent['kind'];
+
+/** What a parser knows after the lines fed so far. */
+export interface SessionSnapshot {
+  agent: AgentId;
+  /** Session id from the file (header, sessionId field, rollout id); file name stem when none. */
+  id: string;
+  cwd?: string;
+  title?: string;
+  model?: string;
+  /** Events of the active branch, oldest first. */
+  events: TranscriptEvent[];
+  /**
+   * Changes whenever the summarized state changes (leaf id + event count, or last entry id); equal
+   * stamps mean a recap of one is a recap of the other.
+   */
+  stamp: string;
+  /** Lines that were not JSON, not this agent's, or of a record type the adapter does not know. */
+  skipped: number;
+  startedAt?: number;
+  updatedAt?: number;
+}
+
+export interface Session extends SessionSnapshot {
+  file: string;
+}
+
+/**
+ * Incremental parser for one session file. Feed complete lines in file order; ask for a snapshot
+ * whenever needed. Never throws: bad lines are counted in `skipped`.
+ */
+export interface TranscriptParser {
+  push(line: string): void;
+  snapshot(): SessionSnapshot;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface AgentContext {
+  cwd: string;
+  env: Env;
+  home: string;
+}
+
+/** How to launch the agent so recapwrap can find its session file exactly. */
+export interface LaunchPlan {
+  /** Arguments to pass to the agent (the user's, plus any pin flag recapwrap added). */
+  args: string[];
+  /** The file recapwrap pinned (pi `--session <path>`), if any. */
+  pinnedFile?: string;
+  /** The session id recapwrap pinned (qwen/gemini `--session-id`), if any. */
+  pinnedId?: string;
+  /** The user asked to continue or resume an existing session. */
+  resume: boolean;
+  /** The id/path the user named with a resume flag, when they named one. */
+  resumeTarget?: string;
+}
+
+export interface LiveLocateContext extends AgentContext {
+  plan: LaunchPlan;
+  /** When the child was spawned (epoch ms). Files created before this are not ours (unless resuming). */
+  startedAt: number;
+  /** Pids of the wrapped child and all its descendants, refreshed by the caller. */
+  pids: readonly number[];
+}
+
+export interface SessionCandidate {
+  file: string;
+  /** exact: pinned or from the agent's own live record for our pid; candidate: discovered, may be another process's. */
+  confidence: 'exact' | 'candidate';
+}
+
+export interface SessionFileInfo {
+  agent: AgentId;
+  file: string;
+  id: string;
+  mtimeMs: number;
+  size: number;
+}
+
+export interface TranscriptAdapter {
+  readonly id: AgentId;
+  readonly label: string;
+  createParser(): TranscriptParser;
+  /** True when these first lines of a file look like this agent's transcript. */
+  detect(firstLines: readonly string[]): boolean;
+  /** Pure: add pin flags unless the user passed session/continue/resume flags of their own. */
+  planLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan;
+  /** Folders where this agent's session files for ctx.cwd appear (to watch); may not exist yet. */
+  sessionDirs(ctx: AgentContext): string[];
+  /** The file the live process writes, best first; [] when nothing is known yet. Called again on folder changes. */
+  locateLive(ctx: LiveLocateContext): Promise<SessionCandidate[]>;
+  /** Past sessions for ctx.cwd, newest first. */
+  listSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
+  /** Arguments that make the agent resume exactly this session. */
+  resumeArgs(session: { id: string; file: string }): string[];
+}
+
+/** What the agent is doing, derived from the transcript and live signals. */
+export type ActivityState = 'working' | 'waiting' | 'idle' | 'exited';

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests sit beside their source (src/**/*.test.ts); pty and tmux end-to-end tests live in
+// test/e2e and run in their own project with fewer workers: they drive real terminals on a 2-core box.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          maxWorkers: 2,
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});

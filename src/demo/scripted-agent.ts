@@ -1,0 +1,167 @@
+/**
+ * The demo's built-in "agent": a tiny inline TUI that pretends to work on a task and writes a real
+ * pi-format (v3) session transcript, so `recapwrap demo` shows the whole product with no key and no
+ * network. It honours pi's `--session <path>` flag, which is how recapwrap pins pi's session file.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+const CLEAR_LINE = '\x1b[2K'; // EL 2: erase the whole line
+const DIM = '\x1b[2m';
+const BOLD = '\x1b[1m';
+const CYAN = '\x1b[36m';
+const GREEN = '\x1b[32m';
+const RED = '\x1b[31m';
+const RESET = '\x1b[0m';
+const STEP_MS = Number(process.env.RECAPWRAP_DEMO_STEP_MS ?? 900);
+
+interface Step {
+  say?: string;
+  tool?: { name: string; args: Record<string, unknown>; result: string; isError?: boolean; write?: { path: string; content: string } };
+}
+
+interface Script {
+  match: RegExp;
+  steps: Step[];
+  final: string;
+}
+
+// Scripted scenarios: the first whose pattern matches the prompt runs; the last is the fallback.
+const SCRIPTS: Script[] = [
+  {
+    match: /test|fail|fix/i,
+    steps: [
+      { say: 'Running the test suite first.', tool: { name: 'bash', args: { command: 'npm test' }, result: '1 failed, 11 passed\n  ✗ parseDuration("90s") returned 90000, expected 90', isError: true } },
+      { say: 'parseDuration multiplies seconds by 1000 twice.', tool: { name: 'edit', args: { path: 'src/duration.ts', oldText: 'ms * 1000', newText: 'ms' }, result: 'Successfully replaced text in src/duration.ts', write: { path: 'src/duration.ts', content: 'export const parseDuration = (s: string) => Number.parseInt(s, 10);\n' } } },
+    ],
+    final: 'I fixed the double conversion in src/duration.ts but have not re-run the tests yet. Shall I run `npm test` again?',
+  },
+  {
+    match: /.*/,
+    steps: [
+      { say: "I'll look at how flags are parsed.", tool: { name: 'read', args: { path: 'src/cli.ts' }, result: 'export function parseArgs(argv: string[]) { … }' } },
+      { say: 'Adding the flag and wiring it to the logger.', tool: { name: 'write', args: { path: 'src/cli.ts', content: '…' }, result: 'Successfully wrote 412 bytes to src/cli.ts', write: { path: 'src/cli.ts', content: 'export const VERBOSE_FLAG = "--verbose";\n' } } },
+      { tool: { name: 'bash', args: { command: 'npm test' }, result: '12 passed' } },
+    ],
+    final: 'Added a --verbose flag in src/cli.ts and all 12 tests pass. Next I would document it in the README — want me to?',
+  },
+];
+
+function uuidv7Like(): string {
+  const hex = Date.now().toString(16).padStart(12, '0');
+  const rest = randomUUID().replace(/-/g, '').slice(12);
+  const s = hex + '7' + rest.slice(1);
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}
+
+function parseSessionPath(argv: string[]): string {
+  const i = argv.indexOf('--session');
+  if (i >= 0 && argv[i + 1]) return argv[i + 1] as string;
+  const dir = join(process.env.PI_CODING_AGENT_DIR ?? join(process.cwd(), '.demo-agent'), 'sessions');
+  return join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}_${uuidv7Like()}.jsonl`);
+}
+
+class TranscriptWriter {
+  private lastId: string | null = null;
+  private headerWritten = false;
+  constructor(private readonly file: string, private readonly cwd: string) {}
+
+  private write(obj: Record<string, unknown>): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    appendFileSync(this.file, JSON.stringify(obj) + '\n');
+  }
+
+  // pi writes nothing until the first assistant message; the demo writes the header with the first entry.
+  entry(type: string, fields: Record<string, unknown>): void {
+    if (!this.headerWritten) {
+      this.headerWritten = true;
+      this.write({ type: 'session', version: 3, id: uuidv7Like(), timestamp: new Date().toISOString(), cwd: this.cwd });
+      this.entry('model_change', { provider: 'demo', modelId: 'scripted' });
+    }
+    const id = randomBytes(4).toString('hex');
+    this.write({ type, id, parentId: this.lastId, timestamp: new Date().toISOString(), ...fields });
+    this.lastId = id;
+  }
+
+  message(message: Record<string, unknown>): void {
+    this.entry('message', { message: { ...message, timestamp: Date.now() } });
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function runScript(prompt: string, transcript: TranscriptWriter, out: (s: string) => void): Promise<void> {
+  const script = SCRIPTS.find((s) => s.match.test(prompt)) ?? (SCRIPTS[SCRIPTS.length - 1] as Script);
+  transcript.message({ role: 'user', content: [{ type: 'text', text: prompt }] });
+  let n = 0;
+  for (const step of script.steps) {
+    const spinner = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
+    for (let t = 0; t < 5; t++) {
+      out(`\r${CLEAR_LINE}${CYAN}${spinner[(n++) % spinner.length]}${RESET} ${DIM}working…${RESET}`);
+      await sleep(STEP_MS / 5);
+    }
+    const callId = `call_demo_${n}`;
+    const content: Array<Record<string, unknown>> = [];
+    if (step.say) content.push({ type: 'text', text: step.say });
+    if (step.tool) content.push({ type: 'toolCall', id: callId, name: step.tool.name, arguments: step.tool.args });
+    transcript.message({ role: 'assistant', content, provider: 'demo', model: 'scripted', stopReason: step.tool ? 'toolUse' : 'stop' });
+    out(`\r${CLEAR_LINE}`);
+    if (step.say) out(`${step.say}\r\n`);
+    if (step.tool) {
+      if (step.tool.write) {
+        mkdirSync(dirname(step.tool.write.path), { recursive: true });
+        writeFileSync(step.tool.write.path, step.tool.write.content);
+      }
+      const label = step.tool.name === 'bash' ? `$ ${String(step.tool.args.command)}` : `${step.tool.name} ${String(step.tool.args.path ?? '')}`;
+      const color = step.tool.isError ? RED : GREEN;
+      out(`  ${color}${label}${RESET}\r\n  ${DIM}${step.tool.result.split('\n')[0]}${RESET}\r\n`);
+      transcript.message({ role: 'toolResult', toolCallId: callId, toolName: step.tool.name, content: [{ type: 'text', text: step.tool.result }], isError: Boolean(step.tool.isError) });
+    }
+  }
+  await sleep(STEP_MS / 2);
+  transcript.message({ role: 'assistant', content: [{ type: 'text', text: script.final }], provider: 'demo', model: 'scripted', stopReason: 'stop' });
+  out(`${BOLD}${script.final}${RESET}\r\n`);
+}
+
+async function main(): Promise<void> {
+  const out = (s: string) => process.stdout.write(s);
+  const transcript = new TranscriptWriter(parseSessionPath(process.argv.slice(2)), process.cwd());
+  const prompt = () => out(`\r\n${CYAN}›${RESET} `);
+  out(`${BOLD}demo agent${RESET} ${DIM}(scripted, no network) in ${basename(process.cwd())}${RESET}\r\n`);
+  out(`${DIM}Type a task and press Enter (empty Enter = "add a --verbose flag"; try "fix the failing test"). Ctrl-D quits.${RESET}\r\n`);
+  prompt();
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  process.stdin.setEncoding('utf8');
+  let line = '';
+  let busy = false;
+  process.stdin.on('data', (data: string) => {
+    for (const ch of data) {
+      if (ch === '\x04' || ch === '\x03') {
+        out('\r\n');
+        process.exit(0);
+      }
+      if (busy) continue;
+      if (ch === '\r' || ch === '\n') {
+        const task = line.trim() || 'add a --verbose flag';
+        line = '';
+        busy = true;
+        out('\r\n');
+        void runScript(task, transcript, out).then(() => {
+          busy = false;
+          prompt();
+        });
+      } else if (ch === '\x7f' || ch === '\b') {
+        if (line.length > 0) {
+          line = line.slice(0, -1);
+          out('\b \b');
+        }
+      } else if (ch >= ' ' && !ch.startsWith('\x1b')) {
+        line += ch;
+        out(ch);
+      }
+    }
+  });
+}
+
+void main();

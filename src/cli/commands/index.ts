@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { notYetAvailable } from '../not-yet.js';
 import { setExitCode } from '../main.js';
+import { registerDoctor } from './doctor.js';
 
 const PLANNED: Array<[name: string, description: string]> = [
   ['recap', 'one recap now, for a session file or the newest session of an agent in a directory'],
@@ -11,11 +12,11 @@ const PLANNED: Array<[name: string, description: string]> = [
   ['board', 'live full-screen view of all wrapped sessions'],
   ['resume', 'past sessions of this directory with their recaps; relaunch one'],
   ['config', 'print the effective configuration and where each value came from'],
-  ['doctor', 'check terminal and tmux focus support, agents, session folders, generators'],
   ['demo', 'a self-contained demo with a built-in scripted agent'],
 ];
 
 export function registerSubcommands(program: Command): void {
+  registerDoctor(program);
   for (const [name, description] of PLANNED) {
     program
       .command(name)

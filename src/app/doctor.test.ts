@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkAgents, checkQwenRecap, checkStateDir, checkTmux, createDoctorDeps, doctorExitCode, renderDoctorReport,
+} from './doctor.js';
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = () => (dir = mkdtempSync(join(tmpdir(), 'rw-doctor-')));
+
+describe('doctor checks', () => {
+  it('finds agents on PATH and warns when there are none', () => {
+    const d = temp();
+    const bin = join(d, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'claude'), 0o755);
+    writeFileSync(join(bin, 'codex'), 'not executable');
+    const results = checkAgents({ PATH: bin });
+    expect(results.find((r) => r.name === 'agent claude')).toMatchObject({ status: 'ok', detail: join(bin, 'claude') });
+    expect(results.find((r) => r.name === 'agent codex')?.status).toBe('skip');
+    expect(checkAgents({ PATH: join(d, 'empty') }).at(-1)).toMatchObject({ name: 'agents', status: 'warn' });
+  });
+
+  it("warns about Qwen's own recap only when it is on", () => {
+    const d = temp();
+    expect(checkQwenRecap({ HOME: d })).toBeUndefined();
+    mkdirSync(join(d, '.qwen'));
+    writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: true } }));
+    expect(checkQwenRecap({ HOME: d })).toMatchObject({ status: 'warn', fix: expect.stringContaining('showSessionRecap') });
+    writeFileSync(join(d, '.qwen', 'settings.json'), '{broken');
+    expect(checkQwenRecap({ HOME: d })?.status).toBe('warn');
+    writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: false } }));
+    expect(checkQwenRecap({ HOME: d })?.status).toBe('ok');
+  });
+
+  it('flags a state folder others can read', () => {
+    const d = temp();
+    const state = join(d, 'state');
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: state }).status).toBe('ok');
+    mkdirSync(state, { mode: 0o755 });
+    chmodSync(state, 0o755);
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: state })).toMatchObject({ status: 'warn', fix: `chmod 700 ${state}` });
+    chmodSync(state, 0o700);
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: state }).status).toBe('ok');
+  });
+
+  it('exit code is 1 only when a check failed', () => {
+    expect(doctorExitCode([{ name: 'a', status: 'warn', detail: '' }])).toBe(0);
+    expect(doctorExitCode([{ name: 'a', status: 'fail', detail: '' }])).toBe(1);
+    expect(renderDoctorReport([{ name: 'a', status: 'fail', detail: 'x', fix: 'do y' }])).toContain('fix: do y');
+  });
+});
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    if (process.env.CI) throw new Error('tmux is required under CI (.ci/run installs it)');
+    return false;
+  }
+})();
+
+describe.skipIf(!hasTmux)('doctor tmux checks on a private server', () => {
+  const socket = `rw-doctor-${process.pid}`;
+  let socketPath = '';
+  beforeAll(() => {
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '80', '-y', '24']);
+    socketPath = execFileSync('tmux', ['-L', socket, 'display', '-p', '#{socket_path}'], { encoding: 'utf8' }).trim();
+  });
+  afterAll(() => {
+    try {
+      execFileSync('tmux', ['-L', socket, 'kill-server']);
+    } catch {}
+  });
+
+  it('reports focus-events off with the fix, then on', async () => {
+    const env = { ...process.env, TMUX: `${socketPath},1,0` };
+    execFileSync('tmux', ['-L', socket, 'set', '-g', 'focus-events', 'off']);
+    const off = await checkTmux(createDoctorDeps(env));
+    expect(off.find((r) => r.name === 'tmux focus-events')).toMatchObject({ status: 'warn', fix: expect.stringContaining('focus-events on') });
+    execFileSync('tmux', ['-L', socket, 'set', '-g', 'focus-events', 'on']);
+    const on = await checkTmux(createDoctorDeps(env));
+    expect(on.find((r) => r.name === 'tmux focus-events')?.status).toBe('ok');
+  });
+
+  it('outside tmux only reports the version', async () => {
+    const env = { ...process.env };
+    delete env.TMUX;
+    const results = await checkTmux(createDoctorDeps(env));
+    expect(results.map((r) => r.name)).toEqual(['tmux']);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * `recapwrap doctor`: checks what recapwrap needs and explains each problem with a fix. Every check
+ * returns a plain result; rendering and the exit code are decided from the list. The interactive
+ * focus probe and network probes run only when asked (a TTY, or --endpoints).
+ */
+import { execFile } from 'node:child_process';
+import { constants, accessSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+}
+
+export interface DoctorDeps {
+  env: Env;
+  /** Run a command; resolves with stdout, or undefined when it fails or is missing. */
+  run: (cmd: string, args: string[]) => Promise<string | undefined>;
+}
+
+const AGENT_COMMANDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
+const TMUX_MIN_FOCUS_VERSION = 1.9; // focus-events appeared in tmux 1.9
+
+export function createDoctorDeps(env: Env = process.env): DoctorDeps {
+  return {
+    env,
+    run: (cmd, args) =>
+      new Promise((resolve) => {
+        execFile(cmd, args, { timeout: 3000, env: env as NodeJS.ProcessEnv }, (error, stdout) => resolve(error ? undefined : stdout.trim()));
+      }),
+  };
+}
+
+// Find a command on PATH the way a shell would (first executable match).
+export function findOnPath(command: string, env: Env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return undefined;
+}
+
+export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
+  const inside = Boolean(deps.env.TMUX);
+  const version = await deps.run('tmux', ['-V']);
+  if (!version) {
+    return [{ name: 'tmux', status: inside ? 'fail' : 'skip', detail: inside ? '$TMUX is set but the tmux command was not found' : 'tmux not installed (optional: recaps use the overlay bar outside tmux)' }];
+  }
+  const results: CheckResult[] = [{ name: 'tmux', status: 'ok', detail: `${version}${inside ? ' (this terminal is inside tmux)' : ''}` }];
+  const num = Number.parseFloat(version.replace(/^tmux\s+(next-)?/, ''));
+  if (Number.isFinite(num) && num < TMUX_MIN_FOCUS_VERSION) {
+    results.push({ name: 'tmux version', status: 'fail', detail: `${version} has no focus-events`, fix: 'upgrade tmux to 3.x' });
+  }
+  if (!inside) return results;
+  const focus = await deps.run('tmux', ['show', '-gv', 'focus-events']);
+  results.push(
+    focus === 'on'
+      ? { name: 'tmux focus-events', status: 'ok', detail: 'on: pane and window switches reach recapwrap' }
+      : {
+          name: 'tmux focus-events',
+          status: 'warn',
+          detail: `${focus ?? 'unknown'}: tmux does not tell panes when you switch to them, so recaps fall back to the idle timer`,
+          fix: "tmux set -g focus-events on   (and add 'set -g focus-events on' to ~/.tmux.conf), or run recapwrap --tmux-focus",
+        },
+  );
+  const extKeys = await deps.run('tmux', ['show', '-sv', 'extended-keys']);
+  if (extKeys !== undefined && extKeys !== 'on' && extKeys !== 'always') {
+    results.push({
+      name: 'tmux extended-keys',
+      status: 'warn',
+      detail: `${extKeys}: agents cannot tell Shift-Enter or Ctrl-Enter from Enter (not needed by recapwrap itself)`,
+      fix: "tmux set -s extended-keys on   (and add it to ~/.tmux.conf)",
+    });
+  }
+  return results;
+}
+
+// Which agent CLIs are installed; one line each.
+export function checkAgents(env: Env): CheckResult[] {
+  const found = AGENT_COMMANDS.map((cmd) => [cmd, findOnPath(cmd, env)] as const);
+  const present = found.filter(([, p]) => p);
+  const results: CheckResult[] = found.map(([cmd, path]) =>
+    path ? { name: `agent ${cmd}`, status: 'ok', detail: path } : { name: `agent ${cmd}`, status: 'skip', detail: 'not on PATH' },
+  );
+  if (present.length === 0) {
+    results.push({ name: 'agents', status: 'warn', detail: 'none of pi, qwen, claude, codex, gemini is on PATH', fix: 'install an agent CLI, or try `recapwrap demo`' });
+  }
+  return results;
+}
+
+// Qwen Code can show its own recap on focus return; with recapwrap too you would read two.
+export function checkQwenRecap(env: Env): CheckResult | undefined {
+  const home = env.QWEN_HOME || join(getHomeDir(env), '.qwen');
+  const file = join(home, 'settings.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const settings = JSON.parse(readFileSync(file, 'utf8')) as { general?: { showSessionRecap?: unknown } };
+    if (settings.general?.showSessionRecap === true) {
+      return {
+        name: 'qwen recap',
+        status: 'warn',
+        detail: `Qwen Code's own away recap is on (${file}): you will see two recaps in qwen panes`,
+        fix: 'set "general": {"showSessionRecap": false} in that file, or run recapwrap with --display none for qwen',
+      };
+    }
+    return { name: 'qwen recap', status: 'ok', detail: "Qwen Code's own away recap is off" };
+  } catch (error) {
+    return { name: 'qwen recap', status: 'warn', detail: `could not read ${file}: ${(error as Error).message}` };
+  }
+}
+
+export function checkGenerators(env: Env): CheckResult[] {
+  const results: CheckResult[] = [{ name: 'generator heuristic', status: 'ok', detail: 'offline recaps always available' }];
+  const openaiKey = env.RECAPWRAP_OPENAI_API_KEY || env.OPENAI_API_KEY;
+  const openaiBase = env.RECAPWRAP_OPENAI_BASE_URL || env.OPENAI_BASE_URL;
+  results.push(
+    openaiKey || openaiBase
+      ? { name: 'generator openai', status: 'ok', detail: `${openaiBase ?? 'https://api.openai.com/v1'}${openaiKey ? ', key set' : ', no key (fine for local servers)'}` }
+      : { name: 'generator openai', status: 'skip', detail: 'no OPENAI_API_KEY / OPENAI_BASE_URL' },
+  );
+  const anthropicKey = env.RECAPWRAP_ANTHROPIC_API_KEY || env.ANTHROPIC_API_KEY;
+  results.push(
+    anthropicKey
+      ? { name: 'generator anthropic', status: 'ok', detail: 'ANTHROPIC_API_KEY set' }
+      : { name: 'generator anthropic', status: 'skip', detail: 'no ANTHROPIC_API_KEY' },
+  );
+  return results;
+}
+
+// Probe an OpenAI-compatible endpoint's /models (only with --endpoints: no network unless asked).
+export async function checkEndpoint(env: Env, timeoutMs = 3000): Promise<CheckResult | undefined> {
+  const base = env.RECAPWRAP_OPENAI_BASE_URL || env.OPENAI_BASE_URL;
+  if (!base) return undefined;
+  const key = env.RECAPWRAP_OPENAI_API_KEY || env.OPENAI_API_KEY;
+  try {
+    const res = await fetch(`${base.replace(/\/+$/, '')}/models`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return res.ok
+      ? { name: 'openai endpoint', status: 'ok', detail: `${base} answered ${res.status}` }
+      : { name: 'openai endpoint', status: 'warn', detail: `${base} answered HTTP ${res.status}`, fix: 'check the key and the base URL (it should end in /v1 for most servers)' };
+  } catch (error) {
+    return { name: 'openai endpoint', status: 'fail', detail: `${base} unreachable: ${(error as Error).message}`, fix: 'start the server or fix OPENAI_BASE_URL' };
+  }
+}
+
+export function checkStateDir(env: Env): CheckResult {
+  const dir = getStateDir(env);
+  if (!existsSync(dir)) return { name: 'state dir', status: 'ok', detail: `${dir} (created on first run, mode 0700)` };
+  try {
+    const st = statSync(dir);
+    accessSync(dir, constants.W_OK);
+    if ((st.mode & 0o077) !== 0) {
+      return { name: 'state dir', status: 'warn', detail: `${dir} is readable by others (mode ${(st.mode & 0o777).toString(8)})`, fix: `chmod 700 ${dir}` };
+    }
+    return { name: 'state dir', status: 'ok', detail: `${dir} (mode ${(st.mode & 0o777).toString(8)})` };
+  } catch (error) {
+    return { name: 'state dir', status: 'fail', detail: `${dir} is not writable: ${(error as Error).message}`, fix: `chmod 700 ${dir} (it must belong to you)` };
+  }
+}
+
+/** Usable unless a check failed; warnings still leave recapwrap usable. */
+export function doctorExitCode(results: readonly CheckResult[]): number {
+  return results.some((r) => r.status === 'fail') ? 1 : 0;
+}
+
+const MARK: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+
+export function renderDoctorReport(results: readonly CheckResult[]): string {
+  const width = Math.max(...results.map((r) => r.name.length));
+  const lines = results.map((r) => {
+    const head = `${MARK[r.status]} ${r.name.padEnd(width)}  ${r.detail}`;
+    return r.fix ? `${head}\n  ${' '.repeat(width)}  fix: ${r.fix}` : head;
+  });
+  const failed = results.filter((r) => r.status === 'fail').length;
+  const warned = results.filter((r) => r.status === 'warn').length;
+  lines.push('', failed ? `${failed} problem(s) keep recapwrap from working.` : warned ? `Usable, with ${warned} warning(s).` : 'All good.');
+  return lines.join('\n');
+}
+
+const FOCUS_ON = '\x1b[?1004h'; // DECSET 1004: report focus in/out as CSI I / CSI O
+const FOCUS_OFF = '\x1b[?1004l';
+const FOCUS_REPORT = /\x1b\[[IO]/;
+
+// Interactive: turn on focus reporting and wait for the user to switch away and back.
+export function probeFocusReporting(timeoutMs: number, io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream } = process): Promise<CheckResult> {
+  return new Promise((resolve) => {
+    const { stdin, stdout } = io;
+    stdout.write('Switch to another window or pane and back within ' + Math.round(timeoutMs / 1000) + ' s (or press any key to skip)…\n');
+    const wasRaw = stdin.isRaw;
+    stdin.setRawMode(true);
+    stdout.write(FOCUS_ON);
+    let buffer = '';
+    const finish = (result: CheckResult) => {
+      clearTimeout(timer);
+      stdin.off('data', onData);
+      stdout.write(FOCUS_OFF);
+      stdin.setRawMode(wasRaw);
+      stdin.pause();
+      resolve(result);
+    };
+    const onData = (data: Buffer) => {
+      buffer += data.toString('latin1');
+      if (FOCUS_REPORT.test(buffer)) {
+        finish({ name: 'terminal focus reporting', status: 'ok', detail: 'your terminal reports focus: recaps appear when you come back' });
+      } else if (!buffer.startsWith('\x1b')) {
+        finish({ name: 'terminal focus reporting', status: 'skip', detail: 'skipped by a key press' });
+      }
+    };
+    const timer = setTimeout(
+      () =>
+        finish({
+          name: 'terminal focus reporting',
+          status: 'warn',
+          detail: 'no focus report seen: recaps will use the idle timer instead of focus return',
+          fix: 'inside tmux: tmux set -g focus-events on; otherwise use a terminal with focus reporting (iTerm2, Ghostty, kitty, WezTerm, GNOME Terminal, Windows Terminal)',
+        }),
+      timeoutMs,
+    );
+    stdin.on('data', onData);
+    stdin.resume();
+  });
+}

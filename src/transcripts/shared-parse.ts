@@ -1,0 +1,170 @@
+/**
+ * Pure helpers every adapter's parser shares: clipping, timestamps, compact tool-call rendering, the
+ * files a tool call touches, the command a shell tool runs, and the active branch of an id/parent tree.
+ * Agent-specific record shapes stay in each adapter's parse.ts.
+ */
+
+/** Cut text to max characters (code units), marking the cut with an ellipsis. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return text.slice(0, Math.max(0, max - 1)) + '…';
+}
+
+/** ISO string, epoch seconds or epoch milliseconds → epoch ms; undefined when unusable. */
+export function toEpochMs(ts: unknown): number | undefined {
+  if (typeof ts === 'number' && Number.isFinite(ts)) return ts < 1e12 ? Math.round(ts * 1000) : ts;
+  if (typeof ts === 'string' && ts.length > 0) {
+    const ms = Date.parse(ts);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  return undefined;
+}
+
+// One-line rendering of tool arguments: `key=value` pairs for objects, strings folded, long values cut.
+export function compactArgs(args: unknown, max: number): string {
+  let out: string;
+  if (args === undefined || args === null) out = '';
+  else if (typeof args === 'string') {
+    // Some agents send arguments as a JSON string.
+    const trimmed = args.trim();
+    if (trimmed.startsWith('{')) {
+      try {
+        return compactArgs(JSON.parse(trimmed), max);
+      } catch {
+        // Not JSON after all: show it as text.
+      }
+    }
+    out = trimmed;
+  } else if (typeof args === 'object' && !Array.isArray(args)) {
+    out = Object.entries(args as Record<string, unknown>)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(clip(v, 200)) : clip(safeJson(v), 200)}`)
+      .join(' ');
+  } else out = safeJson(args);
+  return clip(out.replace(/\s+/g, ' '), max);
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+// Tools that change files, across the five agents (lower-cased names).
+const FILE_WRITE_TOOLS = new Set([
+  'write', 'edit', 'multiedit', 'multi_edit', 'notebookedit', 'notebook_edit', // pi, claude
+  'write_file', 'replace', 'edit_file', 'create_file', // gemini, qwen
+  'apply_patch', 'str_replace_editor', 'str_replace_based_edit_tool', // codex and others
+]);
+const PATH_KEYS = ['path', 'file_path', 'filePath', 'filename', 'file', 'notebook_path', 'absolute_path', 'target_file'];
+const PATCH_FILE_LINE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
+const PATCH_MOVE_LINE = /^\*\*\* Move to: (.+)$/gm;
+
+/** Whether a tool call changes files (so its paths are "files touched"). */
+export function isFileWriteTool(name: string): boolean {
+  return FILE_WRITE_TOOLS.has(name.toLowerCase());
+}
+
+// Files an edit/write/patch call touches, as written in the call; [] for other tools.
+export function pathsFromToolCall(name: string, args: unknown): string[] {
+  const lower = name.toLowerCase();
+  const rec = asRecord(args);
+  const patchText = typeof args === 'string' && lower === 'apply_patch' ? args : typeof rec?.input === 'string' ? rec.input : typeof rec?.patch === 'string' ? rec.patch : undefined;
+  if (patchText && /\*\*\* (Update|Add|Delete) File:/.test(patchText)) {
+    const found = new Set<string>();
+    for (const m of patchText.matchAll(PATCH_FILE_LINE)) found.add((m[1] as string).trim());
+    for (const m of patchText.matchAll(PATCH_MOVE_LINE)) found.add((m[1] as string).trim());
+    return [...found];
+  }
+  if (!FILE_WRITE_TOOLS.has(lower) || !rec) return [];
+  const paths: string[] = [];
+  for (const key of PATH_KEYS) {
+    const v = rec[key];
+    if (typeof v === 'string' && v.length > 0) {
+      paths.push(v);
+      break;
+    }
+  }
+  if (Array.isArray(rec.edits)) {
+    for (const e of rec.edits) {
+      const p = asRecord(e)?.path ?? asRecord(e)?.file_path;
+      if (typeof p === 'string' && !paths.includes(p)) paths.push(p);
+    }
+  }
+  return paths;
+}
+
+const SHELL_TOOLS = new Set(['bash', 'shell', 'run_shell_command', 'exec_command', 'shell_command', 'local_shell', 'terminal', 'run_terminal_cmd']);
+
+// The shell command a tool call runs (bash/shell/exec tools), folded to one line.
+export function commandFromToolCall(name: string, args: unknown): string | undefined {
+  if (!SHELL_TOOLS.has(name.toLowerCase())) return undefined;
+  const rec = asRecord(args);
+  const raw = rec?.command ?? rec?.cmd ?? rec?.commandLine ?? (typeof args === 'string' ? args : undefined);
+  let command: string | undefined;
+  if (typeof raw === 'string') command = raw;
+  else if (Array.isArray(raw)) {
+    const parts = raw.filter((p): p is string => typeof p === 'string');
+    // ["bash","-lc","npm test"] → the script itself.
+    command = parts.length >= 3 && /(^|\/)(ba|z|fi)?sh$/.test(parts[0] as string) && (parts[1] as string).startsWith('-') ? parts.slice(2).join(' ') : parts.join(' ');
+  }
+  return command ? command.replace(/\s+/g, ' ').trim() : undefined;
+}
+
+/**
+ * Ids from the root to leafId following parent links (cycle-safe, iterative). A parent that is not in
+ * the map ends the walk (the branch starts there).
+ */
+export function activeBranch<T extends { parentId: string | null | undefined }>(entries: ReadonlyMap<string, T>, leafId: string | undefined): string[] {
+  const path: string[] = [];
+  const seen = new Set<string>();
+  let id = leafId;
+  while (id !== undefined && id !== null && !seen.has(id)) {
+    const entry = entries.get(id);
+    if (!entry) break;
+    seen.add(id);
+    path.push(id);
+    id = entry.parentId ?? undefined;
+  }
+  return path.reverse();
+}
+
+/** Text of content that is a string or a list of parts with `text` (skipping non-text parts). */
+export function textFromParts(content: unknown, types: readonly string[] = ['text', 'input_text', 'output_text']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const texts: string[] = [];
+  for (const part of content) {
+    if (typeof part === 'string') texts.push(part);
+    else if (part && typeof part === 'object') {
+      const p = part as Record<string, unknown>;
+      if (typeof p.text === 'string' && (p.type === undefined || types.includes(p.type as string)) && p.thought !== true) texts.push(p.text);
+    }
+  }
+  return texts.join('\n');
+}
+
+/** Parse one JSON line into an object; undefined for anything else (never throws). */
+export function parseJsonObject(line: string): Record<string, unknown> | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

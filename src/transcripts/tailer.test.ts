@@ -1,0 +1,118 @@
+import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileTailer, type TailResetReason } from './tailer.js';
+
+let dir: string;
+let tailer: FileTailer | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rw-tail-'));
+});
+afterEach(async () => {
+  await tailer?.stop();
+  tailer = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function follow(file: string, pollMs = 200) {
+  const lines: string[] = [];
+  const resets: TailResetReason[] = [];
+  tailer = new FileTailer(file, { onLines: (l) => lines.push(...l), onReset: (r) => resets.push(r), pollMs });
+  tailer.start();
+  return { lines, resets };
+}
+
+describe('FileTailer', () => {
+  it('reads existing lines, then appended ones, holding a partial line until its newline', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, 'one\ntwo\n');
+    const { lines } = follow(file);
+    await until(() => lines.length === 2);
+    appendFileSync(file, 'thr');
+    await tailer!.sync();
+    expect(lines).toEqual(['one', 'two']);
+    appendFileSync(file, 'ee\n');
+    await until(() => lines.length === 3);
+    expect(lines).toEqual(['one', 'two', 'three']);
+  });
+
+  it('waits for a file that does not exist yet (nor its folder)', async () => {
+    const file = join(dir, 'later', 's.jsonl');
+    const { lines } = follow(file, 50);
+    await new Promise((r) => setTimeout(r, 100));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'later'));
+    writeFileSync(file, 'hello\n');
+    await until(() => lines.length === 1);
+    expect(lines).toEqual(['hello']);
+  });
+
+  it('starts over after truncation', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, 'aaaa\nbbbb\n');
+    const { lines, resets } = follow(file);
+    await until(() => lines.length === 2);
+    truncateSync(file, 0);
+    appendFileSync(file, 'c\n');
+    await until(() => lines.length === 3);
+    expect(lines).toEqual(['aaaa', 'bbbb', 'c']);
+    expect(resets).toEqual(['truncated']);
+  });
+
+  it('drains the old file before following a replacement (inode change)', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, 'old1\n');
+    const { lines, resets } = follow(file);
+    await until(() => lines.length === 1);
+    const next = join(dir, 's.jsonl.tmp');
+    writeFileSync(next, 'new1\nnew2\n');
+    renameSync(next, file);
+    await until(() => lines.length === 3);
+    expect(lines).toEqual(['old1', 'new1', 'new2']);
+    expect(resets).toEqual(['replaced']);
+  });
+
+  it('survives deletion and re-creation', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, 'a\n');
+    const { lines, resets } = follow(file, 50);
+    await until(() => lines.length === 1);
+    unlinkSync(file);
+    await until(() => resets.length === 1);
+    writeFileSync(file, 'b\n');
+    await until(() => lines.length === 2);
+    expect(lines).toEqual(['a', 'b']);
+    expect(resets).toEqual(['deleted']);
+  });
+
+  it('delivers the last line written before the writer goes idle, every time', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, '');
+    const { lines } = follow(file);
+    for (let i = 0; i < 30; i++) {
+      appendFileSync(file, `line ${i}\n`);
+      await until(() => lines.length === i + 1, 3000);
+    }
+    expect(lines.at(-1)).toBe('line 29');
+  });
+
+  it('starts at a given offset', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, 'skip\nkeep\n');
+    const lines: string[] = [];
+    tailer = new FileTailer(file, { onLines: (l) => lines.push(...l), fromOffset: 5 });
+    tailer.start();
+    await until(() => lines.length === 1);
+    expect(lines).toEqual(['keep']);
+    expect(tailer.position).toBe(10);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Follows one file as it grows: reads only appended bytes by offset and hands complete lines on.
+ * Woken by fs.watch on the file's folder (sub-millisecond) with a periodic stat as a safety net, since
+ * watchers can miss events (terminal.md §6: chokidar drops the last line an agent writes before idling).
+ * Survives truncation, replacement (inode change: the old file is drained first), deletion and re-creation.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
+
+export const TAIL_POLL_MS = 1000;
+const READ_CHUNK_BYTES = 1 << 20;
+
+export type TailResetReason = 'truncated' | 'replaced' | 'deleted';
+
+export interface TailerOptions {
+  /** Called with each batch of complete lines, in file order. */
+  onLines: (lines: string[]) => void;
+  /** The file was truncated, replaced or deleted: lines after this start from the new file's beginning. */
+  onReset?: (reason: TailResetReason) => void;
+  /** A read error other than "file not there yet" (logged by the owner; tailing goes on). */
+  onError?: (error: Error) => void;
+  /** Start reading at this byte offset (default 0: the whole file). */
+  fromOffset?: number;
+  pollMs?: number;
+  maxLineBytes?: number;
+}
+
+export class FileTailer {
+  private handle: FileHandle | undefined;
+  private ino: number | undefined;
+  private offset: number;
+  private readonly reader: LineReader;
+  private watcher: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private reading: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    readonly file: string,
+    private readonly options: TailerOptions,
+  ) {
+    this.offset = options.fromOffset ?? 0;
+    this.reader = new LineReader(options.maxLineBytes ?? MAX_LINE_BYTES);
+  }
+
+  /** Bytes consumed so far (complete lines and the held partial line). */
+  get position(): number {
+    return this.offset;
+  }
+
+  get skippedLongLines(): number {
+    return this.reader.skippedLongLines;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.watchFolder();
+    this.poll = setInterval(() => {
+      if (!this.watcher) this.watchFolder();
+      this.wake();
+    }, this.options.pollMs ?? TAIL_POLL_MS);
+    this.poll.unref();
+    this.wake();
+  }
+
+  /** Read whatever is new now; resolves when caught up (used by tests and by the owner on demand). */
+  async sync(): Promise<void> {
+    this.wake();
+    while (this.reading) await this.reading;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
+    while (this.reading) await this.reading;
+    await this.closeHandle();
+  }
+
+  // Watch the folder, not the file: a watch on the file itself is lost when the file is replaced.
+  private watchFolder(): void {
+    if (this.stopped) return;
+    const name = basename(this.file);
+    try {
+      this.watcher = watch(dirname(this.file), { persistent: false }, (_event, filename) => {
+        if (filename === null || filename === name) this.wake();
+      });
+      this.watcher.on('error', () => {
+        this.watcher?.close();
+        this.watcher = undefined;
+      });
+    } catch {
+      // Folder not there yet: the poll retries.
+      this.watcher = undefined;
+    }
+  }
+
+  // Coalesce wake-ups: one read at a time, and one more if something happened meanwhile.
+  private wake(): void {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = this.readLoop().finally(() => {
+      this.reading = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async readLoop(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.readNew();
+      } while (this.again && !this.stopped);
+    } catch (error) {
+      this.options.onError?.(error as Error);
+    }
+  }
+
+  private async readNew(): Promise<void> {
+    let pathStat;
+    try {
+      pathStat = await stat(this.file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (this.handle) {
+        // Deleted: deliver what the old file still had, then wait for a new one.
+        await this.drain();
+        await this.closeHandle();
+        this.restart('deleted');
+      }
+      return;
+    }
+    if (this.handle && this.ino !== undefined && pathStat.ino !== this.ino) {
+      // Replaced (rename over it): finish the old file, then start the new one from its beginning.
+      await this.drain();
+      await this.closeHandle();
+      this.restart('replaced');
+    }
+    if (!this.handle) {
+      try {
+        this.handle = await open(this.file, 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      this.ino = (await this.handle.stat()).ino;
+    }
+    const size = (await this.handle.stat()).size;
+    if (size < this.offset) {
+      this.restart('truncated');
+    }
+    await this.drain();
+  }
+
+  private restart(reason: TailResetReason): void {
+    this.offset = 0;
+    this.reader.reset();
+    this.options.onReset?.(reason);
+  }
+
+  // Read from the offset to the current end of the open file, in bounded chunks.
+  private async drain(): Promise<void> {
+    const handle = this.handle;
+    if (!handle) return;
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+      if (bytesRead === 0) return;
+      this.offset += bytesRead;
+      const lines = this.reader.push(buffer.subarray(0, bytesRead));
+      if (lines.length > 0) this.options.onLines(lines);
+    }
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    this.ino = undefined;
+    if (handle) await handle.close().catch(() => undefined);
+  }
+}

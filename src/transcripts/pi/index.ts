@@ -1,0 +1,131 @@
+/**
+ * The pi adapter. recapwrap pins the session file with pi's own `--session <path>` (a path that does not
+ * exist becomes a new session there), unless the user chose a session themselves. `/new` makes pi switch
+ * to a new file in the same folder, which locateLive offers as a candidate.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { parseJsonObject } from '../shared-parse.js';
+import { createPiParser } from './parse.js';
+import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
+
+// Flags after which pi does not start a fresh session of its own choosing (or starts none).
+const USER_SESSION_FLAGS = new Set(['--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session', '--session-dir']);
+const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r', '--session', '--fork']);
+// Invocations that print and exit without a session.
+const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v', '--list-models', '--export']);
+// Allow a 1 s clock skew between our start time and file times.
+const START_SLACK_MS = 1000;
+
+function flagName(arg: string): string {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+}
+
+function flagValue(args: readonly string[], i: number): string | undefined {
+  const arg = args[i] as string;
+  const eq = arg.indexOf('=');
+  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
+  const next = args[i + 1];
+  return next !== undefined && !next.startsWith('-') ? next : undefined;
+}
+
+export function planPiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
+  let resume = false;
+  let resumeTarget: string | undefined;
+  let userChoseSession = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') break;
+    const name = flagName(arg);
+    if (NO_SESSION_FLAGS.has(name)) return { args: [...args], resume: false };
+    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
+    if (RESUME_FLAGS.has(name)) {
+      resume = true;
+      if (name === '--session' || name === '--fork') {
+        const value = flagValue(args, i);
+        if (value) resumeTarget = value.includes('/') || value.endsWith('.jsonl') ? resolve(ctx.cwd, value) : value;
+      }
+    }
+  }
+  if (userChoseSession) return { args: [...args], resume, resumeTarget };
+  const file = join(getPiSessionDir(ctx), piSessionFileName(ctx.now, ctx.newId()));
+  return { args: ['--session', file, ...args], pinnedFile: file, resume: false };
+}
+
+interface FileEntry {
+  file: string;
+  birth: number;
+  mtimeMs: number;
+  size: number;
+}
+
+async function listJsonl(dir: string): Promise<FileEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names
+      .filter((n) => n.endsWith('.jsonl'))
+      .map(async (n) => {
+        const file = join(dir, n);
+        try {
+          const st = await stat(file);
+          return { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size };
+        } catch {
+          return undefined;
+        }
+      }),
+  );
+  return entries.filter((e): e is FileEntry => e !== undefined);
+}
+
+// Best first: a file created after the pinned one (a /new switch) as a candidate, then the pinned file.
+export async function locatePiLive(ctx: LiveLocateContext): Promise<SessionCandidate[]> {
+  const { plan } = ctx;
+  const pinned = plan.pinnedFile;
+  let resumed: string | undefined;
+  if (!pinned && plan.resumeTarget && isAbsolute(plan.resumeTarget)) resumed = plan.resumeTarget;
+  const dir = pinned ? dirname(pinned) : resumed ? dirname(resumed) : getPiSessionDir(ctx);
+  const files = (await listJsonl(dir)).filter((f) => f.birth >= ctx.startedAt - START_SLACK_MS || f.file === pinned || f.file === resumed);
+  files.sort((a, b) => b.birth - a.birth);
+  const anchor = pinned ?? resumed;
+  const anchorEntry = files.find((f) => f.file === anchor);
+  const out: SessionCandidate[] = [];
+  for (const f of files) {
+    if (f.file === anchor) continue;
+    // Only files born after our own file can be our /new switch.
+    if (anchorEntry && f.birth < anchorEntry.birth) continue;
+    out.push({ file: f.file, confidence: 'candidate' });
+  }
+  if (anchor) out.push({ file: anchor, confidence: 'exact' });
+  return out;
+}
+
+export async function listPiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
+  const files = await listJsonl(getPiSessionDir(ctx));
+  return files
+    .filter((f) => f.size > 0)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .map((f) => ({ agent: 'pi' as const, file: f.file, id: piIdFromFileName(basename(f.file)), mtimeMs: f.mtimeMs, size: f.size }));
+}
+
+export const piAdapter: TranscriptAdapter = {
+  id: 'pi',
+  label: 'pi',
+  createParser: createPiParser,
+  detect(firstLines) {
+    const first = firstLines.find((l) => l.trim());
+    const rec = first ? parseJsonObject(first) : undefined;
+    return rec?.type === 'session' && typeof rec.cwd === 'string' && !('sessionId' in rec);
+  },
+  planLaunch: planPiLaunch,
+  sessionDirs: (ctx) => [getPiSessionDir(ctx)],
+  locateLive: locatePiLive,
+  listSessions: listPiSessions,
+  resumeArgs: (session) => ['--session', session.file],
+};

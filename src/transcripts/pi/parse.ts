@@ -1,0 +1,197 @@
+/**
+ * Pure incremental parser for pi session files (v1, v2, v3). Entries form an id/parentId tree; the leaf
+ * is the last entry in file order and only the root→leaf path is summarized. v1 files have no ids: each
+ * entry's parent is the entry before it (what pi's own v1→v2 migration does).
+ */
+import {
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+} from '../types.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, toEpochMs } from '../shared-parse.js';
+import type { PiEntry, PiHeader, PiMessage } from './schema.js';
+
+interface Node {
+  parentId: string | null;
+  events: TranscriptEvent[];
+}
+
+// Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
+const QUIET_ENTRY_TYPES = new Set(['thinking_level_change', 'label', 'custom', 'custom_message']);
+
+export function createPiParser(): TranscriptParser {
+  const nodes = new Map<string, Node>();
+  let header: PiHeader | undefined;
+  let leafId: string | undefined;
+  let lineNo = 0;
+  let skipped = 0;
+  let title: string | undefined;
+  let model: string | undefined;
+  let startedAt: number | undefined;
+  let updatedAt: number | undefined;
+
+  function add(entry: PiEntry, events: TranscriptEvent[]): void {
+    // v1 entries have no id: chain them in file order.
+    const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${lineNo}`;
+    const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (leafId ?? null);
+    nodes.set(id, { parentId, events });
+    leafId = id;
+  }
+
+  function push(line: string): void {
+    lineNo++;
+    const raw = parseJsonObject(line);
+    if (!raw) {
+      if (line.trim()) skipped++;
+      return;
+    }
+    const entry = raw as PiEntry;
+    const ts = toEpochMs(entry.timestamp);
+    if (ts !== undefined) {
+      startedAt ??= ts;
+      updatedAt = ts;
+    }
+    const sourceId = typeof entry.id === 'string' ? entry.id : `L${lineNo}`;
+    switch (entry.type) {
+      case 'session':
+        header = raw as unknown as PiHeader;
+        return;
+      case 'message': {
+        const events = messageEvents(entry.message, sourceId, ts);
+        if (events === undefined) {
+          skipped++;
+          return;
+        }
+        const m = entry.message;
+        if (m?.role === 'assistant' && typeof m.model === 'string') model = m.model;
+        add(entry, events);
+        return;
+      }
+      case 'model_change': {
+        if (typeof entry.modelId === 'string') model = entry.modelId;
+        add(entry, typeof entry.modelId === 'string' ? [{ kind: 'model', model: entry.modelId, provider: entry.provider, sourceId, ts }] : []);
+        return;
+      }
+      case 'compaction':
+      case 'branch_summary': {
+        const text = typeof entry.summary === 'string' ? clip(entry.summary, EVENT_TEXT_MAX_CHARS) : '';
+        add(entry, text ? [{ kind: 'summary', source: entry.type === 'compaction' ? 'compaction' : 'branch', text, sourceId, ts }] : []);
+        return;
+      }
+      case 'session_info': {
+        if (typeof entry.name === 'string' && entry.name.trim()) {
+          title = entry.name.trim();
+          add(entry, [{ kind: 'title', text: title, sourceId, ts }]);
+        } else add(entry, []);
+        return;
+      }
+      default:
+        if (typeof entry.type === 'string' && QUIET_ENTRY_TYPES.has(entry.type)) {
+          add(entry, []);
+          return;
+        }
+        skipped++;
+    }
+  }
+
+  function snapshot(): SessionSnapshot {
+    const path = activeBranch(nodes, leafId);
+    const events: TranscriptEvent[] = [];
+    for (const id of path) events.push(...(nodes.get(id) as Node).events);
+    return {
+      agent: 'pi',
+      id: typeof header?.id === 'string' ? header.id : '',
+      cwd: typeof header?.cwd === 'string' ? header.cwd : undefined,
+      title,
+      model,
+      events,
+      stamp: leafId ?? (typeof header?.id === 'string' ? header.id : 'empty'),
+      skipped,
+      startedAt: toEpochMs(header?.timestamp) ?? startedAt,
+      updatedAt,
+    };
+  }
+
+  return { push, snapshot };
+}
+
+// Normalized events of one message entry; undefined when the message is not one pi writes.
+function messageEvents(m: PiMessage | undefined, sourceId: string, ts: number | undefined): TranscriptEvent[] | undefined {
+  if (!m || typeof m !== 'object') return undefined;
+  switch (m.role) {
+    case 'user': {
+      const text = clip(textFromParts(m.content).trim(), EVENT_TEXT_MAX_CHARS);
+      return text ? [{ kind: 'user', text, sourceId, ts }] : [];
+    }
+    case 'assistant':
+      return assistantEvents(m, sourceId, ts);
+    case 'toolResult':
+      return [{
+        kind: 'tool-result',
+        callId: m.toolCallId,
+        name: m.toolName,
+        ok: m.isError !== true,
+        text: clip(textFromParts(m.content).trim(), TOOL_RESULT_MAX_CHARS),
+        sourceId,
+        ts,
+      }];
+    case 'bashExecution': {
+      // A `!command` the user ran in pi's editor: a tool call and its result, by the user.
+      const command = typeof m.command === 'string' ? m.command : '';
+      const ok = m.cancelled !== true && (m.exitCode === 0 || m.exitCode === undefined || m.exitCode === null);
+      return [
+        { kind: 'tool-call', name: 'bash', args: clip(`command=${JSON.stringify(command)}`, TOOL_ARGS_MAX_CHARS), command, paths: [], sourceId, ts },
+        { kind: 'tool-result', name: 'bash', ok, text: clip(String(m.output ?? '').trim(), TOOL_RESULT_MAX_CHARS), sourceId, ts },
+      ];
+    }
+    case 'branchSummary':
+    case 'compactionSummary': {
+      const text = clip(String(m.summary ?? textFromParts(m.content)).trim(), EVENT_TEXT_MAX_CHARS);
+      return text ? [{ kind: 'summary', source: m.role === 'branchSummary' ? 'branch' : 'compaction', text, sourceId, ts }] : [];
+    }
+    case 'custom':
+    case 'hookMessage':
+      // Extension-injected messages (v2 called them hookMessage): not typed by a person.
+      return [];
+    default:
+      return undefined;
+  }
+}
+
+function assistantEvents(m: PiMessage, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  const events: TranscriptEvent[] = [];
+  const parts = Array.isArray(m.content) ? m.content : typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+  for (const part of parts) {
+    if (!part || typeof part !== 'object') continue;
+    if (part.type === 'thinking' && typeof part.thinking === 'string' && part.thinking.trim()) {
+      events.push({ kind: 'thinking', text: clip(part.thinking.trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
+    } else if (part.type === 'text' && typeof part.text === 'string' && part.text.trim()) {
+      events.push({ kind: 'assistant', text: clip(part.text.trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
+    } else if (part.type === 'toolCall' && typeof part.name === 'string') {
+      events.push({
+        kind: 'tool-call',
+        callId: part.id,
+        name: part.name,
+        args: compactArgs(part.arguments, TOOL_ARGS_MAX_CHARS),
+        command: commandFromToolCall(part.name, part.arguments),
+        paths: pathsFromToolCall(part.name, part.arguments),
+        sourceId,
+        ts,
+      });
+    }
+  }
+  switch (m.stopReason) {
+    case 'stop':
+    case 'length':
+      events.push({ kind: 'turn-end', reason: m.stopReason, sourceId, ts });
+      break;
+    case 'error':
+      events.push({ kind: 'error', text: clip(String(m.errorMessage ?? 'provider error').trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
+      break;
+    case 'aborted':
+      events.push({ kind: 'aborted', text: typeof m.errorMessage === 'string' ? m.errorMessage : undefined, sourceId, ts });
+      break;
+    default:
+      break;
+  }
+  return events;
+}

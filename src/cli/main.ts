@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerSubcommands } from './commands/index.js';
+import { markForcedWrap } from './commands/wrap.js';
 
 function readVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -34,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
     if (typeof code === 'number') exitCode = code;
   });
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(markForcedWrap(program, argv), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;

@@ -69,6 +69,11 @@ export class ModeTracker {
     return this.screen().depth;
   }
 
+  /** True while a partial sequence from the last chunk waits for the next one (feed even without ESC). */
+  get hasPending(): boolean {
+    return this.pending !== '';
+  }
+
   get modifyOtherKeysLevel(): number {
     return this.modifyOtherKeys;
   }

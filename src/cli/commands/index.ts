@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { notYetAvailable } from '../not-yet.js';
 import { setExitCode } from '../main.js';
 import { registerDoctor } from './doctor.js';
+import { registerWrap } from './wrap.js';
 
 const PLANNED: Array<[name: string, description: string]> = [
   ['recap', 'one recap now, for a session file or the newest session of an agent in a directory'],
@@ -16,6 +17,7 @@ const PLANNED: Array<[name: string, description: string]> = [
 ];
 
 export function registerSubcommands(program: Command): void {
+  registerWrap(program);
   registerDoctor(program);
   for (const [name, description] of PLANNED) {
     program

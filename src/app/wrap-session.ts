@@ -1,0 +1,307 @@
+/**
+ * Composition root of the wrapper: runs the command under a pty with the user's terminal passed
+ * through, splits focus reports out of the input, tracks the child's modes from its output, and
+ * exposes focus/input/output/resize/exit as events plus two hooks for the overlay display.
+ * Recap, transcripts and display wiring attach to a WrapSession from outside (see runWrap).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import { checkTmuxFocus, formatTmuxFocusWarning } from '../display/tmux-focus.js';
+import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
+import { runDirect } from '../pty/direct.js';
+import { ModeTracker } from '../pty/mode-tracker.js';
+import { startPassthrough, type Passthrough } from '../pty/passthrough.js';
+import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
+import { debugLog } from '../util/debug-log.js';
+
+export type { Disposable } from '../pty/pty-process.js';
+
+/** Ask the terminal for focus reports (xterm mode ?1004). */
+export const ENABLE_FOCUS_REPORTING = '\x1b[?1004h';
+/** Stop focus reports. */
+export const DISABLE_FOCUS_REPORTING = '\x1b[?1004l';
+/** Set in the child's environment so tools (and nested recapwraps) know they are wrapped. */
+export const RECAPWRAP_ENV = 'RECAPWRAP';
+export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
+/** Activity (input/output) is logged once per burst: after this much silence. */
+const ACTIVITY_LOG_GAP_MS = 1000;
+
+export interface WrapExit {
+  exitCode: number;
+  signal?: number;
+  /** What recapwrap exits with: exitCode, or 128+signal. */
+  code: number;
+}
+
+export interface OutputGate {
+  /** Called with each child output chunk before it is written; returns bytes to write just before it. */
+  before(chunk: string): string;
+  /** Called after the chunk was written. */
+  after(chunk: string): void;
+}
+
+export interface WrapSession {
+  /** The child's pid. */
+  readonly pid: number;
+  readonly cols: number;
+  readonly rows: number;
+  /** Whether the child itself asked for focus reports (?1004 on). */
+  readonly childWantsFocus: boolean;
+  onFocus(listener: (focused: boolean) => void): Disposable;
+  /** User input, fired before the bytes are forwarded to the child (focus reports excluded). */
+  onInput(listener: (data: string) => void): Disposable;
+  /** Child output, fired after the chunk was written to the terminal. */
+  onOutput(listener: (chunk: string) => void): Disposable;
+  onResize(listener: (size: { cols: number; rows: number }) => void): Disposable;
+  /** Fires once when the child is gone and its output drained, before the terminal is restored. */
+  onExit(listener: (exit: WrapExit) => void): Disposable;
+  /** Write our own bytes to the terminal, serialized with the child's output. */
+  writeToTerminal(data: string): void;
+  setOutputGate(gate: OutputGate | undefined): void;
+  /** Resolves with the exit once the terminal has been restored. */
+  readonly exited: Promise<WrapExit>;
+}
+
+export interface WrapSessionOptions {
+  command: string;
+  args: readonly string[];
+  /** Write ?1004h for ourselves (false for --no-focus). */
+  focus: boolean;
+  cwd?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+// A minimal listener set whose listeners cannot break the session (errors are logged, not thrown).
+function createEvent<T>(name: string): { add(listener: (value: T) => void): Disposable; fire(value: T): void; readonly size: number } {
+  const listeners = new Set<(value: T) => void>();
+  return {
+    add(listener) {
+      listeners.add(listener);
+      return { dispose: () => listeners.delete(listener) };
+    },
+    fire(value) {
+      for (const listener of listeners) {
+        try {
+          listener(value);
+        } catch (error) {
+          debugLog('wrap', 'listener failed', { event: name, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    },
+    get size() {
+      return listeners.size;
+    },
+  };
+}
+
+// The child's environment: ours plus RECAPWRAP=1 and RECAPWRAP_PID; TERM and TERM_PROGRAM untouched.
+export function buildChildEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return { ...env, [RECAPWRAP_ENV]: '1', [RECAPWRAP_PID_ENV]: String(process.pid) };
+}
+
+// Start the child under a pty on this terminal. Throws only if the pty cannot be spawned.
+export function startWrapSession(options: WrapSessionOptions): WrapSession {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const env = buildChildEnv(options.env ?? process.env);
+  const focusEvent = createEvent<boolean>('focus');
+  const inputEvent = createEvent<string>('input');
+  const outputEvent = createEvent<string>('output');
+  const resizeEvent = createEvent<{ cols: number; rows: number }>('resize');
+  const exitEvent = createEvent<WrapExit>('exit');
+  const modes = new ModeTracker();
+  const filter = createFocusReportFilter();
+  const inputDecoder = new StringDecoder('utf8');
+  const outputDecoder = new StringDecoder('utf8');
+  let gate: OutputGate | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
+  let lastInputAt = 0;
+  let lastOutputAt = 0;
+  let child: PtyProcess | undefined;
+  let resolveExited: (exit: WrapExit) => void = () => {};
+  const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
+
+  const passthrough: Passthrough = startPassthrough({
+    stdin,
+    stdout,
+    onInput: handleInput,
+    onResize(cols, rows) {
+      debugLog('wrap', 'resize', { cols, rows });
+      child?.resize(cols, rows);
+      resizeEvent.fire({ cols, rows });
+    },
+    onSignal(signal) {
+      debugLog('wrap', 'signal', { signal });
+      child?.kill(signal);
+    },
+    onBackpressure(blocked) {
+      if (blocked) child?.pause();
+      else child?.resume();
+    },
+    restoreSequence() {
+      const reset = modes.buildResetSequence({ includeFocus: false });
+      return reset + (options.focus || modes.isOn(1004) ? DISABLE_FOCUS_REPORTING : '');
+    },
+    onFatal(error) {
+      debugLog('wrap', 'fatal', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      child?.kill('SIGHUP');
+      process.stderr.write(`recapwrap: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  });
+
+  if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
+  try {
+    child = spawnPty(options.command, options.args, {
+      cols: passthrough.cols,
+      rows: passthrough.rows,
+      cwd: options.cwd ?? process.cwd(),
+      env,
+    });
+  } catch (error) {
+    passthrough.restore();
+    throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const pty = child;
+  debugLog('wrap', 'start', { pid: pty.pid, cols: pty.cols, rows: pty.rows, focus: options.focus });
+
+  // Child output: forwarded first; modes, gate and listeners look at it afterwards.
+  pty.onData((buf) => {
+    const observed = gate !== undefined || outputEvent.size > 0;
+    const text = observed ? outputDecoder.write(buf) : '';
+    if (gate) {
+      try {
+        const prefix = gate.before(text);
+        if (prefix) passthrough.write(prefix);
+      } catch (error) {
+        debugLog('wrap', 'output gate failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    passthrough.write(buf);
+    if (modes.hasPending || buf.indexOf(0x1b) !== -1) trackModes(buf);
+    if (gate) {
+      try {
+        gate.after(text);
+      } catch (error) {
+        debugLog('wrap', 'output gate failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    const now = Date.now();
+    if (now - lastOutputAt >= ACTIVITY_LOG_GAP_MS) debugLog('wrap', 'output', { bytes: buf.length });
+    lastOutputAt = now;
+    if (observed) outputEvent.fire(text);
+  });
+
+  // Follow the child's modes; if it turns focus reporting off (or resets the terminal), keep ours on.
+  function trackModes(buf: Buffer): void {
+    const changes = modes.feed(buf.toString('latin1'));
+    for (const change of changes) {
+      const focusOff = (change.type === 'private' && change.mode === 1004 && !change.on) || change.type === 'reset';
+      if (change.type === 'private' && change.mode === 1004) debugLog('wrap', 'child focus mode', { on: change.on });
+      if (focusOff && options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
+    }
+  }
+
+  // User input: focus reports are ours (forwarded only if the child asked), everything else goes on.
+  function handleInput(buf: Buffer): void {
+    if (flushTimer) {
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+    }
+    deliverInput(filter.push(buf.toString('latin1')));
+    if (filter.pending) {
+      flushTimer = setTimeout(() => {
+        flushTimer = undefined;
+        deliverInput(filter.flush());
+      }, PENDING_FOCUS_FLUSH_MS);
+    }
+  }
+
+  function deliverInput(pieces: InputPiece[]): void {
+    for (const piece of pieces) {
+      if (piece.type === 'focus') {
+        debugLog('wrap', piece.focused ? 'focus in' : 'focus out', { forwarded: modes.isOn(1004) });
+        focusEvent.fire(piece.focused);
+        if (modes.isOn(1004)) pty.write(piece.focused ? FOCUS_IN_REPORT : FOCUS_OUT_REPORT);
+        continue;
+      }
+      const bytes = Buffer.from(piece.data, 'latin1');
+      const now = Date.now();
+      if (now - lastInputAt >= ACTIVITY_LOG_GAP_MS) debugLog('wrap', 'input', { bytes: bytes.length });
+      lastInputAt = now;
+      if (inputEvent.size > 0) inputEvent.fire(inputDecoder.write(bytes));
+      pty.write(bytes);
+    }
+  }
+
+  pty.onExit(({ exitCode, signal }) => {
+    if (flushTimer) clearTimeout(flushTimer);
+    const exit: WrapExit = signal ? { exitCode, signal, code: 128 + signal } : { exitCode, code: exitCode };
+    debugLog('wrap', 'exit', { exitCode, signal, code: exit.code });
+    exitEvent.fire(exit);
+    passthrough.restore();
+    void passthrough.drained().then(() => resolveExited(exit));
+  });
+
+  return {
+    get pid() {
+      return pty.pid;
+    },
+    get cols() {
+      return passthrough.cols;
+    },
+    get rows() {
+      return passthrough.rows;
+    },
+    get childWantsFocus() {
+      return modes.isOn(1004);
+    },
+    onFocus: (listener) => focusEvent.add(listener),
+    onInput: (listener) => inputEvent.add(listener),
+    onOutput: (listener) => outputEvent.add(listener),
+    onResize: (listener) => resizeEvent.add(listener),
+    onExit: (listener) => exitEvent.add(listener),
+    writeToTerminal: (data) => passthrough.write(data),
+    setOutputGate(next) {
+      gate = next;
+    },
+    exited,
+  };
+}
+
+export interface RunWrapOptions {
+  command: string;
+  args: readonly string[];
+  /** false for --no-focus. */
+  focus: boolean;
+  /** --tmux-focus: turn tmux focus-events on when it is off. */
+  tmuxFocus: boolean;
+  // Options from the shared options table (--away, --idle, --display, --generator, …) go here when
+  // the recap wiring lands; attach it to the session in runWrap below.
+}
+
+// `recapwrap [options] <command> [args…]`: resolves to the exit code for the process.
+export async function runWrap(options: RunWrapOptions): Promise<number> {
+  const env = process.env;
+  const cwd = process.cwd();
+  const resolved = resolveCommand(options.command, env, cwd);
+  if (!resolved.ok) {
+    process.stderr.write(`recapwrap: ${resolved.message}\n`);
+    return resolved.exitCode;
+  }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    debugLog('wrap', 'direct mode', { stdinTTY: Boolean(process.stdin.isTTY), stdoutTTY: Boolean(process.stdout.isTTY) });
+    return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
+  }
+  if (options.focus) {
+    const tmux = checkTmuxFocus(env, { enable: options.tmuxFocus });
+    debugLog('wrap', 'tmux focus-events', { ...tmux });
+    if (tmux.action === 'warn') process.stderr.write(formatTmuxFocusWarning() + '\n');
+    if (tmux.action === 'enable-failed') process.stderr.write('recapwrap: could not turn on tmux focus-events; switching panes is not seen\n');
+  }
+  const session = startWrapSession({ command: options.command, args: options.args, focus: options.focus, cwd, env });
+  // Recap wiring (transcripts → recap engine → displays) attaches to `session` here.
+  const exit = await session.exited;
+  return exit.code;
+}

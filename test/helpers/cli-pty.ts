@@ -1,0 +1,82 @@
+/**
+ * Runs the BUILT CLI (`node bin/recapwrap.js …`) as the user's terminal would: under a real node-pty
+ * that plays the outer terminal. Collects every byte it prints (latin1, one char per byte) and holds the
+ * pty's slave side until the process is gone so the harness itself never loses the tail (node-pty #72).
+ */
+import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import * as nodePty from 'node-pty';
+import { REPO_DIR } from './shared.js';
+import { pollUntil, type PollOptions } from './poll.js';
+
+export const CLI_BIN = join(REPO_DIR, 'bin', 'recapwrap.js');
+export const RECORD_INPUT_FIXTURE = join(REPO_DIR, 'test', 'fixtures', 'bin', 'record-input.mjs');
+
+export interface CliPty {
+  /** pid of the recapwrap process. */
+  readonly pid: number;
+  /** Everything printed so far, one char per byte. */
+  output(): string;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  exit: Promise<{ exitCode: number; signal?: number }>;
+  /** Wait until the output contains text (or matches a regexp), searching from `from`. */
+  waitFor(what: string | RegExp, options?: PollOptions & { from?: number }): Promise<void>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+// Fail early with a clear message when the CLI has not been built.
+export function assertBuilt(): void {
+  if (!existsSync(join(REPO_DIR, 'dist', 'cli', 'main.js'))) {
+    throw new Error('Expected a built CLI in dist/ (run `npm run build` first), got no dist/cli/main.js');
+  }
+}
+
+export function runCliInPty(args: string[], options: { cols?: number; rows?: number; env?: Record<string, string | undefined>; cwd?: string } = {}): CliPty {
+  assertBuilt();
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...options.env })) if (v !== undefined) env[k] = v;
+  const term = nodePty.spawn(process.execPath, [CLI_BIN, ...args], {
+    name: env.TERM,
+    cols: options.cols ?? 80,
+    rows: options.rows ?? 24,
+    cwd: options.cwd ?? REPO_DIR,
+    env,
+    encoding: null,
+  } as nodePty.IPtyForkOptions);
+  let slave = -1;
+  try {
+    slave = openSync((term as unknown as { ptsName: string }).ptsName, constants.O_RDWR | constants.O_NOCTTY);
+  } catch {}
+  const chunks: string[] = [];
+  term.onData((data) => chunks.push((data as unknown as Buffer).toString('latin1')));
+  const exit = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
+    term.onExit(({ exitCode, signal }) => {
+      if (slave >= 0) closeSync(slave);
+      resolve(signal ? { exitCode, signal } : { exitCode });
+    });
+  });
+  const output = (): string => {
+    if (chunks.length > 1) chunks.splice(0, chunks.length, chunks.join(''));
+    return chunks[0] ?? '';
+  };
+  return {
+    pid: term.pid,
+    output,
+    write: (data) => term.write(data),
+    resize: (cols, rows) => term.resize(cols, rows),
+    exit,
+    kill: (signal) => process.kill(term.pid, signal ?? 'SIGTERM'),
+    async waitFor(what, opts = {}) {
+      const from = opts.from ?? 0;
+      await pollUntil(
+        () => {
+          const text = output().slice(from);
+          if (typeof what === 'string' ? text.includes(what) : what.test(text)) return true;
+          throw new Error(`output tail ${JSON.stringify(text.slice(-400))}`);
+        },
+        { timeoutMs: 10_000, ...opts, description: opts.description ?? `output to contain ${JSON.stringify(String(what))}` },
+      );
+    },
+  };
+}

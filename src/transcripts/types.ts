@@ -154,6 +154,11 @@ export interface TranscriptAdapter {
   readonly id: AgentId;
   readonly label: string;
   createParser(): TranscriptParser;
+  /**
+   * For formats that are one JSON document rather than JSON lines (Gemini CLI before 0.39): parse the
+   * whole content. The loader calls it when the file's first line is not a complete JSON object.
+   */
+  parseWhole?(content: string): SessionSnapshot;
   /** True when these first lines of a file look like this agent's transcript. */
   detect(firstLines: readonly string[]): boolean;
   /** Pure: add pin flags unless the user passed session/continue/resume flags of their own. */

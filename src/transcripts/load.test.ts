@@ -1,0 +1,50 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
+import { detectAgentFromFile, loadSessionFile } from './load.js';
+import { agentFromCommand, isAgentId } from './registry.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rw-load-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('loadSessionFile', () => {
+  it('loads and detects a real pi file', async () => {
+    const file = join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl');
+    expect(await detectAgentFromFile(file)).toBe('pi');
+    const s = await loadSessionFile(file);
+    expect(s).toMatchObject({ agent: 'pi', file, id: '01a20268-c212-7649-8670-8af81ade3bdb', skipped: 0 });
+    expect(s.events.filter((e) => e.kind === 'user')).toHaveLength(2);
+  });
+
+  it('parses a last line without a newline', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, '{"type":"session","version":3,"id":"s","cwd":"/w"}\n{"type":"message","id":"u","parentId":null,"message":{"role":"user","content":"hi"}}');
+    const s = await loadSessionFile(file);
+    expect(s.events).toMatchObject([{ kind: 'user', text: 'hi' }]);
+  });
+
+  it('gives one clear error for a missing file, a folder, an unreadable file, or an unknown format', async () => {
+    await expect(loadSessionFile(join(dir, 'nope.jsonl'))).rejects.toThrow(`No such file: ${join(dir, 'nope.jsonl')}`);
+    await expect(loadSessionFile(dir)).rejects.toThrow('is a folder');
+    const unknown = join(dir, 'x.jsonl');
+    writeFileSync(unknown, '{"hello":1}\n');
+    await expect(loadSessionFile(unknown)).rejects.toThrow(/Cannot tell which agent wrote .*--agent/);
+    if (process.getuid?.() !== 0) {
+      chmodSync(unknown, 0);
+      await expect(loadSessionFile(unknown)).rejects.toThrow('permission denied');
+    }
+  });
+
+  it('names agents from wrapped commands', () => {
+    expect(agentFromCommand('/usr/local/bin/claude')).toBe('claude');
+    expect(agentFromCommand('claude.exe')).toBe('claude');
+    expect(agentFromCommand('vim')).toBeUndefined();
+    expect(isAgentId('codex')).toBe(true);
+    expect(isAgentId('cursor')).toBe(false);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Loads a whole session file into a Session (for `recapwrap recap`, `transcript`, `resume`): streams the
+ * file through the adapter's parser in bounded chunks, so a 100 MB transcript is never in memory at once.
+ * Unlike parsers, this is a CLI edge: a missing file or an unknown format is an Error with one clear line.
+ */
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { parseJsonObject } from './shared-parse.js';
+import { LineReader } from './line-reader.js';
+import { detectAgent, getAdapter } from './registry.js';
+import type { AgentId, Session } from './types.js';
+
+const SNIFF_BYTES = 64 * 1024;
+const READ_CHUNK_BYTES = 1 << 20;
+
+function describeError(file: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new Error(`No such file: ${file}`, { cause: error });
+  if (code === 'EACCES' || code === 'EPERM') return new Error(`Cannot read ${file}: permission denied`, { cause: error });
+  if (code === 'EISDIR') return new Error(`${file} is a folder, not a session file`, { cause: error });
+  return new Error(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
+}
+
+/** The first lines of a file (from its first 64 KB), for content detection. */
+export async function readFirstLines(file: string, maxLines = 5): Promise<string[]> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    const reader = new LineReader(SNIFF_BYTES);
+    const lines = reader.push(buffer.subarray(0, bytesRead));
+    const tail = reader.flush();
+    if (tail !== undefined && lines.length < maxLines) lines.push(tail);
+    return lines.filter((l) => l.trim()).slice(0, maxLines);
+  } catch (error) {
+    throw describeError(file, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function startsWithJsonLine(file: string): Promise<boolean> {
+  const first = (await readFirstLines(file, 1))[0];
+  return first !== undefined && parseJsonObject(first) !== undefined;
+}
+
+export async function detectAgentFromFile(file: string): Promise<AgentId | undefined> {
+  return detectAgent(await readFirstLines(file));
+}
+
+export async function loadSessionFile(file: string, opts: { agent?: AgentId } = {}): Promise<Session> {
+  try {
+    const st = await stat(file);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (error) {
+    throw describeError(file, error);
+  }
+  const agent = opts.agent ?? (await detectAgentFromFile(file));
+  if (!agent) throw new Error(`Cannot tell which agent wrote ${file}; pass --agent (pi, qwen, claude, codex, gemini)`);
+  const adapter = getAdapter(agent);
+  if (adapter.parseWhole && !(await startsWithJsonLine(file))) {
+    // A single JSON document (older Gemini CLI): these are small, rewritten whole by the agent.
+    let content: string;
+    try {
+      content = await readFile(file, 'utf8');
+    } catch (error) {
+      throw describeError(file, error);
+    }
+    return { ...adapter.parseWhole(content), file };
+  }
+  const parser = adapter.createParser();
+  const reader = new LineReader();
+  try {
+    const stream = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+    for await (const chunk of stream) {
+      for (const line of reader.push(chunk as Buffer)) parser.push(line);
+    }
+  } catch (error) {
+    throw describeError(file, error);
+  }
+  const last = reader.flush();
+  if (last !== undefined) parser.push(last);
+  const snap = parser.snapshot();
+  return { ...snap, skipped: snap.skipped + reader.skippedLongLines, file };
+}

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { notYetAvailable } from '../not-yet.js';
 import { setExitCode } from '../main.js';
+import { registerConfig } from './config.js';
 import { registerDoctor } from './doctor.js';
 import { registerWrap } from './wrap.js';
 
@@ -12,13 +13,13 @@ const PLANNED: Array<[name: string, description: string]> = [
   ['ls', 'all live wrapped sessions'],
   ['board', 'live full-screen view of all wrapped sessions'],
   ['resume', 'past sessions of this directory with their recaps; relaunch one'],
-  ['config', 'print the effective configuration and where each value came from'],
   ['demo', 'a self-contained demo with a built-in scripted agent'],
 ];
 
 export function registerSubcommands(program: Command): void {
   registerWrap(program);
   registerDoctor(program);
+  registerConfig(program);
   for (const [name, description] of PLANNED) {
     program
       .command(name)

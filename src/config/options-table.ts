@@ -1,0 +1,72 @@
+/**
+ * The master copy of every user option: name, type, default, limits or choices, env var, flag and a
+ * one-line description. Validation, `--help`, `recapwrap config` and the README table are generated
+ * from this table; nothing else declares an option.
+ */
+
+export type OptionType = 'number' | 'boolean' | 'string' | 'choice';
+
+interface OptionBase {
+  /** Key in config.json and in the resolved options object. */
+  name: string;
+  type: OptionType;
+  /** Env var that sets it (RECAPWRAP_*). */
+  env: string;
+  /** Long flag for the wrapper; booleans that default to true are turned off with `--no-<flag>`. */
+  flag?: string;
+  /** Value placeholder in --help. */
+  valueName?: string;
+  description: string;
+}
+
+export interface NumberOption extends OptionBase { type: 'number'; default: number; min: number; max: number; unit: string }
+export interface BooleanOption extends OptionBase { type: 'boolean'; default: boolean }
+export interface StringOption extends OptionBase { type: 'string'; default: string }
+export interface ChoiceOption extends OptionBase { type: 'choice'; default: string; choices: readonly string[] }
+export type OptionSpec = NumberOption | BooleanOption | StringOption | ChoiceOption;
+
+/**
+ * Default manual-recap key: Ctrl-] (0x1d). None of pi, Qwen Code, Claude Code, Codex or Gemini CLI binds
+ * it, nor does tmux (its paste is prefix + ]) or an ink/readline-style prompt in these agents; vim uses it
+ * for tag jumps and emacs for abort-recursive-edit, but those run outside the agent's prompt. Telnet's
+ * escape is the one classic clash, and telnet is not wrapped.
+ */
+export const DEFAULT_HOTKEY = 'ctrl-]';
+
+export const OPTIONS = [
+  { name: 'awaySeconds', type: 'number', default: 30, min: 0, max: 86_400, unit: 's', env: 'RECAPWRAP_AWAY', flag: 'away', valueName: 'seconds', description: 'show a recap when you come back after at least this long away' },
+  { name: 'idleSeconds', type: 'number', default: 120, min: 0, max: 86_400, unit: 's', env: 'RECAPWRAP_IDLE', flag: 'idle', valueName: 'seconds', description: 'without focus reports: show a recap this long after a turn ends with no input (0 = never)' },
+  { name: 'display', type: 'choice', default: 'auto', choices: ['auto', 'overlay', 'tmux', 'none'], env: 'RECAPWRAP_DISPLAY', flag: 'display', valueName: 'where', description: 'where recaps appear: auto = tmux inside tmux, else an overlay bar' },
+  { name: 'position', type: 'choice', default: 'bottom', choices: ['top', 'bottom'], env: 'RECAPWRAP_POSITION', flag: 'position', valueName: 'row', description: 'overlay bar row' },
+  { name: 'generator', type: 'choice', default: 'auto', choices: ['auto', 'heuristic', 'agent', 'openai', 'anthropic'], env: 'RECAPWRAP_GENERATOR', flag: 'generator', valueName: 'name', description: "who writes recaps: auto = the agent's own CLI when it can, else the offline heuristic" },
+  { name: 'model', type: 'string', default: '', env: 'RECAPWRAP_MODEL', flag: 'model', valueName: 'model', description: "model for the agent/openai/anthropic generators (empty = the generator's default)" },
+  { name: 'hotkey', type: 'string', default: DEFAULT_HOTKEY, env: 'RECAPWRAP_HOTKEY', flag: 'hotkey', valueName: 'key', description: 'key that shows a recap now (ctrl-<letter or ]\\^_>, f1–f12, or none)' },
+  { name: 'focus', type: 'boolean', default: true, env: 'RECAPWRAP_FOCUS', flag: 'focus', description: 'turn on terminal focus reporting (--no-focus leaves it alone)' },
+  { name: 'llm', type: 'boolean', default: true, env: 'RECAPWRAP_LLM', flag: 'llm', description: 'allow model-written recaps (--no-llm: offline heuristic only)' },
+  { name: 'tmuxFocus', type: 'boolean', default: false, env: 'RECAPWRAP_TMUX_FOCUS', flag: 'tmux-focus', description: "inside tmux, turn on tmux's focus-events when it is off (server-wide)" },
+  { name: 'draftDebounceMs', type: 'number', default: 1500, min: 0, max: 60_000, unit: 'ms', env: 'RECAPWRAP_DRAFT_DEBOUNCE_MS', description: 'while away, wait this long after the transcript changes before drafting a recap' },
+  { name: 'generatorTimeoutSeconds', type: 'number', default: 30, min: 1, max: 600, unit: 's', env: 'RECAPWRAP_GENERATOR_TIMEOUT', description: 'give up on a model-written recap after this long (the heuristic is shown instead)' },
+  { name: 'openaiBaseUrl', type: 'string', default: 'https://api.openai.com/v1', env: 'RECAPWRAP_OPENAI_BASE_URL', description: 'OpenAI-compatible endpoint (Ollama: http://127.0.0.1:11434/v1); OPENAI_BASE_URL also works' },
+  { name: 'openaiModel', type: 'string', default: 'gpt-4o-mini', env: 'RECAPWRAP_OPENAI_MODEL', description: 'model for the openai generator' },
+  { name: 'anthropicBaseUrl', type: 'string', default: 'https://api.anthropic.com', env: 'RECAPWRAP_ANTHROPIC_BASE_URL', description: 'Anthropic Messages endpoint; ANTHROPIC_BASE_URL also works' },
+  { name: 'anthropicModel', type: 'string', default: 'claude-haiku-4-5', env: 'RECAPWRAP_ANTHROPIC_MODEL', description: 'model for the anthropic generator' },
+] as const satisfies readonly OptionSpec[];
+
+export type OptionName = (typeof OPTIONS)[number]['name'];
+
+type ValueOf<S> = S extends { type: 'number' } ? number : S extends { type: 'boolean' } ? boolean : string;
+export type Options = { [S in (typeof OPTIONS)[number] as S['name']]: ValueOf<S> };
+
+/** Env vars from other tools that recapwrap also reads, as fallbacks after its own. */
+export const FALLBACK_ENV: Partial<Record<OptionName, string>> = {
+  openaiBaseUrl: 'OPENAI_BASE_URL',
+  anthropicBaseUrl: 'ANTHROPIC_BASE_URL',
+};
+
+export function getOptionSpec(name: string): OptionSpec | undefined {
+  return (OPTIONS as readonly OptionSpec[]).find((o) => o.name === name);
+}
+
+export function defaultOptions(): Options {
+  return Object.fromEntries(OPTIONS.map((o) => [o.name, o.default])) as Options;
+}

@@ -48,7 +48,7 @@ export function enableTmuxFocusEvents(env: Env): boolean {
 }
 
 export function formatTmuxFocusWarning(): string {
-  return `recapwrap: tmux focus-events is off, so switching panes is not seen; fix: ${TMUX_FOCUS_FIX} (or run with --tmux-focus)`;
+  return `recapwrap: tmux focus-events is off; fix: ${TMUX_FOCUS_FIX} (or use --tmux-focus)`;
 }
 
 export type TmuxFocusCheck = { action: 'none' | 'enabled' | 'warn' | 'enable-failed'; state: TmuxFocusEvents };

@@ -1,15 +1,17 @@
 // What the user's terminal is left with when the wrapped program ends: every byte it printed (node-pty
 // loses the tail without our fix), and every mode it (or we) turned on turned off again.
-import xtermHeadless from '@xterm/headless';
+import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { RECORD_INPUT_FIXTURE, runCliInPty } from '../helpers/cli-pty.js';
 
-const { Terminal } = xtermHeadless;
+// @xterm/headless is CommonJS without named ESM exports; its types declare only named ones.
+const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
 const SEQ_RUNS = 20;
 
 // Replay the bytes into a headless terminal and return its modes afterwards.
-async function replay(output: string): Promise<{ modes: InstanceType<typeof Terminal>['modes']; buffer: string }> {
+async function replay(output: string): Promise<{ modes: HeadlessTerminal['modes']; buffer: string }> {
   const term = new Terminal({ cols: 80, rows: 24, allowProposedApi: true });
   await new Promise<void>((resolve) => term.write(Buffer.from(output, 'latin1'), resolve));
   return { modes: term.modes, buffer: term.buffer.active.type };

@@ -1,0 +1,269 @@
+/**
+ * When to draft and when to show a recap: a pure state machine. Events go in (focus, input, transcript
+ * changes, drafts finished, timer ticks); actions come out (draft, abort, show, clear, set a timer).
+ * The clock is injected; the thresholds come from the options table as plain numbers. No I/O here.
+ */
+
+export interface TriggerConfig {
+  /** Show on focus return after at least this long away. */
+  awayMs: number;
+  /** Without focus reports: show this long after a turn ends with no input (0 = never). */
+  idleMs: number;
+  /** While away, draft this long after the transcript last changed. */
+  draftDebounceMs: number;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export type ShowReason = 'focus-return' | 'idle' | 'resume' | 'manual';
+
+export type TriggerEvent =
+  | { type: 'focus'; focused: boolean }
+  /** The user typed something for the agent (not the hotkey). */
+  | { type: 'input' }
+  /** The transcript's summarized state; midTurn = the agent is working on a turn. */
+  | { type: 'session'; stamp: string; midTurn: boolean }
+  | { type: 'draft-ready'; stamp: string; text: string }
+  | { type: 'draft-failed'; stamp: string }
+  /** The agent drew its first screen (for the resume trigger). */
+  | { type: 'first-screen' }
+  /** Hotkey or control socket: show a recap now. */
+  | { type: 'manual' }
+  | { type: 'tick' }
+  | { type: 'exit' };
+
+export type TriggerAction =
+  | { type: 'draft'; stamp: string }
+  | { type: 'abort-draft' }
+  | { type: 'show'; text: string; stamp: string; reason: ShowReason }
+  /** Show a short "working: …" line now (the app derives it from the heuristic). */
+  | { type: 'show-working' }
+  | { type: 'clear' }
+  /** Send a tick at (or after) this time; replaces any earlier request. */
+  | { type: 'timer'; at: number };
+
+export interface TriggerMachine {
+  handle(event: TriggerEvent): TriggerAction[];
+  /** For tests and `status`: a copy of the state. */
+  inspect(): Readonly<TriggerState>;
+}
+
+interface TriggerState {
+  focused: boolean;
+  /** A focus report was seen at least once (so the idle fallback is off). */
+  focusSupported: boolean;
+  awaySince?: number;
+  session?: { stamp: string; midTurn: boolean };
+  /** The newest finished draft. */
+  draft?: { stamp: string; text: string };
+  /** Stamp being drafted now. */
+  drafting?: string;
+  /** Stamps already drafted (or being drafted): never drafted twice. */
+  draftedStamp?: string;
+  /** Show the draft for the current stamp as soon as it is ready, for this reason. */
+  showWhenReady?: ShowReason;
+  /** Came back mid-turn: show the full recap when the turn ends, unless the user types. */
+  showOnTurnEnd: boolean;
+  /** Started on an existing session: show its recap once the first screen is drawn. */
+  resumePending: boolean;
+  firstScreenSeen: boolean;
+  shown?: { text: string; stamp: string };
+  lastShownText?: string;
+  lastShownStamp?: string;
+  draftDueAt?: number;
+  idleDueAt?: number;
+  lastInputAt?: number;
+}
+
+export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: { resume?: boolean } = {}): TriggerMachine {
+  const s: TriggerState = { focused: true, focusSupported: false, showOnTurnEnd: false, resumePending: Boolean(opts.resume), firstScreenSeen: false };
+
+  const hasDraftFor = (stamp: string | undefined) => stamp !== undefined && s.draft?.stamp === stamp;
+
+  function timerAction(): TriggerAction[] {
+    const times = [s.draftDueAt, s.idleDueAt].filter((t): t is number => t !== undefined);
+    return times.length ? [{ type: 'timer', at: Math.min(...times) }] : [];
+  }
+
+  // Start drafting the current state unless it is drafted already (LLM generators: once per state).
+  function draftCurrent(out: TriggerAction[]): void {
+    const stamp = s.session?.stamp;
+    if (!stamp || s.draftedStamp === stamp) return;
+    if (s.drafting !== undefined) out.push({ type: 'abort-draft' });
+    s.drafting = stamp;
+    s.draftedStamp = stamp;
+    s.draftDueAt = undefined;
+    out.push({ type: 'draft', stamp });
+  }
+
+  // Show the draft of the current state for a reason, through the gates; false if nothing was shown.
+  function showDraft(reason: ShowReason, out: TriggerAction[]): boolean {
+    const d = s.draft;
+    if (!d || d.stamp !== s.session?.stamp) return false;
+    // Never the same text twice in a row, unless the user asked for it.
+    if (reason !== 'manual' && d.text === s.lastShownText) return false;
+    s.shown = { text: d.text, stamp: d.stamp };
+    s.lastShownText = d.text;
+    s.lastShownStamp = d.stamp;
+    s.showWhenReady = undefined;
+    out.push({ type: 'show', text: d.text, stamp: d.stamp, reason });
+    return true;
+  }
+
+  // Show now if the draft is ready, else draft it and show when ready.
+  function showOrDraft(reason: ShowReason, out: TriggerAction[]): void {
+    if (hasDraftFor(s.session?.stamp)) {
+      showDraft(reason, out);
+      return;
+    }
+    s.showWhenReady = reason;
+    if (s.drafting !== s.session?.stamp) {
+      s.draftedStamp = undefined; // a failed or aborted draft of this state may be retried when asked
+      draftCurrent(out);
+    }
+  }
+
+  function clearShown(out: TriggerAction[]): void {
+    if (!s.shown) return;
+    s.shown = undefined;
+    out.push({ type: 'clear' });
+  }
+
+  function abortDraft(out: TriggerAction[]): void {
+    if (s.drafting === undefined) return;
+    // An aborted state may be drafted again later.
+    if (s.draftedStamp === s.drafting) s.draftedStamp = undefined;
+    s.drafting = undefined;
+    out.push({ type: 'abort-draft' });
+  }
+
+  function onFocus(focused: boolean, out: TriggerAction[]): void {
+    s.focusSupported = true;
+    s.idleDueAt = undefined;
+    if (focused === s.focused) return;
+    const now = clock.now();
+    s.focused = focused;
+    if (!focused) {
+      s.awaySince = now;
+      if (s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp && !hasDraftFor(s.session.stamp)) s.draftDueAt = now + config.draftDebounceMs;
+      return;
+    }
+    const awayMs = s.awaySince === undefined ? 0 : now - s.awaySince;
+    s.awaySince = undefined;
+    s.draftDueAt = undefined;
+    if (awayMs < config.awayMs || !s.session || s.session.stamp === s.lastShownStamp) return;
+    if (s.session.midTurn) {
+      s.showOnTurnEnd = true;
+      out.push({ type: 'show-working' });
+      s.shown = { text: 'working', stamp: s.session.stamp };
+      return;
+    }
+    showOrDraft('focus-return', out);
+  }
+
+  function onSession(stamp: string, midTurn: boolean, out: TriggerAction[]): void {
+    const prev = s.session;
+    s.session = { stamp, midTurn };
+    if (prev && prev.stamp === stamp && prev.midTurn === midTurn) return;
+    const now = clock.now();
+    const turnStarted = midTurn && (!prev || !prev.midTurn);
+    const turnEnded = !midTurn && prev !== undefined && prev.midTurn;
+    if (turnStarted) {
+      clearShown(out);
+      s.idleDueAt = undefined;
+    }
+    if (s.drafting !== undefined && s.drafting !== stamp) abortDraft(out);
+    if (s.resumePending && s.firstScreenSeen && !midTurn) {
+      s.resumePending = false;
+      showOrDraft('resume', out);
+      return;
+    }
+    if (turnEnded) {
+      if (s.showOnTurnEnd && s.focused) {
+        s.showOnTurnEnd = false;
+        clearShown(out);
+        showOrDraft('focus-return', out);
+        return;
+      }
+      if (!s.focusSupported && config.idleMs > 0) s.idleDueAt = now + config.idleMs;
+    }
+    if (!s.focused && !midTurn) s.draftDueAt = now + config.draftDebounceMs;
+    if (s.showWhenReady && !midTurn && s.drafting === undefined) draftCurrent(out);
+  }
+
+  function onTick(out: TriggerAction[]): void {
+    const now = clock.now();
+    if (s.draftDueAt !== undefined && now >= s.draftDueAt) {
+      s.draftDueAt = undefined;
+      if (!s.focused && s.session && !s.session.midTurn) draftCurrent(out);
+    }
+    if (s.idleDueAt !== undefined && now >= s.idleDueAt) {
+      s.idleDueAt = undefined;
+      const quiet = s.lastInputAt === undefined || now - s.lastInputAt >= config.idleMs;
+      if (quiet && !s.focusSupported && s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp) showOrDraft('idle', out);
+    }
+  }
+
+  function handle(event: TriggerEvent): TriggerAction[] {
+    const out: TriggerAction[] = [];
+    switch (event.type) {
+      case 'focus':
+        onFocus(event.focused, out);
+        break;
+      case 'input':
+        s.lastInputAt = clock.now();
+        s.showOnTurnEnd = false;
+        s.showWhenReady = undefined;
+        s.idleDueAt = undefined;
+        clearShown(out);
+        abortDraft(out);
+        break;
+      case 'session':
+        onSession(event.stamp, event.midTurn, out);
+        break;
+      case 'draft-ready':
+        if (s.drafting === event.stamp) s.drafting = undefined;
+        s.draft = { stamp: event.stamp, text: event.text };
+        if (s.showWhenReady && event.stamp === s.session?.stamp) showDraft(s.showWhenReady, out);
+        break;
+      case 'draft-failed':
+        if (s.drafting === event.stamp) s.drafting = undefined;
+        if (s.draftedStamp === event.stamp) s.draftedStamp = undefined;
+        break;
+      case 'first-screen':
+        if (s.firstScreenSeen) break;
+        s.firstScreenSeen = true;
+        if (s.resumePending && s.session && !s.session.midTurn) {
+          s.resumePending = false;
+          showOrDraft('resume', out);
+        }
+        break;
+      case 'manual':
+        if (!s.session) break;
+        if (s.session.midTurn) {
+          out.push({ type: 'show-working' });
+          s.shown = { text: 'working', stamp: s.session.stamp };
+          break;
+        }
+        if (hasDraftFor(s.session.stamp)) showDraft('manual', out);
+        else showOrDraft('manual', out);
+        break;
+      case 'tick':
+        onTick(out);
+        break;
+      case 'exit':
+        abortDraft(out);
+        clearShown(out);
+        s.draftDueAt = undefined;
+        s.idleDueAt = undefined;
+        return out;
+      default:
+        return event satisfies never;
+    }
+    return [...out, ...timerAction()];
+  }
+
+  return { handle, inspect: () => ({ ...s }) };
+}

@@ -1,0 +1,71 @@
+/**
+ * The wrapped child's process tree: agents often run as a launcher plus the real process (qwen runs
+ * node → node; codex runs node → native), and their live-session records name the innermost pid.
+ * Linux reads /proc; elsewhere (macOS) `ps` gives the same pid/ppid table.
+ */
+import { execFile } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+
+async function procTable(): Promise<Map<number, number> | undefined> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return undefined;
+  }
+  const table = new Map<number, number>();
+  await Promise.all(
+    names
+      .filter((n) => /^\d+$/.test(n))
+      .map(async (n) => {
+        try {
+          const stat = await readFile(`/proc/${n}/stat`, 'utf8');
+          // Field 4 is the ppid; the command name (field 2) may hold spaces and parens, so parse after the last ')'.
+          const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          table.set(Number(n), Number(after[1]));
+        } catch {
+          // The process exited while we looked.
+        }
+      }),
+  );
+  return table;
+}
+
+function psTable(): Promise<Map<number, number>> {
+  return new Promise((resolve) => {
+    execFile('ps', ['-A', '-o', 'pid=,ppid='], { timeout: 2000 }, (error, stdout) => {
+      const table = new Map<number, number>();
+      if (!error) {
+        for (const line of stdout.split('\n')) {
+          const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+          if (pid && ppid !== undefined && Number.isFinite(ppid)) table.set(pid, ppid);
+        }
+      }
+      resolve(table);
+    });
+  });
+}
+
+/** rootPid and all its descendants (rootPid first); [rootPid] when the table cannot be read. */
+export async function getProcessTree(rootPid: number): Promise<number[]> {
+  const table = (await procTable()) ?? (await psTable());
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of table) {
+    const list = children.get(ppid);
+    if (list) list.push(pid);
+    else children.set(ppid, [pid]);
+  }
+  const out = [rootPid];
+  for (let i = 0; i < out.length; i++) for (const c of children.get(out[i] as number) ?? []) if (!out.includes(c)) out.push(c);
+  return out;
+}
+
+/** Whether a pid is alive (signal 0; EPERM means it exists but is someone else's). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

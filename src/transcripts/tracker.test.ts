@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { piAdapter } from './pi/index.js';
+import { getProcessTree } from './pids.js';
+import { SessionTracker } from './tracker.js';
+import type { Session, SessionCandidate, TranscriptAdapter } from './types.js';
+
+let home: string;
+let children: ChildProcess[] = [];
+let trackers: SessionTracker[] = [];
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'rw-track-'));
+});
+afterEach(async () => {
+  for (const t of trackers) await t.stop();
+  for (const c of children) c.kill('SIGKILL');
+  trackers = [];
+  children = [];
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function until<T>(get: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = get();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const h = JSON.stringify;
+const noLog = () => {};
+
+function sleeper(): ChildProcess {
+  const c = spawn('sleep', ['30']);
+  children.push(c);
+  return c;
+}
+
+describe('SessionTracker', () => {
+  it('follows the pinned pi file from before it exists, and emits on every new state', async () => {
+    const ctx = { cwd: '/w', env: { HOME: home }, home };
+    const plan = piAdapter.planLaunch([], { ...ctx, newId: () => 'abc', now: Date.now() });
+    const child = sleeper();
+    const tracker = new SessionTracker({ ...ctx, adapter: piAdapter, plan, childPid: child.pid!, startedAt: Date.now(), stateDir: join(home, 'state'), log: noLog, pollMs: 200 });
+    trackers.push(tracker);
+    const seen: Session[] = [];
+    tracker.onSession((s) => seen.push(s));
+    tracker.start();
+    await new Promise((r) => setTimeout(r, 100));
+    mkdirSync(join(plan.pinnedFile!, '..'), { recursive: true });
+    writeFileSync(plan.pinnedFile!, h({ type: 'session', version: 3, id: 'sid', cwd: '/w' }) + '\n' + h({ type: 'message', id: 'u1', parentId: null, message: { role: 'user', content: 'do it' } }) + '\n');
+    const first = await until(() => seen[0]);
+    expect(first).toMatchObject({ agent: 'pi', id: 'sid', file: plan.pinnedFile, stamp: 'u1' });
+    appendFileSync(plan.pinnedFile!, h({ type: 'message', id: 'a1', parentId: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop' } }) + '\n');
+    const second = await until(() => seen[1]);
+    expect(second.stamp).toBe('a1');
+    expect(tracker.current?.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'turn-end']);
+  });
+
+  it('two wrappers of one agent in one directory never take the same discovered file', async () => {
+    const dir = join(home, 'sessions');
+    mkdirSync(dir, { recursive: true });
+    const files = [join(dir, 'one.jsonl'), join(dir, 'two.jsonl')];
+    // Discovery only: both files are candidates for every wrapper, in the same order.
+    const discovering: TranscriptAdapter = {
+      ...piAdapter,
+      sessionDirs: () => [dir],
+      locateLive: async () => files.map((file): SessionCandidate => ({ file, confidence: 'candidate' })),
+    };
+    for (const f of files) {
+      const id = f.endsWith('one.jsonl') ? 'one' : 'two';
+      writeFileSync(f, h({ type: 'session', version: 3, id, cwd: '/w' }) + '\n' + h({ type: 'message', id: 'u', parentId: null, message: { role: 'user', content: 'x' } }) + '\n');
+    }
+    const stateDir = join(home, 'state');
+    const base = { cwd: '/w', env: { HOME: home }, home, adapter: discovering, plan: { args: [], resume: false }, startedAt: 0, stateDir, log: noLog, pollMs: 200 };
+    const a = new SessionTracker({ ...base, childPid: sleeper().pid! });
+    trackers.push(a);
+    a.start();
+    expect((await until(() => a.current)).id).toBe('one');
+    // Hand a's claim to another live process, as if a second wrapper process had claimed 'one' first.
+    const claimsDir = join(stateDir, 'claims');
+    const [claimName] = readdirSync(claimsDir);
+    const claimFile = join(claimsDir, claimName!);
+    expect(JSON.parse(readFileSync(claimFile, 'utf8'))).toEqual({ pid: process.pid, file: files[0] });
+    await a.stop();
+    trackers = [];
+    const otherWrapper = sleeper();
+    writeFileSync(claimFile, h({ pid: otherWrapper.pid, file: files[0] }));
+    const b = new SessionTracker({ ...base, childPid: sleeper().pid! });
+    trackers.push(b);
+    b.start();
+    expect((await until(() => b.current)).id).toBe('two');
+  });
+
+  it('takes over a claim whose owner died', async () => {
+    const dir = join(home, 'sessions');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'only.jsonl');
+    writeFileSync(file, h({ type: 'session', version: 3, id: 'only', cwd: '/w' }) + '\n' + h({ type: 'message', id: 'u', parentId: null, message: { role: 'user', content: 'x' } }) + '\n');
+    const adapter: TranscriptAdapter = { ...piAdapter, sessionDirs: () => [dir], locateLive: async () => [{ file, confidence: 'candidate' }] };
+    const dead = spawn('true');
+    await new Promise((r) => dead.on('exit', r));
+    const stateDir = join(home, 'state');
+    const first = new SessionTracker({ cwd: '/w', env: {}, home, adapter, plan: { args: [], resume: false }, childPid: process.pid, startedAt: 0, stateDir, log: noLog });
+    trackers.push(first);
+    first.start();
+    await until(() => first.current);
+    await first.stop();
+    trackers = [];
+    expect(readdirSync(join(stateDir, 'claims'))).toEqual([]); // released on stop
+    writeFileSync(join(stateDir, 'claims', 'x'), '');
+    const t = new SessionTracker({ cwd: '/w', env: {}, home, adapter, plan: { args: [], resume: false }, childPid: process.pid, startedAt: 0, stateDir, log: noLog });
+    trackers.push(t);
+    t.start();
+    expect((await until(() => t.current)).id).toBe('only');
+  });
+});
+
+describe('getProcessTree', () => {
+  it('finds a grandchild', async () => {
+    const c = spawn('sh', ['-c', 'sleep 30 & wait']);
+    children.push(c);
+    let pids: number[] = [];
+    const end = Date.now() + 3000;
+    while (pids.length < 2 && Date.now() < end) {
+      pids = await getProcessTree(c.pid!);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(pids[0]).toBe(c.pid);
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+  });
+});

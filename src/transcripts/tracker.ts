@@ -1,0 +1,242 @@
+/**
+ * Follows the live session of one wrapped agent: asks the adapter which file is ours (pinned → the
+ * agent's own live record → discovery), tails it through the adapter's parser, switches when the agent
+ * does (/new, /clear), and emits the session whenever its stamp changes. Discovered (non-exact) files
+ * are claimed in the state folder so two wrappers in one directory never take the same file.
+ * Never throws into the caller: failures become debug-log lines.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { DebugLog } from '../util/debug-log.js';
+import { getProcessTree, isProcessAlive } from './pids.js';
+import { FileTailer } from './tailer.js';
+import type { AgentContext, LaunchPlan, Session, SessionCandidate, TranscriptAdapter, TranscriptParser } from './types.js';
+
+export const RELOCATE_POLL_MS = 2000;
+const RELOCATE_DEBOUNCE_MS = 50;
+
+export interface TrackerOptions extends AgentContext {
+  adapter: TranscriptAdapter;
+  plan: LaunchPlan;
+  childPid: number;
+  startedAt: number;
+  /** Folder for claim files (the state folder). */
+  stateDir: string;
+  log: DebugLog;
+  pollMs?: number;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export class SessionTracker {
+  private readonly listeners = new Set<(session: Session) => void>();
+  private watchers: FSWatcher[] = [];
+  private poll: NodeJS.Timeout | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private relocating: Promise<void> | undefined;
+  private relocateAgain = false;
+  private file: string | undefined;
+  private claimed: string | undefined;
+  private tailer: FileTailer | undefined;
+  private parser: TranscriptParser | undefined;
+  private emitScheduled = false;
+  private lastStamp: string | undefined;
+  private latest: Session | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: TrackerOptions) {}
+
+  onSession(listener: (session: Session) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The newest snapshot of our session, if one was found. */
+  get current(): Session | undefined {
+    return this.latest;
+  }
+
+  get currentFile(): string | undefined {
+    return this.file;
+  }
+
+  start(): void {
+    this.watchDirs();
+    this.poll = setInterval(() => {
+      if (this.watchers.length === 0) this.watchDirs();
+      this.scheduleRelocate();
+    }, this.options.pollMs ?? RELOCATE_POLL_MS);
+    this.poll.unref();
+    this.scheduleRelocate();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    if (this.debounce) clearTimeout(this.debounce);
+    for (const w of this.watchers) w.close();
+    this.watchers = [];
+    while (this.relocating) await this.relocating;
+    await this.tailer?.stop();
+    await this.releaseClaim();
+  }
+
+  /** Find the file again now and read what is new (tests; the control socket's "recap now"). */
+  async refresh(): Promise<void> {
+    await this.relocate();
+    await this.tailer?.sync();
+    this.emit();
+  }
+
+  private watchDirs(): void {
+    for (const dir of this.options.adapter.sessionDirs(this.options)) {
+      try {
+        const w = watch(dir, { persistent: false }, () => this.scheduleRelocate());
+        w.on('error', () => {
+          w.close();
+          this.watchers = this.watchers.filter((x) => x !== w);
+        });
+        this.watchers.push(w);
+      } catch {
+        // Folder not created yet: the poll watches again later.
+      }
+    }
+  }
+
+  private scheduleRelocate(): void {
+    if (this.stopped || this.debounce) return;
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      void this.relocate();
+    }, RELOCATE_DEBOUNCE_MS);
+  }
+
+  private async relocate(): Promise<void> {
+    if (this.relocating) {
+      this.relocateAgain = true;
+      return this.relocating;
+    }
+    this.relocating = (async () => {
+      do {
+        this.relocateAgain = false;
+        try {
+          await this.relocateOnce();
+        } catch (error) {
+          this.options.log('tracker', 'relocate failed', { error: (error as Error).message });
+        }
+      } while (this.relocateAgain && !this.stopped);
+    })().finally(() => {
+      this.relocating = undefined;
+    });
+    return this.relocating;
+  }
+
+  private async relocateOnce(): Promise<void> {
+    if (this.stopped) return;
+    const o = this.options;
+    const pids = await getProcessTree(o.childPid);
+    const candidates = await o.adapter.locateLive({ cwd: o.cwd, env: o.env, home: o.home, plan: o.plan, startedAt: o.startedAt, pids });
+    const chosen = await this.choose(candidates);
+    if (chosen && chosen !== this.file) await this.follow(chosen);
+  }
+
+  // The first candidate that is exact, already ours, or that we can claim.
+  private async choose(candidates: readonly SessionCandidate[]): Promise<string | undefined> {
+    for (const c of candidates) {
+      if (c.file === this.file) return c.file;
+      if (c.confidence === 'exact') return c.file;
+      if (await this.tryClaim(c.file)) return c.file;
+    }
+    return undefined;
+  }
+
+  private claimPath(file: string): string {
+    return join(this.options.stateDir, 'claims', createHash('sha1').update(file).digest('hex').slice(0, 20));
+  }
+
+  // Atomically claim a discovered file for this wrapper; a claim whose owner died is taken over.
+  private async tryClaim(file: string): Promise<boolean> {
+    const path = this.claimPath(file);
+    await mkdir(join(this.options.stateDir, 'claims'), { recursive: true, mode: 0o700 });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await writeFile(path, JSON.stringify({ pid: process.pid, file }), { flag: 'wx', mode: 0o600 });
+        await this.releaseClaim();
+        this.claimed = path;
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        let owner: number | undefined;
+        try {
+          owner = (JSON.parse(await readFile(path, 'utf8')) as { pid?: number }).pid;
+        } catch {
+          owner = undefined; // Half-written or corrupt: treat as stale.
+        }
+        if (owner === process.pid) return true;
+        if (owner !== undefined && isProcessAlive(owner)) return false;
+        await unlink(path).catch(() => undefined);
+      }
+    }
+    return false;
+  }
+
+  private async releaseClaim(): Promise<void> {
+    const path = this.claimed;
+    this.claimed = undefined;
+    if (path) await unlink(path).catch(() => undefined);
+  }
+
+  private async follow(file: string): Promise<void> {
+    const o = this.options;
+    o.log('tracker', 'following session file', { agent: o.adapter.id, switched: this.file !== undefined });
+    const old = this.tailer;
+    this.tailer = undefined;
+    await old?.stop();
+    if (this.claimed && this.claimed !== this.claimPath(file)) await this.releaseClaim();
+    this.file = file;
+    this.parser = o.adapter.createParser();
+    this.lastStamp = undefined;
+    const tailer = new FileTailer(file, {
+      onLines: (lines) => {
+        for (const line of lines) this.parser?.push(line);
+        this.scheduleEmit();
+      },
+      onReset: (reason) => {
+        o.log('tracker', 'session file reset', { reason });
+        this.parser = o.adapter.createParser();
+      },
+      onError: (error) => o.log('tracker', 'read failed', { error: error.message }),
+    });
+    this.tailer = tailer;
+    tailer.start();
+  }
+
+  // Coalesce a burst of lines into one snapshot.
+  private scheduleEmit(): void {
+    if (this.emitScheduled) return;
+    this.emitScheduled = true;
+    setImmediate(() => {
+      this.emitScheduled = false;
+      this.emit();
+    });
+  }
+
+  private emit(): void {
+    if (!this.parser || !this.file || this.stopped) return;
+    const snap = this.parser.snapshot();
+    if (snap.stamp === this.lastStamp) return;
+    this.lastStamp = snap.stamp;
+    this.latest = { ...snap, file: this.file };
+    for (const listener of this.listeners) {
+      try {
+        listener(this.latest);
+      } catch (error) {
+        this.options.log('tracker', 'listener failed', { error: (error as Error).message });
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { parseHotkey, type Hotkey } from '../config/hotkey.js';
+import type { Session } from '../transcripts/types.js';
+import { startLiveRecap, type Timers } from './live-recap.js';
+
+function emitter<T>() {
+  const ls = new Set<(v: T) => void>();
+  return { on: (l: (v: T) => void) => (ls.add(l), { dispose: () => ls.delete(l) }), fire: (v: T) => ls.forEach((l) => l(v)) };
+}
+
+function fakeTimers() {
+  let now = 1000;
+  const pending: Array<{ at: number; fn: () => void; id: number }> = [];
+  let id = 0;
+  const timers: Timers = {
+    now: () => now,
+    setTimeout: (fn, ms) => (pending.push({ at: now + ms, fn, id: ++id }), id),
+    clearTimeout: (h) => {
+      const i = pending.findIndex((p) => p.id === h);
+      if (i >= 0) pending.splice(i, 1);
+    },
+  };
+  const advance = async (ms: number) => {
+    now += ms;
+    for (;;) {
+      pending.sort((a, b) => a.at - b.at);
+      const next = pending[0];
+      if (!next || next.at > now) break;
+      pending.shift();
+      next.fn();
+      await Promise.resolve();
+    }
+    await new Promise((r) => setImmediate(r));
+  };
+  return { timers, advance };
+}
+
+const session = (stamp: string, lastKind: 'user' | 'turn-end'): Session => ({
+  agent: 'pi', id: 'sid', file: '/f', stamp, skipped: 0,
+  events: lastKind === 'user' ? [{ kind: 'user', text: 'add a flag', sourceId: '1' }] : [{ kind: 'user', text: 'add a flag', sourceId: '1' }, { kind: 'assistant', text: 'added', sourceId: '2' }, { kind: 'turn-end', sourceId: '2' }],
+});
+
+function setup(hotkey: Hotkey | null = null) {
+  const focus = emitter<boolean>();
+  const input = emitter<string>();
+  const output = emitter<string>();
+  const exit = emitter<unknown>();
+  const sessions = emitter<Session>();
+  let current: Session | undefined;
+  const shown: string[] = [];
+  const drafts: Array<{ stamp: string; signal: AbortSignal; resolve: (t: string | undefined) => void }> = [];
+  const { timers, advance } = fakeTimers();
+  const live = startLiveRecap({
+    wrap: { onFocus: focus.on, onInput: input.on, onOutput: output.on, onExit: exit.on },
+    sessions: { onSession: sessions.on, get current() { return current; } },
+    display: { show: (t) => shown.push(t), clear: () => shown.push('<clear>') },
+    draft: (s, signal) => new Promise((resolve) => drafts.push({ stamp: s.stamp, signal, resolve })),
+    workingLine: () => 'working: add a flag',
+    config: { awayMs: 30_000, idleMs: 0, draftDebounceMs: 1000 },
+    hotkey,
+    resume: false,
+    timers,
+    log: () => {},
+  });
+  const setSession = (s: Session) => {
+    current = s;
+    sessions.fire(s);
+  };
+  return { focus, input, output, exit, setSession, shown, drafts, advance, live };
+}
+
+describe('live recap wiring', () => {
+  it('drafts while away and shows on return; a key clears it', async () => {
+    const t = setup();
+    t.focus.fire(true);
+    t.setSession(session('s1', 'user'));
+    t.focus.fire(false);
+    t.setSession(session('s2', 'turn-end'));
+    await t.advance(1000);
+    expect(t.drafts.map((d) => d.stamp)).toEqual(['s2']);
+    t.drafts[0]!.resolve('recap: added a flag. Next: test it.');
+    await t.advance(40_000);
+    t.focus.fire(true);
+    expect(t.shown).toEqual(['recap: added a flag. Next: test it.']);
+    t.input.fire('x');
+    expect(t.shown.at(-1)).toBe('<clear>');
+  });
+
+  it('aborts an in-flight draft when the user types', async () => {
+    const t = setup();
+    t.setSession(session('s1', 'turn-end'));
+    t.focus.fire(false);
+    await t.advance(1000);
+    expect(t.drafts).toHaveLength(1);
+    t.input.fire('k');
+    expect(t.drafts[0]!.signal.aborted).toBe(true);
+    t.drafts[0]!.resolve('late');
+    await t.advance(10);
+    expect(t.shown).toEqual([]);
+  });
+
+  it('the hotkey asks for a recap now; mid-turn it shows the working line', async () => {
+    const hotkey = parseHotkey('ctrl-]') as Hotkey;
+    const t = setup(hotkey);
+    t.setSession(session('s1', 'user'));
+    t.input.fire('\x1d');
+    expect(t.shown).toEqual(['working: add a flag']);
+    t.setSession(session('s2', 'turn-end'));
+    t.input.fire('\x1b[93;5u');
+    t.drafts.at(-1)!.resolve('recap: done');
+    await t.advance(1);
+    expect(t.shown.at(-1)).toBe('recap: done');
+  });
+
+  it('stops everything on dispose', async () => {
+    const t = setup();
+    t.setSession(session('s1', 'turn-end'));
+    t.live.requestManual();
+    t.live.dispose();
+    expect(t.drafts[0]!.signal.aborted).toBe(true);
+    t.focus.fire(false);
+    await t.advance(60_000);
+    expect(t.drafts).toHaveLength(1);
+  });
+});

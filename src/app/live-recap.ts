@@ -1,0 +1,208 @@
+/**
+ * The product's main moment, wired: the wrapper's focus/input/output events and the transcript
+ * tracker's sessions feed the trigger machine; its actions run the recap engine (drafts, aborted when
+ * stale) and drive a display. Every collaborator is injected, so this is tested with fakes around the
+ * real trigger machine; runWrap builds the real ones. A failure here is logged, never thrown at the agent.
+ */
+import type { Hotkey } from '../config/hotkey.js';
+import { findHotkey } from '../config/hotkey.js';
+import { createTriggerMachine, type TriggerAction, type TriggerConfig, type TriggerEvent, type TriggerMachine } from '../recap/trigger.js';
+import { isMidTurn } from '../transcripts/activity.js';
+import type { Session } from '../transcripts/types.js';
+import type { DebugLog } from '../util/debug-log.js';
+
+/** Wait this long after the agent's first output before counting its first screen as drawn. */
+export const FIRST_SCREEN_SETTLE_MS = 300;
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** The parts of a WrapSession the controller listens to. */
+export interface WrapEvents {
+  onFocus(listener: (focused: boolean) => void): Disposable;
+  onInput(listener: (data: string) => void): Disposable;
+  onOutput(listener: (chunk: string) => void): Disposable;
+  onExit(listener: (exit: unknown) => void): Disposable;
+}
+
+export interface SessionSource {
+  onSession(listener: (session: Session) => void): Disposable;
+  readonly current: Session | undefined;
+}
+
+/** Where recaps appear (overlay bar, tmux, or nothing). */
+export interface RecapDisplay {
+  show(text: string): void;
+  clear(): void;
+}
+
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface LiveRecapDeps {
+  wrap: WrapEvents;
+  sessions: SessionSource;
+  display: RecapDisplay;
+  /** The full recap line for a session; resolves undefined when there is nothing to say. Must honour the signal. */
+  draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
+  /** A short "working: …" line for an agent mid-turn (fast, offline). */
+  workingLine(session: Session): string;
+  /** Called whenever a recap was shown (state file, tmux options). */
+  onShown?(text: string, session: Session): void;
+  /** Called on every new session snapshot (state file, tmux @recap_state). */
+  onSessionChange?(session: Session): void;
+  config: TriggerConfig;
+  hotkey: Hotkey | null;
+  resume: boolean;
+  timers?: Timers;
+  log: DebugLog;
+}
+
+const REAL_TIMERS: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref?.();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+export interface LiveRecap {
+  /** Ask for a recap now (hotkey, control socket). */
+  requestManual(): void;
+  readonly machine: TriggerMachine;
+  dispose(): void;
+}
+
+export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
+  const timers = deps.timers ?? REAL_TIMERS;
+  const machine = createTriggerMachine(deps.config, { now: timers.now }, { resume: deps.resume });
+  const disposables: Disposable[] = [];
+  let tickTimer: unknown;
+  let firstScreenTimer: unknown;
+  let sawOutput = false;
+  let inFlight: { stamp: string; controller: AbortController } | undefined;
+  let disposed = false;
+
+  function send(event: TriggerEvent): void {
+    if (disposed) return;
+    let actions: TriggerAction[];
+    try {
+      actions = machine.handle(event);
+    } catch (error) {
+      deps.log('live-recap', 'trigger failed', { event: event.type, error: (error as Error).message });
+      return;
+    }
+    for (const action of actions) run(action);
+  }
+
+  function run(action: TriggerAction): void {
+    try {
+      switch (action.type) {
+        case 'draft':
+          startDraft(action.stamp);
+          break;
+        case 'abort-draft':
+          inFlight?.controller.abort();
+          inFlight = undefined;
+          break;
+        case 'show': {
+          deps.log('live-recap', 'show', { reason: action.reason, chars: action.text.length });
+          deps.display.show(action.text);
+          const current = deps.sessions.current;
+          if (current) deps.onShown?.(action.text, current);
+          break;
+        }
+        case 'show-working': {
+          const current = deps.sessions.current;
+          if (current) deps.display.show(deps.workingLine(current));
+          break;
+        }
+        case 'clear':
+          deps.display.clear();
+          break;
+        case 'timer':
+          if (tickTimer !== undefined) timers.clearTimeout(tickTimer);
+          tickTimer = timers.setTimeout(() => {
+            tickTimer = undefined;
+            send({ type: 'tick' });
+          }, Math.max(0, action.at - timers.now()));
+          break;
+        default:
+          action satisfies never;
+      }
+    } catch (error) {
+      deps.log('live-recap', 'action failed', { action: action.type, error: (error as Error).message });
+    }
+  }
+
+  // Draft the current session; the result only counts if the state has not moved on meanwhile.
+  function startDraft(stamp: string): void {
+    const session = deps.sessions.current;
+    if (!session || session.stamp !== stamp) {
+      send({ type: 'draft-failed', stamp });
+      return;
+    }
+    inFlight?.controller.abort();
+    const controller = new AbortController();
+    inFlight = { stamp, controller };
+    deps
+      .draft(session, controller.signal)
+      .then(
+        (text) => {
+          if (controller.signal.aborted) return;
+          if (inFlight?.controller === controller) inFlight = undefined;
+          send(text ? { type: 'draft-ready', stamp, text } : { type: 'draft-failed', stamp });
+        },
+        (error: unknown) => {
+          if (inFlight?.controller === controller) inFlight = undefined;
+          deps.log('live-recap', 'draft failed', { error: (error as Error).message });
+          if (!controller.signal.aborted) send({ type: 'draft-failed', stamp });
+        },
+      );
+  }
+
+  disposables.push(
+    deps.wrap.onFocus((focused) => send({ type: 'focus', focused })),
+    deps.wrap.onInput((data) => {
+      if (deps.hotkey && findHotkey(deps.hotkey, data).index >= 0) {
+        send({ type: 'manual' });
+        return;
+      }
+      send({ type: 'input' });
+    }),
+    deps.wrap.onOutput(() => {
+      if (sawOutput) return;
+      sawOutput = true;
+      firstScreenTimer = timers.setTimeout(() => send({ type: 'first-screen' }), FIRST_SCREEN_SETTLE_MS);
+    }),
+    deps.wrap.onExit(() => send({ type: 'exit' })),
+    deps.sessions.onSession((session) => {
+      try {
+        deps.onSessionChange?.(session);
+      } catch (error) {
+        deps.log('live-recap', 'session listener failed', { error: (error as Error).message });
+      }
+      send({ type: 'session', stamp: session.stamp, midTurn: isMidTurn(session) });
+    }),
+  );
+
+  return {
+    machine,
+    requestManual: () => send({ type: 'manual' }),
+    dispose() {
+      if (disposed) return;
+      send({ type: 'exit' });
+      disposed = true;
+      for (const d of disposables) d.dispose();
+      if (tickTimer !== undefined) timers.clearTimeout(tickTimer);
+      if (firstScreenTimer !== undefined) timers.clearTimeout(firstScreenTimer);
+      inFlight?.controller.abort();
+    },
+  };
+}

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is built to dist/ by `npm run build` (run by `npm install` via prepare).
-import { main } from '../dist/cli/main.js';
+// `recapwrap <command> …` without options skips loading the full CLI (start-up time).
+import { runFastWrap } from '../dist/cli/fast-wrap.js';
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+const runFull = async () => (await import('../dist/cli/main.js')).main(argv);
+runFastWrap(argv).then((code) => (code === undefined ? runFull() : code)).then(
   (code) => {
     if (typeof code === 'number') process.exitCode = code;
   },

@@ -5,9 +5,7 @@
  * Recap, transcripts and display wiring attach to a WrapSession from outside (see runWrap).
  */
 import { StringDecoder } from 'node:string_decoder';
-import { checkTmuxFocus, formatTmuxFocusWarning } from '../display/tmux-focus.js';
 import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
-import { runDirect } from '../pty/direct.js';
 import { ModeTracker } from '../pty/mode-tracker.js';
 import { startPassthrough, type Passthrough } from '../pty/passthrough.js';
 import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
@@ -19,9 +17,13 @@ export type { Disposable } from '../pty/pty-process.js';
 export const ENABLE_FOCUS_REPORTING = '\x1b[?1004h';
 /** Stop focus reports. */
 export const DISABLE_FOCUS_REPORTING = '\x1b[?1004l';
+/** Set by tmux in its panes (the full check lives in display/tmux-focus.ts, loaded only inside tmux). */
+const TMUX_ENV = 'TMUX';
 /** Set in the child's environment so tools (and nested recapwraps) know they are wrapped. */
 export const RECAPWRAP_ENV = 'RECAPWRAP';
 export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
+/** If the process is still alive this long after the child is gone, a stray handle is holding it. */
+const EXIT_SAFETY_MS = 2000;
 /** Activity (input/output) is logged once per burst: after this much silence. */
 const ACTIVITY_LOG_GAP_MS = 1000;
 
@@ -292,9 +294,11 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     debugLog('wrap', 'direct mode', { stdinTTY: Boolean(process.stdin.isTTY), stdoutTTY: Boolean(process.stdout.isTTY) });
+    const { runDirect } = await import('../pty/direct.js'); // lazy: start-up time of the common path
     return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
   }
-  if (options.focus) {
+  if (options.focus && env[TMUX_ENV]) {
+    const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../display/tmux-focus.js');
     const tmux = checkTmuxFocus(env, { enable: options.tmuxFocus });
     debugLog('wrap', 'tmux focus-events', { ...tmux });
     if (tmux.action === 'warn') process.stderr.write(formatTmuxFocusWarning() + '\n');
@@ -303,5 +307,6 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const session = startWrapSession({ command: options.command, args: options.args, focus: options.focus, cwd, env });
   // Recap wiring (transcripts → recap engine → displays) attaches to `session` here.
   const exit = await session.exited;
+  setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();
   return exit.code;
 }

@@ -136,10 +136,12 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
   let paused = false;
   let exited: PtyExit | undefined;
   let socketClosed = false;
+  let drainTimer: NodeJS.Timeout | undefined;
 
   const finish = (exit: PtyExit): void => {
     if (exited) return;
     exited = exit;
+    if (drainTimer) clearTimeout(drainTimer);
     closeSlave();
     for (const listener of [...exitListeners]) listener(exit);
   };
@@ -160,7 +162,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
     onNativeExit = () => {
       const waitForQuiet = (): void => {
         if (paused || Date.now() - lastDataAt < EXIT_DRAIN_QUIET_MS) {
-          setTimeout(waitForQuiet, EXIT_DRAIN_POLL_MS);
+          drainTimer = setTimeout(waitForQuiet, EXIT_DRAIN_POLL_MS);
           return;
         }
         closeSlave();
@@ -171,7 +173,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
       const waitForClose = (since: number): void => {
         if (exited) return;
         if (paused || Date.now() - Math.max(since, lastDataAt) < EXIT_CLOSE_FALLBACK_MS) {
-          setTimeout(() => waitForClose(since), EXIT_DRAIN_POLL_MS * 4);
+          drainTimer = setTimeout(() => waitForClose(since), EXIT_DRAIN_POLL_MS * 4);
           return;
         }
         try {
@@ -179,7 +181,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
         } catch {}
         finish(nativeExit as PtyExit);
       };
-      setTimeout(waitForQuiet, EXIT_DRAIN_POLL_MS);
+      drainTimer = setTimeout(waitForQuiet, 0); // first check at once: a quiet child is let go without delay
     };
   } else {
     term.onExit(({ exitCode, signal }) => finish(signal ? { exitCode, signal } : { exitCode }));

@@ -11,8 +11,6 @@ import { setExitCode } from '../main.js';
  * subcommand (commander drops `--` before it looks for subcommands). Never a valid command name.
  */
 const FORCED_WRAP_MARKER = '\u0000recapwrap-wrap';
-/** If the process is still alive this long after the child is gone, a stray handle is holding it. */
-const EXIT_SAFETY_MS = 2000;
 
 const WRAP_HELP = `
 Wrapping:
@@ -47,7 +45,6 @@ export function registerWrap(program: Command): void {
       const opts = this.opts<WrapCliOptions>();
       const { runWrap } = await import('../../app/wrap-session.js');
       const code = await runWrap({ command, args, focus: opts.focus, tmuxFocus: Boolean(opts.tmuxFocus) });
-      setTimeout(() => process.exit(code), EXIT_SAFETY_MS).unref();
       setExitCode(this, code);
     });
 }

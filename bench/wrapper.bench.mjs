@@ -1,0 +1,221 @@
+// Wrapper cost, measured against baselines in one run on this machine, printed as a table:
+//   throughput of a big file `cat` into a tmux pane: recapwrap vs `script -q` (and plain cat),
+//   keystroke-to-echo latency p50/p99: recapwrap vs a direct pty, idle CPU, peak RSS,
+//   start-up of `recapwrap true` vs `node -e 0`.
+// Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npx tsc -p tsconfig.build.json` first.
+// Knobs (env): RW_BENCH_MB (200), RW_BENCH_REPS (3), RW_BENCH_KEYS (400), RW_BENCH_IDLE_S (30),
+//              RW_BENCH_STARTS (15), RW_BENCH_ONLY (startup,latency,throughput,idle). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const pty = require('node-pty');
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(REPO, 'bin', 'recapwrap.js');
+const NODE = process.execPath;
+const MB = Number(process.env.RW_BENCH_MB ?? 200);
+const REPS = Number(process.env.RW_BENCH_REPS ?? 3);
+const KEYS = Number(process.env.RW_BENCH_KEYS ?? 400);
+const IDLE_S = Number(process.env.RW_BENCH_IDLE_S ?? 30);
+const STARTS = Number(process.env.RW_BENCH_STARTS ?? 15);
+const IDLE_WARMUP_MS = 3000;
+const KEY_GAP_MS = 3;
+const CLK_TCK = 100; // /proc/<pid>/stat ticks per second on Linux
+
+if (!existsSync(join(REPO, 'dist', 'cli', 'main.js'))) {
+  console.error('bench/wrapper: build first (npx tsc -p tsconfig.build.json)');
+  process.exit(1);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => quantile(xs, 0.5);
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
+  return s[i];
+}
+async function waitUntil(fn, timeoutMs, what) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+const q = (w) => `'${w.replace(/'/g, `'\\''`)}'`;
+function procStat(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * (1000 / CLK_TCK); // utime+stime in ms
+  } catch {
+    return NaN;
+  }
+}
+function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'rw-bench-'));
+const rows = [];
+const row = (metric, value, baseline, target, ok) => rows.push({ metric, value, baseline, target, ok: ok === undefined ? '' : ok ? 'yes' : 'NO' });
+
+// ---------------------------------------------------------------- throughput into a tmux pane
+async function benchThroughput() {
+  const file = join(work, 'big.txt');
+  const line = 'recapwrap throughput bench line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ\n';
+  const block = line.repeat(Math.ceil((1 << 20) / line.length)).slice(0, 1 << 20);
+  writeFileSync(file, '');
+  const fd = require('node:fs').openSync(file, 'w');
+  for (let i = 0; i < MB; i++) require('node:fs').writeSync(fd, block);
+  require('node:fs').closeSync(fd);
+
+  const socket = `rw-bench-${process.pid}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: { ...process.env, TMUX: undefined } });
+  tmux('new-session', '-d', '-s', 'b', '-x', '120', '-y', '40');
+  const variants = {
+    cat: `cat ${q(file)}`,
+    script: `script -q -c ${q(`cat ${q(file)}`)} /dev/null`,
+    recapwrap: `exec ${q(NODE)} ${q(CLI)} cat ${q(file)}`,
+  };
+  const times = { cat: [], script: [], recapwrap: [] };
+  let wrapperCpuMs = NaN;
+  let wrapperRss = NaN;
+  try {
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const [name, cmd] of Object.entries(variants)) {
+        const out = join(work, `t-${name}-${rep}`);
+        const pidFile = join(work, `p-${name}-${rep}`);
+        // The pane shell records its pid, then execs the variant inside a timing shell.
+        const inner = `s=$(date +%s%N); sh -c ${q(`echo $$ > ${q(pidFile)}; ${cmd}`)}; e=$(date +%s%N); echo $(( (e - s) / 1000000 )) > ${q(out)}.tmp; mv ${q(out)}.tmp ${q(out)}`;
+        tmux('new-window', '-d', '-t', 'b:', 'sh', '-c', inner);
+        let peak = NaN;
+        let cpu = NaN;
+        const pid = await waitUntil(() => existsSync(pidFile) && Number(readFileSync(pidFile, 'utf8')), 10_000, 'pid file');
+        while (!existsSync(out)) {
+          if (name === 'recapwrap') {
+            const r = peakRssMb(pid);
+            const c = procStat(pid);
+            if (!Number.isNaN(r)) peak = r;
+            if (!Number.isNaN(c)) cpu = c;
+          }
+          await sleep(100);
+        }
+        times[name].push(Number(readFileSync(out, 'utf8')));
+        if (name === 'recapwrap') {
+          wrapperRss = Number.isNaN(wrapperRss) ? peak : Math.max(wrapperRss, peak);
+          wrapperCpuMs = cpu;
+        }
+      }
+    }
+  } finally {
+    try {
+      tmux('kill-server');
+    } catch {}
+    rmSync(file, { force: true });
+  }
+  const mbps = (ms) => (MB / (ms / 1000)).toFixed(1);
+  const [c, s, w] = [median(times.cat), median(times.script), median(times.recapwrap)];
+  row(`throughput ${MB} MB into tmux pane: cat`, `${c} ms (${mbps(c)} MB/s)`, '', '', undefined);
+  row(`throughput ${MB} MB into tmux pane: script -q`, `${s} ms (${mbps(s)} MB/s)`, '', '', undefined);
+  row(`throughput ${MB} MB into tmux pane: recapwrap`, `${w} ms (${mbps(w)} MB/s)`, `${(s / w).toFixed(2)}x script`, '>= 0.95x script', s / w >= 0.95);
+  row('wrapper CPU during throughput run', `${Number.isNaN(wrapperCpuMs) ? '?' : Math.round(wrapperCpuMs)} ms`, '', '', undefined);
+  row('peak RSS of recapwrap (throughput run)', `${wrapperRss.toFixed(1)} MB`, '', '<= 60 MB', wrapperRss <= 60);
+}
+
+// ---------------------------------------------------------------- keystroke -> echo latency
+async function measureEcho(file, args) {
+  const term = pty.spawn(file, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd: REPO, env: process.env, encoding: null });
+  let buffer = '';
+  term.onData((d) => (buffer += d.toString('latin1')));
+  // Wait until `stty raw -echo; exec cat` is in place: a probe byte comes back exactly once.
+  await waitUntil(() => buffer.includes('READY'), 10_000, 'echo child');
+  await sleep(200);
+  const samples = [];
+  for (let i = 0; i < KEYS; i++) {
+    const key = String.fromCharCode(97 + (i % 26));
+    buffer = '';
+    const t0 = performance.now();
+    term.write(key);
+    while (!buffer.includes(key)) await new Promise((r) => setImmediate(r));
+    samples.push(performance.now() - t0);
+    await sleep(KEY_GAP_MS);
+  }
+  term.kill('SIGKILL');
+  return samples;
+}
+async function benchLatency() {
+  const echo = ['sh', '-c', 'stty raw -echo; printf READY; exec cat'];
+  const direct = [];
+  const wrapped = [];
+  // Interleave in halves so drift on a shared box hits both alike.
+  for (let half = 0; half < 2; half++) {
+    direct.push(...(await measureEcho(echo[0], echo.slice(1))));
+    wrapped.push(...(await measureEcho(NODE, [CLI, ...echo])));
+  }
+  const [d50, d99, w50, w99] = [median(direct), quantile(direct, 0.99), median(wrapped), quantile(wrapped, 0.99)];
+  row('keystroke->echo p50 (direct pty | recapwrap)', `${d50.toFixed(3)} | ${w50.toFixed(3)} ms`, `+${(w50 - d50).toFixed(3)} ms`, '+<= 0.5 ms', w50 - d50 <= 0.5);
+  row('keystroke->echo p99 (direct pty | recapwrap)', `${d99.toFixed(3)} | ${w99.toFixed(3)} ms`, `+${(w99 - d99).toFixed(3)} ms`, '+<= 2 ms', w99 - d99 <= 2);
+}
+
+// ---------------------------------------------------------------- idle CPU and RSS
+async function benchIdle() {
+  const term = pty.spawn(NODE, [CLI, 'sleep', String(IDLE_S + 60)], { name: 'xterm-256color', cols: 80, rows: 24, cwd: REPO, env: process.env });
+  term.onData(() => {});
+  await sleep(IDLE_WARMUP_MS);
+  const c0 = procStat(term.pid);
+  const t0 = Date.now();
+  await sleep(IDLE_S * 1000);
+  const cpu = procStat(term.pid) - c0;
+  const perSecond = cpu / ((Date.now() - t0) / 1000);
+  const rss = peakRssMb(term.pid);
+  term.kill('SIGKILL');
+  row(`idle CPU over ${IDLE_S} s (recapwrap sleep)`, `${perSecond.toFixed(2)} ms/s`, `${cpu} ms total`, '<= 1 ms/s', perSecond <= 1);
+  row('peak RSS of recapwrap (idle)', `${rss.toFixed(1)} MB`, '', '<= 60 MB', rss <= 60);
+}
+
+// ---------------------------------------------------------------- start-up
+async function timeToExit(file, args) {
+  const t0 = performance.now();
+  const term = pty.spawn(file, args, { name: 'xterm-256color', cols: 80, rows: 24, cwd: REPO, env: process.env });
+  term.onData(() => {});
+  await new Promise((r) => term.onExit(r));
+  return performance.now() - t0;
+}
+async function benchStartup() {
+  const node = [];
+  const wrap = [];
+  for (let i = 0; i < STARTS; i++) {
+    node.push(await timeToExit(NODE, ['-e', '0']));
+    wrap.push(await timeToExit(NODE, [CLI, 'true']));
+  }
+  const [n, w] = [median(node), median(wrap)];
+  row('start-up: node -e 0 | recapwrap true (median, under a pty)', `${n.toFixed(1)} | ${w.toFixed(1)} ms`, `${(w / n).toFixed(2)}x`, '<= 1.3x node -e 0', w / n <= 1.3);
+}
+
+const only = (process.env.RW_BENCH_ONLY ?? 'startup,latency,throughput,idle').split(',');
+try {
+  if (only.includes('startup')) await benchStartup();
+  if (only.includes('latency')) await benchLatency();
+  if (only.includes('throughput')) await benchThroughput();
+  if (only.includes('idle')) await benchIdle();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+const cols = ['metric', 'value', 'baseline', 'target', 'ok'];
+const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+const fmt = (r) => '| ' + cols.map((c, i) => String(r[c]).padEnd(widths[i])).join(' | ') + ' |';
+console.log(fmt(Object.fromEntries(cols.map((c) => [c, c]))));
+console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+for (const r of rows) console.log(fmt(r));

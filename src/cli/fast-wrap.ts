@@ -1,0 +1,22 @@
+/**
+ * Start-up fast path for the common case, `recapwrap <command> [args…]` with no recapwrap options:
+ * wrap at once without loading commander or any subcommand module (they cost ~40 ms of start-up on
+ * a small box). Anything else (options, subcommands, `--`, no command) goes through the full CLI.
+ */
+
+/** Every word the full CLI treats as a subcommand; fast-wrap.test.ts checks it against the program. */
+export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help'];
+
+// Whether argv is a plain wrap that needs no option parsing.
+export function isPlainWrap(argv: readonly string[]): boolean {
+  const command = argv[0];
+  return command !== undefined && command !== '' && !command.startsWith('-') && !SUBCOMMAND_NAMES.includes(command);
+}
+
+// Run a plain wrap and resolve to the exit code, or resolve to undefined when the full CLI must handle argv.
+export async function runFastWrap(argv: readonly string[]): Promise<number | undefined> {
+  if (!isPlainWrap(argv)) return undefined;
+  const { runWrap } = await import('../app/wrap-session.js');
+  // Same values as the CLI's defaults with no flags given; env/config layers are resolved inside runWrap.
+  return runWrap({ command: argv[0] as string, args: argv.slice(1), focus: true, tmuxFocus: false });
+}

@@ -1,0 +1,133 @@
+/**
+ * Builds the live-recap machinery around one wrapped agent: plans the launch (pin flags), and once the
+ * child runs, starts the transcript tracker, the display chosen by the options, the state file, and the
+ * live-recap controller. An agent recapwrap does not know runs transparently with no recap machinery.
+ * Any failure here is logged and leaves the agent alone.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Hotkey } from '../config/hotkey.js';
+import { parseHotkey } from '../config/hotkey.js';
+import type { Options } from '../config/options-table.js';
+import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
+import { TmuxRecapDisplay } from '../display/tmux-display.js';
+import { deriveActivity } from '../transcripts/activity.js';
+import { agentFromCommand, findAdapter } from '../transcripts/registry.js';
+import { SessionTracker } from '../transcripts/tracker.js';
+import type { AgentId, LaunchPlan, Session, TranscriptAdapter } from '../transcripts/types.js';
+import { debugLog, type DebugLog } from '../util/debug-log.js';
+import { startLiveRecap, type LiveRecap, type RecapDisplay, type WrapEvents } from './live-recap.js';
+
+/** What turns a session into text: the recap engine, seen from the app. */
+export interface RecapEngine {
+  draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
+  workingLine(session: Session): string;
+}
+
+export interface RecapPlan {
+  agent?: AgentId;
+  adapter?: TranscriptAdapter;
+  launch: LaunchPlan;
+}
+
+export interface RecapPlanInput {
+  command: string;
+  args: readonly string[];
+  /** --agent: which adapter to use when the command's name does not say. */
+  agent?: AgentId;
+  cwd: string;
+  env: Env;
+}
+
+// Decide the agent and the pin flags before the child is spawned.
+export function planRecap(input: RecapPlanInput): RecapPlan {
+  const agent = input.agent ?? agentFromCommand(input.command);
+  const adapter = agent ? findAdapter(agent) : undefined;
+  if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
+  const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
+  return { agent, adapter, launch };
+}
+
+export interface AttachInput {
+  plan: RecapPlan;
+  wrap: WrapEvents & { readonly pid: number };
+  options: Options;
+  engine: RecapEngine;
+  /** The overlay display, when the options choose it (built by the caller, which owns the terminal). */
+  overlay?: RecapDisplay;
+  cwd: string;
+  env: Env;
+  startedAt: number;
+  log?: DebugLog;
+}
+
+export interface AttachedRecap {
+  readonly tracker: SessionTracker;
+  readonly live: LiveRecap;
+  stop(): Promise<void>;
+}
+
+/** Which display the options select here: auto is tmux inside tmux, else the overlay bar. */
+export function chooseDisplay(options: Pick<Options, 'display'>, env: Env): 'overlay' | 'tmux' | 'none' {
+  if (options.display === 'auto') return env.TMUX && env.TMUX_PANE ? 'tmux' : 'overlay';
+  if (options.display === 'tmux' && !(env.TMUX && env.TMUX_PANE)) return 'none';
+  return options.display as 'overlay' | 'tmux' | 'none';
+}
+
+export function attachRecap(input: AttachInput): AttachedRecap | undefined {
+  const log = input.log ?? debugLog;
+  const { plan, options, env } = input;
+  if (!plan.adapter) {
+    log('recap', 'no transcript support for this command; running transparently');
+    return undefined;
+  }
+  const tracker = new SessionTracker({
+    adapter: plan.adapter,
+    plan: plan.launch,
+    cwd: input.cwd,
+    env,
+    home: getHomeDir(env),
+    childPid: input.wrap.pid,
+    startedAt: input.startedAt,
+    stateDir: getStateDir(env),
+    log,
+  });
+  const where = chooseDisplay(options, env);
+  let tmux: TmuxRecapDisplay | undefined;
+  let display: RecapDisplay;
+  if (where === 'tmux') {
+    tmux = new TmuxRecapDisplay({ pane: env.TMUX_PANE as string, env }, (what) => log('tmux', 'call failed', { what }));
+    display = tmux;
+  } else if (where === 'overlay' && input.overlay) {
+    display = input.overlay;
+  } else {
+    display = { show: () => {}, clear: () => {} };
+  }
+  const hotkey = parseHotkey(options.hotkey);
+  const live = startLiveRecap({
+    wrap: input.wrap,
+    sessions: tracker,
+    display,
+    draft: (session, signal) => input.engine.draft(session, signal),
+    workingLine: (session) => input.engine.workingLine(session),
+    onSessionChange: (session) => {
+      const activity = deriveActivity(session, { now: Date.now() });
+      tmux?.setState(activity.state);
+    },
+    config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs },
+    hotkey: typeof hotkey === 'string' ? null : (hotkey as Hotkey | null),
+    resume: plan.launch.resume,
+    log,
+  });
+  tracker.start();
+  log('recap', 'attached', { agent: plan.adapter.id, display: where, pinned: Boolean(plan.launch.pinnedFile || plan.launch.pinnedId) });
+  return {
+    tracker,
+    live,
+    async stop() {
+      live.dispose();
+      tmux?.setState('exited');
+      await tracker.stop();
+      await tmux?.dispose();
+    },
+  };
+}

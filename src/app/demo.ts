@@ -20,7 +20,7 @@ export interface DemoPlan {
 }
 
 const CLI = fileURLToPath(new URL('../../bin/recapwrap.js', import.meta.url));
-const AGENT = fileURLToPath(new URL('../demo/scripted-agent.js', import.meta.url));
+const AGENT = fileURLToPath(new URL('../../bin/demo-agent.js', import.meta.url));
 
 export function planDemo(base = tmpdir()): DemoPlan {
   const workspace = mkdtempSync(join(base, 'recapwrap-demo-'));
@@ -28,7 +28,7 @@ export function planDemo(base = tmpdir()): DemoPlan {
     workspace,
     // The demo's "pi" keeps its sessions inside the workspace, never in your real ~/.pi.
     env: { PI_CODING_AGENT_DIR: join(workspace, '.pi-agent') },
-    argv: [process.execPath, CLI, '--agent', 'pi', '--away', String(DEMO_AWAY_SECONDS), '--', process.execPath, AGENT],
+    argv: [process.execPath, CLI, '--agent', 'pi', '--away', String(DEMO_AWAY_SECONDS), '--', AGENT],
   };
 }
 

@@ -9,7 +9,11 @@ import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOC
 import { ModeTracker } from '../pty/mode-tracker.js';
 import { startPassthrough, type Passthrough } from '../pty/passthrough.js';
 import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
+import { resolveConfig } from '../config/load.js';
+import type { OptionName } from '../config/options-table.js';
+import type { AgentId } from '../transcripts/types.js';
 import { debugLog } from '../util/debug-log.js';
+import { planRecap } from './recap-wiring.js';
 
 export type { Disposable } from '../pty/pty-process.js';
 
@@ -275,18 +279,24 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
 export interface RunWrapOptions {
   command: string;
   args: readonly string[];
-  /** false for --no-focus. */
-  focus: boolean;
-  /** --tmux-focus: turn tmux focus-events on when it is off. */
-  tmuxFocus: boolean;
-  // Options from the shared options table (--away, --idle, --display, --generator, …) go here when
-  // the recap wiring lands; attach it to the session in runWrap below.
+  /** Flag values the user gave (by option name); env and config files are resolved here. */
+  flags?: Partial<Record<OptionName, unknown>>;
+  /** --agent: read this agent's transcripts whatever the command is called. */
+  agent?: AgentId;
 }
 
 // `recapwrap [options] <command> [args…]`: resolves to the exit code for the process.
 export async function runWrap(options: RunWrapOptions): Promise<number> {
   const env = process.env;
   const cwd = process.cwd();
+  const config = resolveConfig({ env, cwd, flags: options.flags });
+  const flagProblems = config.problems.filter((p) => p.source === 'flag');
+  if (flagProblems.length > 0) {
+    for (const p of flagProblems) process.stderr.write(`recapwrap: ${p.message}\n`);
+    return 2;
+  }
+  for (const p of config.problems) process.stderr.write(`recapwrap: warning: ${p.message}\n`);
+  const opts = config.options;
   const resolved = resolveCommand(options.command, env, cwd);
   if (!resolved.ok) {
     process.stderr.write(`recapwrap: ${resolved.message}\n`);
@@ -297,16 +307,28 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     const { runDirect } = await import('../pty/direct.js'); // lazy: start-up time of the common path
     return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
   }
-  if (options.focus && env[TMUX_ENV]) {
+  if (opts.focus && env[TMUX_ENV]) {
     const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../display/tmux-focus.js');
-    const tmux = checkTmuxFocus(env, { enable: options.tmuxFocus });
+    const tmux = checkTmuxFocus(env, { enable: opts.tmuxFocus });
     debugLog('wrap', 'tmux focus-events', { ...tmux });
     if (tmux.action === 'warn') process.stderr.write(formatTmuxFocusWarning() + '\n');
     if (tmux.action === 'enable-failed') process.stderr.write('recapwrap: could not turn on tmux focus-events; switching panes is not seen\n');
   }
-  const session = startWrapSession({ command: options.command, args: options.args, focus: options.focus, cwd, env });
-  // Recap wiring (transcripts → recap engine → displays) attaches to `session` here.
+  // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
+  const plan = planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  const startedAt = Date.now();
+  const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
+  let recap: { stop(): Promise<void> } | undefined;
+  if (plan.adapter && opts.display !== 'none') {
+    try {
+      const { attachLiveRecap } = await import('./live-runtime.js');
+      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt });
+    } catch (error) {
+      debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
+    }
+  }
   const exit = await session.exited;
+  await recap?.stop().catch(() => undefined);
   setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();
   return exit.code;
 }

@@ -17,6 +17,6 @@ export function isPlainWrap(argv: readonly string[]): boolean {
 export async function runFastWrap(argv: readonly string[]): Promise<number | undefined> {
   if (!isPlainWrap(argv)) return undefined;
   const { runWrap } = await import('../app/wrap-session.js');
-  // Same values as the CLI's defaults with no flags given; env/config layers are resolved inside runWrap.
-  return runWrap({ command: argv[0] as string, args: argv.slice(1), focus: true, tmuxFocus: false });
+  // No flags given; env and config files are resolved inside runWrap.
+  return runWrap({ command: argv[0] as string, args: argv.slice(1) });
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { notYetAvailable } from '../not-yet.js';
 import { setExitCode } from '../main.js';
 import { registerConfig } from './config.js';
+import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerWrap } from './wrap.js';
 
@@ -13,13 +14,13 @@ const PLANNED: Array<[name: string, description: string]> = [
   ['ls', 'all live wrapped sessions'],
   ['board', 'live full-screen view of all wrapped sessions'],
   ['resume', 'past sessions of this directory with their recaps; relaunch one'],
-  ['demo', 'a self-contained demo with a built-in scripted agent'],
 ];
 
 export function registerSubcommands(program: Command): void {
   registerWrap(program);
   registerDoctor(program);
   registerConfig(program);
+  registerDemo(program);
   for (const [name, description] of PLANNED) {
     program
       .command(name)

@@ -4,6 +4,8 @@
  * wrapping a command that shares its name with a subcommand (`recapwrap -- ls`).
  */
 import type { Command } from 'commander';
+import { addOptionFlags, flagValuesFromCommand } from '../../config/load.js';
+import { AGENT_IDS, isAgentId } from '../../transcripts/registry.js';
 import { setExitCode } from '../main.js';
 
 /**
@@ -20,21 +22,15 @@ Wrapping:
   (128+N if it died of signal N; 127 if it was not found). When stdin or stdout is not a terminal,
   the command runs directly, without a pty.`;
 
-export interface WrapCliOptions {
-  focus: boolean;
-  tmuxFocus: boolean;
-}
-
 // Add the wrap options and the default action to the root program.
 export function registerWrap(program: Command): void {
   program
     .argument('[command]', 'the program to wrap (an agent CLI or any command)')
     .argument('[args...]', "the program's own arguments, passed through untouched")
-    .option('--no-focus', 'do not turn on terminal focus reporting (the agent may still ask for it)')
-    .option('--tmux-focus', "inside tmux, turn on tmux's focus-events option if it is off (server-wide)")
-    // Options from the shared options table (src/config/options-table.ts: --away, --idle, --display,
-    // --generator, …) are added here when it lands; pass them on through RunWrapOptions.
-    .addHelpText('after', WRAP_HELP)
+    .option('--agent <id>', 'which agent this is, when the command name does not say (pi, qwen, claude, codex, gemini)')
+    .addHelpText('after', WRAP_HELP);
+  addOptionFlags(program);
+  program
     .action(async function (this: Command, command: string | undefined, args: string[]) {
       if (command === FORCED_WRAP_MARKER) command = args.shift();
       if (!command) {
@@ -42,9 +38,14 @@ export function registerWrap(program: Command): void {
         setExitCode(this, 2);
         return;
       }
-      const opts = this.opts<WrapCliOptions>();
+      const agent = this.opts<{ agent?: string }>().agent;
+      if (agent !== undefined && !isAgentId(agent)) {
+        process.stderr.write(`recapwrap: Expected the \`--agent\` option to be one of ${AGENT_IDS.join(', ')}, got \`${agent}\`\n`);
+        setExitCode(this, 2);
+        return;
+      }
       const { runWrap } = await import('../../app/wrap-session.js');
-      const code = await runWrap({ command, args, focus: opts.focus, tmuxFocus: Boolean(opts.tmuxFocus) });
+      const code = await runWrap({ command, args, flags: flagValuesFromCommand(this), agent });
       setExitCode(this, code);
     });
 }

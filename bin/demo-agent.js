@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// The scripted agent `recapwrap demo` runs (see src/demo/scripted-agent.ts). An executable of its own,
+// so recapwrap's pin flags (`--session <file>`, as for pi) go to the agent and not to node.
+import '../dist/demo/scripted-agent.js';

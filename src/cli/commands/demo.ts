@@ -1,0 +1,18 @@
+/** `recapwrap demo`: thin layer over src/app/demo.ts. */
+import type { Command } from 'commander';
+import { setExitCode } from '../main.js';
+
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('a self-contained demo: a scripted agent under recapwrap (no key, no network)')
+    .action(async function (this: Command) {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        process.stderr.write('recapwrap: the demo needs a terminal (run it in a terminal or a tmux pane)\n');
+        setExitCode(this, 2);
+        return;
+      }
+      const { runDemo } = await import('../../app/demo.js');
+      setExitCode(this, await runDemo());
+    });
+}

@@ -1,0 +1,99 @@
+// The product's main moment, end to end in a private tmux server: a scripted agent that writes a real
+// pi-format transcript runs under recapwrap; you switch to another pane while it works, stay away past
+// the threshold, come back, and the recap is on the client's screen and in @recap; a key clears it and
+// still reaches the agent, and the agent's pane is as it was.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { pollUntil } from '../helpers/poll.js';
+import { REPO_DIR } from '../helpers/shared.js';
+import { TmuxServer, tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+
+const hasTmux = tmuxAvailable();
+const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
+const AWAY_SECONDS = 2;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!hasTmux)('live recap in tmux', () => {
+  let dir: string;
+  let server: TmuxServer;
+  beforeAll(() => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'rw-live-'));
+    server = TmuxServer.create('rw-live');
+  });
+  let wrapperPid: number | undefined;
+  afterAll(async () => {
+    server.kill();
+    // The wrapper writes its last log lines and removes its state as the server dies: wait for it.
+    if (wrapperPid) await pollUntil(() => !isAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  });
+
+  it('shows the recap on return after the threshold, names the file written, and a key clears it', async () => {
+    const workspace = join(dir, 'work');
+    const agentDir = join(dir, 'pi-agent');
+    const wrapped = [process.execPath, CLI_BIN, '--agent', 'pi', '--away', String(AWAY_SECONDS), '--generator', 'heuristic', '--', DEMO_AGENT];
+    const pane = server.newSession({
+      name: 'main',
+      cols: 120,
+      rows: 24,
+      command: ['sh', '-c', `mkdir -p ${shellQuote(workspace)} && cd ${shellQuote(workspace)} && exec ${wrapped.map(shellQuote).join(' ')}`],
+      env: {
+        PI_CODING_AGENT_DIR: agentDir,
+        RECAPWRAP_STATE_DIR: join(dir, 'state'),
+        RECAPWRAP_DEBUG_LOG: join(dir, 'debug.log'),
+        RECAPWRAP_DRAFT_DEBOUNCE_MS: '200',
+        RECAPWRAP_DEMO_STEP_MS: '300',
+      },
+    });
+    wrapperPid = Number(server.run(['display-message', '-p', '-t', pane, '#{pane_pid}']).trim());
+    server.run(['set', '-g', 'focus-events', 'on']);
+    const other = server.splitWindow(pane, ['cat']);
+    const client = server.attach('main', { cols: 120, rows: 30 });
+    await pollUntil(() => server.capturePane(pane).includes('demo agent'), { description: 'the demo agent to draw' });
+
+    server.run(['send-keys', '-t', pane, '-l', 'add a verbose flag']);
+    server.run(['send-keys', '-t', pane, 'Enter']);
+    server.run(['select-pane', '-t', other]);
+    const leftAt = Date.now();
+    await pollUntil(() => server.capturePane(pane).includes('Next I would document'), { timeoutMs: 20_000, description: 'the agent to finish its turn' });
+    const sessionDir = join(agentDir, 'sessions');
+    expect(readdirSync(sessionDir).length).toBeGreaterThan(0);
+    await pollUntil(() => Date.now() - leftAt > AWAY_SECONDS * 1000 + 300, { description: 'time away past the threshold' });
+    const paneBefore = server.capturePane(pane);
+    const seenBefore = client.output().length;
+
+    server.run(['select-pane', '-t', pane]);
+    const recap = await pollUntil(
+      () => {
+        try {
+          return server.run(['show', '-pv', '-t', pane, '@recap']).trim();
+        } catch {
+          return '';
+        }
+      },
+      { description: '@recap to be set on return' },
+    );
+    expect(recap).toMatch(/^recap: /);
+    expect(recap).toContain('src/cli.ts');
+    await pollUntil(() => client.output().slice(seenBefore).includes('recap: '), { description: 'the recap on the client (display-message)' });
+    expect(server.run(['show', '-pv', '-t', pane, '@recap_state']).trim()).toMatch(/^(idle|waiting)$/);
+
+    // The agent's own screen was never touched.
+    expect(server.capturePane(pane)).toBe(paneBefore);
+    server.run(['send-keys', '-t', pane, '-l', 'z']);
+    await pollUntil(() => server.capturePane(pane).includes('› z'), { description: 'the key to reach the agent' });
+    expect(server.capturePane(pane).replace('› z', '›')).toBe(paneBefore); // capture-pane trims the prompt's trailing space
+  });
+});

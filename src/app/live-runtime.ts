@@ -5,8 +5,9 @@
  */
 import type { Options } from '../config/options-table.js';
 import type { Env } from '../config/paths.js';
-import { debugLog } from '../util/debug-log.js';
-import { attachRecap, chooseDisplay, type RecapPlan } from './recap-wiring.js';
+import type { RecapDisplay } from './live-recap.js';
+import type { RecapPlan } from './launch-plan.js';
+import { attachRecap } from './recap-wiring.js';
 import { createRecapEngine } from './recap-engine.js';
 import type { WrapSession } from './wrap-session.js';
 
@@ -17,12 +18,13 @@ export interface LiveRuntimeInput {
   cwd: string;
   env: Env;
   startedAt: number;
+  /** The overlay bar, already mirroring the agent's screen (outside tmux). */
+  overlay?: RecapDisplay & { dispose(): void };
 }
 
 export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void> } | undefined {
   const { plan, session, options, env } = input;
-  const where = chooseDisplay(options, env);
-  const overlay = where === 'overlay' ? createOverlay(session, options) : undefined;
+  const overlay = input.overlay;
   const engine = createRecapEngine({ options, agent: plan.agent, cwd: input.cwd, env });
   const attached = attachRecap({ plan, wrap: session, options, engine, overlay, cwd: input.cwd, env, startedAt: input.startedAt });
   if (!attached) return undefined;
@@ -34,8 +36,3 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
   };
 }
 
-// The overlay bar over the agent's screen (outside tmux); undefined until the overlay display exists.
-function createOverlay(_session: WrapSession, _options: Options): ({ show(text: string): void; clear(): void; dispose(): void }) | undefined {
-  debugLog('recap', 'overlay display not available; recaps go to the state file only');
-  return undefined;
-}

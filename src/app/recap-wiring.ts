@@ -4,16 +4,15 @@
  * live-recap controller. An agent recapwrap does not know runs transparently with no recap machinery.
  * Any failure here is logged and leaves the agent alone.
  */
-import { randomUUID } from 'node:crypto';
 import type { Hotkey } from '../config/hotkey.js';
 import { parseHotkey } from '../config/hotkey.js';
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
+import { chooseDisplay, type RecapPlan } from './launch-plan.js';
 import { TmuxRecapDisplay } from '../display/tmux-display.js';
 import { deriveActivity } from '../transcripts/activity.js';
-import { agentFromCommand, findAdapter } from '../transcripts/registry.js';
 import { SessionTracker } from '../transcripts/tracker.js';
-import type { AgentId, LaunchPlan, Session, TranscriptAdapter } from '../transcripts/types.js';
+import type { Session } from '../transcripts/types.js';
 import { debugLog, type DebugLog } from '../util/debug-log.js';
 import { startLiveRecap, type LiveRecap, type RecapDisplay, type WrapEvents } from './live-recap.js';
 
@@ -21,30 +20,6 @@ import { startLiveRecap, type LiveRecap, type RecapDisplay, type WrapEvents } fr
 export interface RecapEngine {
   draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
   workingLine(session: Session): string;
-}
-
-export interface RecapPlan {
-  agent?: AgentId;
-  adapter?: TranscriptAdapter;
-  launch: LaunchPlan;
-}
-
-export interface RecapPlanInput {
-  command: string;
-  args: readonly string[];
-  /** --agent: which adapter to use when the command's name does not say. */
-  agent?: AgentId;
-  cwd: string;
-  env: Env;
-}
-
-// Decide the agent and the pin flags before the child is spawned.
-export function planRecap(input: RecapPlanInput): RecapPlan {
-  const agent = input.agent ?? agentFromCommand(input.command);
-  const adapter = agent ? findAdapter(agent) : undefined;
-  if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
-  const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
-  return { agent, adapter, launch };
 }
 
 export interface AttachInput {
@@ -64,13 +39,6 @@ export interface AttachedRecap {
   readonly tracker: SessionTracker;
   readonly live: LiveRecap;
   stop(): Promise<void>;
-}
-
-/** Which display the options select here: auto is tmux inside tmux, else the overlay bar. */
-export function chooseDisplay(options: Pick<Options, 'display'>, env: Env): 'overlay' | 'tmux' | 'none' {
-  if (options.display === 'auto') return env.TMUX && env.TMUX_PANE ? 'tmux' : 'overlay';
-  if (options.display === 'tmux' && !(env.TMUX && env.TMUX_PANE)) return 'none';
-  return options.display as 'overlay' | 'tmux' | 'none';
 }
 
 export function attachRecap(input: AttachInput): AttachedRecap | undefined {

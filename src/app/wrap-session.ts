@@ -13,7 +13,7 @@ import { resolveConfig } from '../config/load.js';
 import type { OptionName } from '../config/options-table.js';
 import type { AgentId } from '../transcripts/types.js';
 import { debugLog } from '../util/debug-log.js';
-import { planRecap } from './recap-wiring.js';
+import { chooseDisplay, planRecap } from './launch-plan.js';
 
 export type { Disposable } from '../pty/pty-process.js';
 
@@ -316,13 +316,16 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   }
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
   const plan = planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
+  const overlaySetup = plan.adapter && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
+  const overlay = overlaySetup?.attach(session, opts.position);
   let recap: { stop(): Promise<void> } | undefined;
   if (plan.adapter && opts.display !== 'none') {
     try {
       const { attachLiveRecap } = await import('./live-runtime.js');
-      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt });
+      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt, overlay });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

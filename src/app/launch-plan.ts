@@ -1,0 +1,41 @@
+/**
+ * Before the agent starts: which agent it is, the flags that pin its session file, and which display
+ * the options choose here. Kept small: it runs on every start, ahead of the child.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Options } from '../config/options-table.js';
+import { getHomeDir, type Env } from '../config/paths.js';
+import { agentFromCommand, findAdapter } from '../transcripts/registry.js';
+import type { AgentId, LaunchPlan, TranscriptAdapter } from '../transcripts/types.js';
+
+export interface RecapPlan {
+  agent?: AgentId;
+  adapter?: TranscriptAdapter;
+  launch: LaunchPlan;
+}
+
+export interface RecapPlanInput {
+  command: string;
+  args: readonly string[];
+  /** --agent: which adapter to use when the command's name does not say. */
+  agent?: AgentId;
+  cwd: string;
+  env: Env;
+}
+
+// Decide the agent and the pin flags before the child is spawned.
+export function planRecap(input: RecapPlanInput): RecapPlan {
+  const agent = input.agent ?? agentFromCommand(input.command);
+  const adapter = agent ? findAdapter(agent) : undefined;
+  if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
+  const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
+  return { agent, adapter, launch };
+}
+
+/** Which display the options select here: auto is tmux inside tmux, else the overlay bar. */
+export function chooseDisplay(options: Pick<Options, 'display'>, env: Env): 'overlay' | 'tmux' | 'none' {
+  if (options.display === 'auto') return env.TMUX && env.TMUX_PANE ? 'tmux' : 'overlay';
+  if (options.display === 'tmux' && !(env.TMUX && env.TMUX_PANE)) return 'none';
+  return options.display as 'overlay' | 'tmux' | 'none';
+}
+

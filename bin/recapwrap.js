@@ -3,6 +3,12 @@
 // `recapwrap <command> …` without options skips loading the full CLI (start-up time).
 import { runFastWrap } from '../dist/cli/fast-wrap.js';
 
+// `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const argv = process.argv.slice(2);
 const runFull = async () => (await import('../dist/cli/main.js')).main(argv);
 runFastWrap(argv).then((code) => (code === undefined ? runFull() : code)).then(

@@ -152,7 +152,7 @@ export function addOptionFlags(command: Command): void {
   for (const spec of OPTIONS as readonly OptionSpec[]) {
     if (!('flag' in spec) || !spec.flag) continue;
     if (spec.type === 'boolean') {
-      command.option(spec.default ? `--no-${spec.flag}` : `--${spec.flag}`, spec.description);
+      command.option(spec.default ? `--no-${spec.flag}` : `--${spec.flag}`, spec.default ? (spec.negatedDescription ?? spec.description) : spec.description);
     } else {
       const choices = spec.type === 'choice' ? ` (${spec.choices.join('|')})` : '';
       command.option(`--${spec.flag} <${spec.valueName ?? 'value'}>`, `${spec.description}${choices}; default ${JSON.stringify(spec.default)}`);

@@ -16,6 +16,8 @@ interface OptionBase {
   flag?: string;
   /** Value placeholder in --help. */
   valueName?: string;
+  /** --help text of a `--no-<flag>` switch (booleans that default to true). */
+  negatedDescription?: string;
   description: string;
 }
 
@@ -41,8 +43,8 @@ export const OPTIONS = [
   { name: 'generator', type: 'choice', default: 'auto', choices: ['auto', 'heuristic', 'agent', 'openai', 'anthropic'], env: 'RECAPWRAP_GENERATOR', flag: 'generator', valueName: 'name', description: "who writes recaps: auto = the agent's own CLI when it can, else the offline heuristic" },
   { name: 'model', type: 'string', default: '', env: 'RECAPWRAP_MODEL', flag: 'model', valueName: 'model', description: "model for the agent/openai/anthropic generators (empty = the generator's default)" },
   { name: 'hotkey', type: 'string', default: DEFAULT_HOTKEY, env: 'RECAPWRAP_HOTKEY', flag: 'hotkey', valueName: 'key', description: 'key that shows a recap now (ctrl-<letter or ]\\^_>, f1–f12, or none)' },
-  { name: 'focus', type: 'boolean', default: true, env: 'RECAPWRAP_FOCUS', flag: 'focus', description: 'turn on terminal focus reporting (--no-focus leaves it alone)' },
-  { name: 'llm', type: 'boolean', default: true, env: 'RECAPWRAP_LLM', flag: 'llm', description: 'allow model-written recaps (--no-llm: offline heuristic only)' },
+  { name: 'focus', type: 'boolean', default: true, env: 'RECAPWRAP_FOCUS', flag: 'focus', description: 'turn on terminal focus reporting so recapwrap knows when you come back', negatedDescription: 'leave terminal focus reporting alone (the agent may still turn it on); recaps then use the idle timer' },
+  { name: 'llm', type: 'boolean', default: true, env: 'RECAPWRAP_LLM', flag: 'llm', description: 'allow model-written recaps (the agent CLI or an HTTP model)', negatedDescription: 'offline heuristic recaps only: no model is asked, nothing leaves the machine' },
   { name: 'tmuxFocus', type: 'boolean', default: false, env: 'RECAPWRAP_TMUX_FOCUS', flag: 'tmux-focus', description: "inside tmux, turn on tmux's focus-events when it is off (server-wide)" },
   { name: 'draftDebounceMs', type: 'number', default: 1500, min: 0, max: 60_000, unit: 'ms', env: 'RECAPWRAP_DRAFT_DEBOUNCE_MS', description: 'while away, wait this long after the transcript changes before drafting a recap' },
   { name: 'generatorTimeoutSeconds', type: 'number', default: 30, min: 1, max: 600, unit: 's', env: 'RECAPWRAP_GENERATOR_TIMEOUT', description: 'give up on a model-written recap after this long (the heuristic is shown instead)' },

@@ -1,10 +1,12 @@
 // Wrapper cost, measured against baselines in one run on this machine, printed as a table:
 //   throughput of a big file `cat` into a tmux pane: recapwrap vs `script -q` (and plain cat),
 //   keystroke-to-echo latency p50/p99: recapwrap vs a direct pty, idle CPU, peak RSS,
-//   start-up of `recapwrap true` vs `node -e 0`.
+//   start-up of `recapwrap true` vs `node -e 0`; the same throughput and latency with the live-recap
+//   machinery active (transcript tracker + overlay screen copy, via bench/fixtures/as-pi), and the
+//   time from focus-in to a drafted recap on screen.
 // Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npx tsc -p tsconfig.build.json` first.
 // Knobs (env): RW_BENCH_MB (200), RW_BENCH_REPS (3), RW_BENCH_KEYS (400), RW_BENCH_IDLE_S (30),
-//              RW_BENCH_STARTS (15), RW_BENCH_ONLY (startup,latency,throughput,idle). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
+//              RW_BENCH_STARTS (15), RW_BENCH_RECAPS (5), RW_BENCH_ONLY (startup,latency,throughput,idle,recap). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,6 +19,11 @@ const pty = require('node-pty');
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(REPO, 'bin', 'recapwrap.js');
+const AS_PI = join(REPO, 'bench', 'fixtures', 'as-pi');
+const DEMO_AGENT = join(REPO, 'bin', 'demo-agent.js');
+// recapwrap with the overlay machinery on: an agent it follows (as pi) and the overlay display.
+const OVERLAY_ARGS = ['--agent', 'pi', '--display', 'overlay', '--'];
+const RECAPS = Number(process.env.RW_BENCH_RECAPS ?? 5);
 const NODE = process.execPath;
 const MB = Number(process.env.RW_BENCH_MB ?? 200);
 const REPS = Number(process.env.RW_BENCH_REPS ?? 3);
@@ -88,8 +95,9 @@ async function benchThroughput() {
     cat: `cat ${q(file)}`,
     script: `script -q -c ${q(`cat ${q(file)}`)} /dev/null`,
     recapwrap: `exec ${q(NODE)} ${q(CLI)} cat ${q(file)}`,
+    overlay: `exec ${q(NODE)} ${q(CLI)} ${OVERLAY_ARGS.map(q).join(' ')} ${q(AS_PI)} cat ${q(file)}`,
   };
-  const times = { cat: [], script: [], recapwrap: [] };
+  const times = { cat: [], script: [], recapwrap: [], overlay: [] };
   let wrapperCpuMs = NaN;
   let wrapperRss = NaN;
   try {
@@ -126,10 +134,11 @@ async function benchThroughput() {
     rmSync(file, { force: true });
   }
   const mbps = (ms) => (MB / (ms / 1000)).toFixed(1);
-  const [c, s, w] = [median(times.cat), median(times.script), median(times.recapwrap)];
+  const [c, s, w, o] = [median(times.cat), median(times.script), median(times.recapwrap), median(times.overlay)];
   row(`throughput ${MB} MB into tmux pane: cat`, `${c} ms (${mbps(c)} MB/s)`, '', '', undefined);
   row(`throughput ${MB} MB into tmux pane: script -q`, `${s} ms (${mbps(s)} MB/s)`, '', '', undefined);
   row(`throughput ${MB} MB into tmux pane: recapwrap`, `${w} ms (${mbps(w)} MB/s)`, `${(s / w).toFixed(2)}x script`, '>= 0.95x script', s / w >= 0.95);
+  row(`throughput ${MB} MB into tmux pane: recapwrap + overlay`, `${o} ms (${mbps(o)} MB/s)`, `${(s / o).toFixed(2)}x script`, '>= 0.9x script', s / o >= 0.9);
   row('wrapper CPU during throughput run', `${Number.isNaN(wrapperCpuMs) ? '?' : Math.round(wrapperCpuMs)} ms`, '', '', undefined);
   row('peak RSS of recapwrap (throughput run)', `${wrapperRss.toFixed(1)} MB`, '', '<= 60 MB', wrapperRss <= 60);
 }
@@ -159,14 +168,64 @@ async function benchLatency() {
   const echo = ['sh', '-c', 'stty raw -echo; printf READY; exec cat'];
   const direct = [];
   const wrapped = [];
-  // Interleave in halves so drift on a shared box hits both alike.
+  const overlay = [];
+  // Interleave in halves so drift on a shared box hits all alike.
   for (let half = 0; half < 2; half++) {
     direct.push(...(await measureEcho(echo[0], echo.slice(1))));
     wrapped.push(...(await measureEcho(NODE, [CLI, ...echo])));
+    overlay.push(...(await measureEcho(NODE, [CLI, ...OVERLAY_ARGS, AS_PI, ...echo])));
   }
+  const o99 = quantile(overlay, 0.99);
   const [d50, d99, w50, w99] = [median(direct), quantile(direct, 0.99), median(wrapped), quantile(wrapped, 0.99)];
   row('keystroke->echo p50 (direct pty | recapwrap)', `${d50.toFixed(3)} | ${w50.toFixed(3)} ms`, `+${(w50 - d50).toFixed(3)} ms`, '+<= 0.5 ms', w50 - d50 <= 0.5);
   row('keystroke->echo p99 (direct pty | recapwrap)', `${d99.toFixed(3)} | ${w99.toFixed(3)} ms`, `+${(w99 - d99).toFixed(3)} ms`, '+<= 2 ms', w99 - d99 <= 2);
+  row('keystroke->echo p50 | p99 (recapwrap + overlay)', `${median(overlay).toFixed(3)} | ${o99.toFixed(3)} ms`, `+${(o99 - d99).toFixed(3)} ms p99`, '+<= 1 ms p99', o99 - d99 <= 1);
+}
+
+// ---------------------------------------------------------------- focus-in -> drafted recap on screen
+// The scripted agent finishes a turn while "away"; once the draft is ready, time from the focus-in
+// report to the bar's bytes on the terminal.
+async function benchRecapLatency() {
+  const samples = [];
+  const dir = mkdtempSync(join(work, 'recap-'));
+  const env = { ...process.env, TMUX: '', TMUX_PANE: '', PI_CODING_AGENT_DIR: join(dir, 'pi'), RECAPWRAP_STATE_DIR: join(dir, 'state'), RECAPWRAP_DRAFT_DEBOUNCE_MS: '50', RECAPWRAP_DEMO_STEP_MS: '100', RECAPWRAP_DEBUG_LOG: process.env.RW_BENCH_DEBUG_LOG ?? '' };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  const term = pty.spawn(NODE, [CLI, '--agent', 'pi', '--display', 'overlay', '--away', '0', '--generator', 'heuristic', '--', DEMO_AGENT], { name: 'xterm-256color', cols: 100, rows: 30, cwd: dir, env, encoding: null });
+  let out = '';
+  let watchFrom = -1;
+  let seenAt = 0;
+  term.onData((d) => {
+    const text = d.toString('latin1');
+    if (text.includes('\x1b[6n')) term.write('\x1b[1;1R'); // answer the cursor-position query like a terminal
+    out += text;
+    // Timestamp the bar's arrival here, not in the polling loop (which would add its own delay).
+    if (watchFrom >= 0 && !seenAt && out.slice(watchFrom).includes('recap:')) seenAt = performance.now();
+  });
+  try {
+    await waitUntil(() => out.includes('demo agent'), 10_000, 'demo agent');
+    term.write('\x1b[I');
+    for (let i = 0; i < RECAPS; i++) {
+      const mark = out.length;
+      term.write(`task number ${i}\r`);
+      term.write('\x1b[O');
+      await waitUntil(() => out.slice(mark).includes('Next I would document'), 20_000, 'turn end');
+      await sleep(400); // let the debounced draft finish
+      watchFrom = out.length;
+      seenAt = 0;
+      const t0 = performance.now();
+      term.write('\x1b[I');
+      await waitUntil(() => seenAt, 5_000, 'bar on screen');
+      samples.push(seenAt - t0);
+      watchFrom = -1;
+      term.write('\x0c'); // a key: clears the bar
+      await sleep(100);
+    }
+  } finally {
+    term.kill('SIGKILL');
+  }
+  const p50 = median(samples);
+  row(`focus-in -> drafted recap visible (overlay, ${samples.length} runs)`, `p50 ${p50.toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`, '', '<= 50 ms', p50 <= 50);
 }
 
 // ---------------------------------------------------------------- idle CPU and RSS
@@ -204,12 +263,13 @@ async function benchStartup() {
   row('start-up: node -e 0 | recapwrap true (median, under a pty)', `${n.toFixed(1)} | ${w.toFixed(1)} ms`, `${(w / n).toFixed(2)}x`, '<= 1.3x node -e 0', w / n <= 1.3);
 }
 
-const only = (process.env.RW_BENCH_ONLY ?? 'startup,latency,throughput,idle').split(',');
+const only = (process.env.RW_BENCH_ONLY ?? 'startup,latency,throughput,idle,recap').split(',');
 try {
   if (only.includes('startup')) await benchStartup();
   if (only.includes('latency')) await benchLatency();
   if (only.includes('throughput')) await benchThroughput();
   if (only.includes('idle')) await benchIdle();
+  if (only.includes('recap')) await benchRecapLatency();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -98,6 +98,9 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
       deps.log('live-recap', 'trigger failed', { event: event.type, error: (error as Error).message });
       return;
     }
+    if (event.type !== 'tick' || actions.length > 0) {
+      deps.log('live-recap', 'trigger', { event: event.type, actions: actions.map((a) => a.type).join(',') || 'none' });
+    }
     for (const action of actions) run(action);
   }
 

@@ -10,6 +10,8 @@ import { basename, dirname } from 'node:path';
 import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
 
 export const TAIL_POLL_MS = 1000;
+/** Until the file's folder exists (nothing to watch yet), look this often: the first lines matter most. */
+export const TAIL_UNWATCHED_POLL_MS = 100;
 const READ_CHUNK_BYTES = 1 << 20;
 
 export type TailResetReason = 'truncated' | 'replaced' | 'deleted';
@@ -59,12 +61,20 @@ export class FileTailer {
     if (!this.stopped) return;
     this.stopped = false;
     this.watchFolder();
-    this.poll = setInterval(() => {
+    this.schedulePoll();
+    this.wake();
+  }
+
+  // The safety-net poll; faster while there is no folder watch yet.
+  private schedulePoll(): void {
+    if (this.stopped) return;
+    const every = this.options.pollMs ?? TAIL_POLL_MS;
+    this.poll = setTimeout(() => {
       if (!this.watcher) this.watchFolder();
       this.wake();
-    }, this.options.pollMs ?? TAIL_POLL_MS);
+      this.schedulePoll();
+    }, this.watcher ? every : Math.min(every, TAIL_UNWATCHED_POLL_MS));
     this.poll.unref();
-    this.wake();
   }
 
   /** Read whatever is new now; resolves when caught up (used by tests and by the owner on demand). */
@@ -77,7 +87,7 @@ export class FileTailer {
     this.stopped = true;
     this.watcher?.close();
     this.watcher = undefined;
-    if (this.poll) clearInterval(this.poll);
+    if (this.poll) clearTimeout(this.poll);
     this.poll = undefined;
     while (this.reading) await this.reading;
     await this.closeHandle();

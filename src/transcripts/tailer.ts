@@ -10,7 +10,10 @@ import { basename, dirname } from 'node:path';
 import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
 
 export const TAIL_POLL_MS = 1000;
-/** Until the file's folder exists (nothing to watch yet), look this often: the first lines matter most. */
+/**
+ * Until the file's folder exists there is nothing to watch: look after 100 ms, then back off (doubling)
+ * to TAIL_POLL_MS, so an agent's first lines come quickly and an agent that idles costs nothing.
+ */
 export const TAIL_UNWATCHED_POLL_MS = 100;
 const READ_CHUNK_BYTES = 1 << 20;
 
@@ -36,6 +39,7 @@ export class FileTailer {
   private readonly reader: LineReader;
   private watcher: FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
+  private unwatchedDelay = TAIL_UNWATCHED_POLL_MS;
   private reading: Promise<void> | undefined;
   private again = false;
   private stopped = true;
@@ -69,11 +73,16 @@ export class FileTailer {
   private schedulePoll(): void {
     if (this.stopped) return;
     const every = this.options.pollMs ?? TAIL_POLL_MS;
+    let delay = every;
+    if (!this.watcher) {
+      delay = Math.min(every, this.unwatchedDelay);
+      this.unwatchedDelay = Math.min(every, this.unwatchedDelay * 2);
+    }
     this.poll = setTimeout(() => {
       if (!this.watcher) this.watchFolder();
       this.wake();
       this.schedulePoll();
-    }, this.watcher ? every : Math.min(every, TAIL_UNWATCHED_POLL_MS));
+    }, delay);
     this.poll.unref();
   }
 

@@ -14,7 +14,13 @@ import { getProcessTree, isProcessAlive } from './pids.js';
 import { FileTailer } from './tailer.js';
 import type { AgentContext, LaunchPlan, Session, SessionCandidate, TranscriptAdapter, TranscriptParser } from './types.js';
 
+/** Safety-net look for our file while none is known; folder watches usually find it first. */
 export const RELOCATE_POLL_MS = 2000;
+/**
+ * Once the file is known, the folder watches see /new and /clear switches; this slower poll only
+ * covers a missed event (it scans the process table, so it is kept rare for idle CPU).
+ */
+export const RELOCATE_FOUND_POLL_MS = 15_000;
 const RELOCATE_DEBOUNCE_MS = 50;
 
 export interface TrackerOptions extends AgentContext {
@@ -66,17 +72,24 @@ export class SessionTracker {
 
   start(): void {
     this.watchDirs();
-    this.poll = setInterval(() => {
+    this.schedulePoll();
+    this.scheduleRelocate();
+  }
+
+  private schedulePoll(): void {
+    if (this.stopped) return;
+    const fast = this.options.pollMs ?? RELOCATE_POLL_MS;
+    this.poll = setTimeout(() => {
       if (this.watchers.length === 0) this.watchDirs();
       this.scheduleRelocate();
-    }, this.options.pollMs ?? RELOCATE_POLL_MS);
+      this.schedulePoll();
+    }, this.file ? Math.max(fast, RELOCATE_FOUND_POLL_MS) : fast);
     this.poll.unref();
-    this.scheduleRelocate();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.poll) clearInterval(this.poll);
+    if (this.poll) clearTimeout(this.poll);
     if (this.debounce) clearTimeout(this.debounce);
     for (const w of this.watchers) w.close();
     this.watchers = [];

@@ -20,6 +20,9 @@ const PURE_FILES = [
   'src/recap/context.ts',
   'src/recap/trigger.ts',
   'src/display/overlay.ts',
+  'src/transcripts/shared-parse.ts',
+  'src/transcripts/activity.ts',
+  'src/config/hotkey.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
 ];

@@ -21,7 +21,7 @@ function rig(position: 'top' | 'bottom' = 'bottom', cols = COLS, rows = ROWS) {
   const user = new VirtualTerminal(cols, rows);
   const reference = new VirtualTerminal(cols, rows);
   const writes: string[] = [];
-  const screen = new OverlayScreen({ cols, rows, position, write: (d) => (writes.push(d), void user.write(d)), cursorAtStart: { row: 0, col: 0 } });
+  const screen = new OverlayScreen({ cols, rows, position, write: (d) => (writes.push(d), void user.write(d)), cursorAtStart: { row: 0, col: 0 }, worker: false });
   made.push(user, reference, screen);
   const agent = async (chunk: string) => {
     const before = screen.before(chunk);
@@ -152,7 +152,7 @@ describe('overlay over full-screen and inline programs', () => {
   it('does not draw over rows that hold output from before the agent started', async () => {
     const user = new VirtualTerminal(COLS, ROWS);
     const writes: string[] = [];
-    const screen = new OverlayScreen({ cols: COLS, rows: ROWS, position: 'top', write: (d) => writes.push(d), cursorAtStart: { row: 20, col: 0 } });
+    const screen = new OverlayScreen({ cols: COLS, rows: ROWS, position: 'top', write: (d) => writes.push(d), cursorAtStart: { row: 20, col: 0 }, worker: false });
     made.push(user, screen);
     screen.after('inline agent ui\r\n');
     screen.show('recap: z');

@@ -1,38 +1,89 @@
 /**
  * The overlay bar over the agent's screen (outside tmux): the only code that writes overlay bytes.
- * A headless copy of the agent's screen (@xterm/headless), fed after output was forwarded, tells us
- * what lies under the bar, so removing it repaints that row exactly (terminal.md §3, technique b):
- * framed draws (DECSC/DECRC, origin/insert/autowrap), the agent's own DECSC slot rebuilt after ours,
- * and pending-wrap re-entered because tmux 3.3a's DECRC drops it. The bar is only drawn over rows the
- * copy really knows (not the shell output that was on screen before the agent started), never while
- * the copy lags or the agent is mid-frame (?2026h), and it is taken off before any agent output.
+ * A copy of the agent's screen (screen-mirror.ts) tells what lies under the bar, so removing it
+ * repaints that row exactly. The copy runs in a worker thread when the built worker exists (the
+ * wrapper), inline otherwise (tests): either way the agent's output is forwarded before the copy
+ * sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
+ * paints, never drawn while the copy lags, mid-frame (?2026h), or over rows with older output.
  */
-import { createRequire } from 'node:module';
-import type { IBufferCell, Terminal as HeadlessTerminal } from '@xterm/headless';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { DebugLog } from '../util/debug-log.js';
-import {
-  ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
-  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorTo,
-} from './ansi.js';
-import { barRow, renderOverlayBar, type BarPosition } from './overlay.js';
+import type { BarPosition } from './overlay.js';
+import { ScreenMirror, type FrameResult, type MirrorInit } from './screen-mirror.js';
 
-// @xterm/headless is CommonJS without named ESM exports; its typings declare named ones.
-const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
+export { sgrOf } from './screen-mirror.js';
 
 /** Redraw the bar at most this often while the agent keeps painting (a throttle: spinners never stop). */
 export const REDRAW_THROTTLE_MS = 40;
 /** While the agent is mid-frame (?2026h), look again after this long. */
 const SYNC_RETRY_MS = 20;
-/** Past this much unparsed output the copy is dropped and rebuilt (xterm discards input above ~50 MB). */
-const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
-/** Cell attribute accessors shared by IBufferCell and xterm's internal AttributeData. */
-type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderline' | 'isBlink' | 'isInverse' | 'isInvisible' | 'isStrikethrough' | 'isFgRGB' | 'isFgPalette' | 'getFgColor' | 'isBgRGB' | 'isBgPalette' | 'getBgColor'> & { isOverline?: () => number };
+export type MirrorRequest =
+  | { type: 'feed'; data: string }
+  | { type: 'resize'; cols: number; rows: number }
+  | { type: 'frame'; id: number; text: string; position: BarPosition }
+  | { type: 'dispose' };
+export type MirrorReply = { type: 'frame'; id: number; result: FrameResult; rebuilt: boolean };
 
-interface CoreInternals {
-  _core?: {
-    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource } };
-    _inputHandler?: { _curAttrData?: AttrSource };
+/** The screen copy, wherever it runs. */
+interface MirrorHost {
+  feed(chunk: string): void;
+  resize(cols: number, rows: number): void;
+  /** Resolves once every chunk fed before the call is parsed. */
+  frame(text: string, position: BarPosition): Promise<FrameResult>;
+  dispose(): void;
+}
+
+function inlineHost(init: MirrorInit): MirrorHost {
+  const mirror = new ScreenMirror(init);
+  return {
+    feed: (chunk) => mirror.feed(chunk),
+    resize: (cols, rows) => mirror.resize(cols, rows),
+    frame: (text, position) => new Promise((resolve) => mirror.whenCaughtUp(() => resolve(mirror.frame(text, position)))),
+    dispose: () => mirror.dispose(),
+  };
+}
+
+const WORKER_URL = new URL('./screen-worker.js', import.meta.url);
+
+function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
+  if (!existsSync(fileURLToPath(WORKER_URL))) return undefined;
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_URL, { workerData: init });
+  } catch (error) {
+    log?.('overlay', 'screen worker failed to start; copying inline', { error: (error as Error).message });
+    return undefined;
+  }
+  worker.unref();
+  let nextId = 0;
+  const waiting = new Map<number, (result: FrameResult) => void>();
+  worker.on('message', (reply: MirrorReply) => {
+    if (reply.rebuilt) log?.('overlay', 'screen copy fell behind; rebuilt');
+    waiting.get(reply.id)?.(reply.result);
+    waiting.delete(reply.id);
+  });
+  worker.on('error', (error) => {
+    log?.('overlay', 'screen worker failed', { error: error.message });
+    for (const resolve of waiting.values()) resolve({ skip: 'unknown' });
+    waiting.clear();
+  });
+  const post = (msg: MirrorRequest) => worker.postMessage(msg);
+  return {
+    feed: (data) => post({ type: 'feed', data }),
+    resize: (cols, rows) => post({ type: 'resize', cols, rows }),
+    frame: (text, position) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        post({ type: 'frame', id, text, position });
+      }),
+    dispose: () => {
+      post({ type: 'dispose' });
+      void worker.terminate();
+    },
   };
 }
 
@@ -44,54 +95,26 @@ export interface OverlayScreenOptions {
   write: (data: string) => void;
   /** Where the cursor was when the agent started (rows above hold older output we cannot repaint). */
   cursorAtStart?: { row: number; col: number };
+  /** Run the screen copy in a worker thread when possible (default true). */
+  worker?: boolean;
   log?: DebugLog;
 }
 
-// SGR that reproduces a cell's attributes (after a reset).
-export function sgrOf(c: AttrSource): string {
-  const p = ['0'];
-  if (c.isBold()) p.push('1');
-  if (c.isDim()) p.push('2');
-  if (c.isItalic()) p.push('3');
-  if (c.isUnderline()) p.push('4');
-  if (c.isBlink()) p.push('5');
-  if (c.isInverse()) p.push('7');
-  if (c.isInvisible()) p.push('8');
-  if (c.isStrikethrough()) p.push('9');
-  if (c.isOverline?.()) p.push('53');
-  const color = (rgb: boolean, palette: boolean, v: number, base: number) => {
-    if (rgb) p.push(`${base + 8};2;${(v >> 16) & 255};${(v >> 8) & 255};${v & 255}`);
-    else if (palette) p.push(v < 8 ? String(base + v) : v < 16 ? String(base + 60 + v - 8) : `${base + 8};5;${v}`);
-  };
-  color(Boolean(c.isFgRGB()), Boolean(c.isFgPalette()), c.getFgColor(), 30);
-  color(Boolean(c.isBgRGB()), Boolean(c.isBgPalette()), c.getBgColor(), 40);
-  return `\x1b[${p.join(';')}m`;
-}
-
 export class OverlayScreen {
-  private term: HeadlessTerminal;
-  private cols: number;
-  private rows: number;
-  private pendingBytes = 0;
-  private pendingWrites = 0;
-  private readonly whenParsed: Array<() => void> = [];
-  /** Rows above this one (normal screen) hold output from before the agent started. */
-  private knownFromRow: number;
-  private lastBaseY = 0;
-  private childSavedCursor = false;
+  private readonly mirror: MirrorHost;
   private text = '';
   private active = false;
   private visible = false;
+  private requesting = false;
   private restoreBytes = '';
+  /** Counts agent output chunks: a frame computed before newer output is stale. */
+  private outputSeq = 0;
   private redrawTimer: NodeJS.Timeout | undefined;
   private disposed = false;
 
   constructor(private readonly options: OverlayScreenOptions) {
-    this.cols = options.cols;
-    this.rows = options.rows;
-    this.knownFromRow = options.cursorAtStart ? options.cursorAtStart.row : this.rows;
-    this.term = this.createMirror();
-    if (options.cursorAtStart) this.term.write(cursorTo(options.cursorAtStart.row, options.cursorAtStart.col));
+    const init = { cols: options.cols, rows: options.rows, cursorAtStart: options.cursorAtStart };
+    this.mirror = (options.worker !== false ? workerHost(init, options.log) : undefined) ?? inlineHost(init);
   }
 
   /** The bar is on screen now. */
@@ -99,60 +122,9 @@ export class OverlayScreen {
     return this.visible;
   }
 
-  private createMirror(): HeadlessTerminal {
-    // Scrollback just above one screen: enough to count how far older output has scrolled away.
-    const term = new Terminal({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
-    this.lastBaseY = 0;
-    // The agent saved its cursor (DECSC / SCOSC): our own DECSC shares that slot, so rebuild it after drawing.
-    term.parser.registerEscHandler({ final: '7' }, () => ((this.childSavedCursor = true), false));
-    term.parser.registerCsiHandler({ final: 's' }, (params) => {
-      if (params.length === 0 || params[0] === 0) this.childSavedCursor = true;
-      return false;
-    });
-    // A full clear makes every row known.
-    term.parser.registerCsiHandler({ final: 'J' }, (params) => {
-      if (params[0] === 2 || params[0] === 3) this.knownFromRow = 0;
-      return false;
-    });
-    term.parser.registerEscHandler({ final: 'c' }, () => ((this.knownFromRow = 0), false));
-    return term;
-  }
-
-  /** Mirror agent output (called after it was forwarded to the terminal). */
-  feed(chunk: string): void {
-    if (this.disposed || chunk.length === 0) return;
-    if (this.pendingBytes > MAX_PENDING_BYTES) {
-      // The copy cannot keep up: drop it. Nothing is known again until the agent clears the screen.
-      this.options.log?.('overlay', 'screen copy fell behind; rebuilt');
-      this.term.dispose();
-      this.term = this.createMirror();
-      this.pendingBytes = 0;
-      this.pendingWrites = 0;
-      this.knownFromRow = this.rows;
-      this.active = false;
-    }
-    this.pendingBytes += chunk.length;
-    this.pendingWrites++;
-    const term = this.term;
-    term.write(chunk, () => {
-      if (term !== this.term) return;
-      this.pendingBytes -= chunk.length;
-      this.pendingWrites--;
-      this.trackScroll();
-      if (this.pendingWrites === 0) for (const fn of this.whenParsed.splice(0)) fn();
-    });
-  }
-
-  private trackScroll(): void {
-    const buffer = this.term.buffer.active;
-    if (buffer.type !== 'normal') return;
-    const delta = buffer.baseY - this.lastBaseY;
-    if (delta > 0) this.knownFromRow = Math.max(0, this.knownFromRow - delta);
-    this.lastBaseY = buffer.baseY;
-  }
-
   /** Output gate, before an agent chunk is written: take the bar off first. */
   before(_chunk: string): string {
+    this.outputSeq++;
     if (!this.visible) return '';
     this.visible = false;
     return this.restoreBytes;
@@ -160,7 +132,8 @@ export class OverlayScreen {
 
   /** Output gate, after an agent chunk was written: mirror it, and put the bar back soon. */
   after(chunk: string): void {
-    this.feed(chunk);
+    if (this.disposed || chunk.length === 0) return;
+    this.mirror.feed(chunk);
     if (this.active && !this.redrawTimer) {
       this.redrawTimer = setTimeout(() => {
         this.redrawTimer = undefined;
@@ -191,113 +164,41 @@ export class OverlayScreen {
 
   /** A resize invalidates the bar: the agent repaints, and the copy resizes with it. */
   resize(cols: number, rows: number): void {
-    this.cols = cols;
-    this.rows = rows;
     this.active = false;
     this.visible = false;
-    this.knownFromRow = Math.min(this.knownFromRow, rows);
-    this.term.resize(cols, rows);
+    this.mirror.resize(cols, rows);
   }
 
   dispose(): void {
     this.clear();
     this.disposed = true;
-    this.term.dispose();
+    this.mirror.dispose();
   }
 
-  // Draw the bar once the copy has caught up and the agent is not mid-frame.
+  // Ask the copy for the bar's bytes; draw them only if no agent output came in meanwhile.
   private draw(): void {
-    if (!this.active || this.visible || this.disposed) return;
-    if (this.pendingWrites > 0) {
-      this.whenParsed.push(() => this.draw());
-      return;
-    }
-    if (this.term.modes.synchronizedOutputMode) {
-      setTimeout(() => this.draw(), SYNC_RETRY_MS).unref?.();
-      return;
-    }
-    const row = barRow(this.options.position, this.rows);
-    if (this.term.buffer.active.type === 'normal' && row < this.knownFromRow) {
-      // That row still shows output from before the agent started: we could not repaint it.
-      this.options.log?.('overlay', 'bar row not known yet; not drawn', { row, knownFromRow: this.knownFromRow });
-      this.active = false;
-      return;
-    }
-    const bar = renderOverlayBar(this.text, this.cols);
-    this.restoreBytes = this.framed(cursorTo(row, 0) + this.serializeRow(row));
-    this.visible = true;
-    this.options.write(this.framed(cursorTo(row, 0) + bar.bytes + ERASE_TO_EOL));
-  }
-
-  // Frame our bytes so the agent's cursor, attributes, charsets and modes are as before afterwards.
-  private framed(body: string): string {
-    const m = this.term.modes;
-    let s = SYNC_BEGIN + SAVE_CURSOR;
-    if (m.originMode) s += ORIGIN_MODE_OFF;
-    if (m.insertMode) s += INSERT_MODE_OFF;
-    s += AUTOWRAP_OFF + ASCII_CHARSET + body + SGR_RESET + RESTORE_CURSOR;
-    if (m.wraparoundMode) s += AUTOWRAP_ON;
-    const buffer = this.term.buffer.active;
-    const fixSlot = this.childSavedCursor;
-    const pendingWrap = m.wraparoundMode && buffer.cursorX >= this.cols;
-    if (fixSlot) s += this.rebuildSavedSlot();
-    if (pendingWrap) s += this.reenterPendingWrap();
-    if (fixSlot || pendingWrap) {
-      const cur = (this.term as unknown as CoreInternals)._core?._inputHandler?._curAttrData;
-      if (cur) s += sgrOf(cur);
-    }
-    if (m.insertMode) s += INSERT_MODE_ON;
-    return s + SYNC_END;
-  }
-
-  // Our DECSC overwrote the agent's saved cursor: put its position and attributes back in the slot.
-  private rebuildSavedSlot(): string {
-    const saved = (this.term as unknown as CoreInternals)._core?.buffers?.active;
-    if (!saved || saved.savedX === undefined || saved.savedY === undefined || !saved.savedCurAttrData) return '';
-    const buffer = this.term.buffer.active;
-    const cx = Math.min(buffer.cursorX, this.cols - 1);
-    return cursorTo(saved.savedY, saved.savedX) + sgrOf(saved.savedCurAttrData) + SAVE_CURSOR + cursorTo(buffer.cursorY, cx);
-  }
-
-  // The cursor sat past the last column (pending wrap): rewrite the last cell so the terminal is there too.
-  private reenterPendingWrap(): string {
-    const buffer = this.term.buffer.active;
-    const line = buffer.getLine(buffer.viewportY + buffer.cursorY);
-    const cell = buffer.getNullCell();
-    if (!line) return '';
-    let x = this.cols - 1;
-    line.getCell(x, cell);
-    if (cell.getWidth() === 0 && x > 0) {
-      x--;
-      line.getCell(x, cell);
-    }
-    return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
-  }
-
-  // The row as the copy has it: cells with their attributes, then a clear to the end (not spaces).
-  private serializeRow(row: number): string {
-    const buffer = this.term.buffer.active;
-    const line = buffer.getLine(buffer.viewportY + row);
-    if (!line) return SGR_RESET + ERASE_TO_EOL;
-    const cell = buffer.getNullCell();
-    let end = this.cols;
-    while (end > 0) {
-      line.getCell(end - 1, cell);
-      if ((cell.getChars() || ' ') !== ' ' || !cell.isAttributeDefault()) break;
-      end--;
-    }
-    let s = '';
-    let prev = '';
-    for (let x = 0; x < end; x++) {
-      line.getCell(x, cell);
-      if (cell.getWidth() === 0) continue; // right half of a wide character
-      const sgr = sgrOf(cell);
-      if (sgr !== prev) {
-        s += sgr;
-        prev = sgr;
+    if (!this.active || this.visible || this.disposed || this.requesting) return;
+    this.requesting = true;
+    const seq = this.outputSeq;
+    void this.mirror.frame(this.text, this.options.position).then((result) => {
+      this.requesting = false;
+      if (!this.active || this.visible || this.disposed) return;
+      if (seq !== this.outputSeq) {
+        this.draw(); // the screen moved on while the copy worked: ask again
+        return;
       }
-      s += cell.getChars() || ' ';
-    }
-    return s + (end < this.cols ? SGR_RESET + ERASE_TO_EOL : '');
+      if ('skip' in result) {
+        if (result.skip === 'sync' || result.skip === 'pending') {
+          setTimeout(() => this.draw(), SYNC_RETRY_MS).unref?.();
+        } else {
+          this.options.log?.('overlay', 'bar row not known yet; not drawn');
+          this.active = false;
+        }
+        return;
+      }
+      this.restoreBytes = result.restore;
+      this.visible = true;
+      this.options.write(result.draw);
+    });
   }
 }

@@ -1,0 +1,239 @@
+/**
+ * The headless copy of the agent's screen (@xterm/headless) and everything computed from it: the
+ * bytes that draw the bar and the bytes that repaint the row under it (terminal.md §3, technique b):
+ * framed draws (DECSC/DECRC, origin/insert/autowrap), the agent's own DECSC slot rebuilt after ours,
+ * pending-wrap re-entered (tmux 3.3a's DECRC drops it). It knows which rows hold output from before
+ * the agent started. Writes nothing: it runs in a worker thread (screen-worker.ts) or inline.
+ */
+import { createRequire } from 'node:module';
+import type { IBufferCell, Terminal as HeadlessTerminal } from '@xterm/headless';
+import {
+  ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
+  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorTo,
+} from './ansi.js';
+import { barRow, renderOverlayBar, type BarPosition } from './overlay.js';
+
+// @xterm/headless is CommonJS without named ESM exports; its typings declare named ones.
+const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
+
+/** Past this much unparsed output the copy is dropped and rebuilt (xterm discards input above ~50 MB). */
+const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+
+/** Cell attribute accessors shared by IBufferCell and xterm's internal AttributeData. */
+type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderline' | 'isBlink' | 'isInverse' | 'isInvisible' | 'isStrikethrough' | 'isFgRGB' | 'isFgPalette' | 'getFgColor' | 'isBgRGB' | 'isBgPalette' | 'getBgColor'> & { isOverline?: () => number };
+
+interface CoreInternals {
+  _core?: {
+    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource } };
+    _inputHandler?: { _curAttrData?: AttrSource };
+  };
+}
+
+export type FrameResult =
+  | { draw: string; restore: string }
+  /** pending: output not parsed yet; sync: the agent is mid-frame (?2026h); unknown: the row holds older output. */
+  | { skip: 'pending' | 'sync' | 'unknown' };
+
+export interface MirrorInit {
+  cols: number;
+  rows: number;
+  /** Where the cursor was when the agent started (rows above hold older output we cannot repaint). */
+  cursorAtStart?: { row: number; col: number };
+}
+
+// SGR that reproduces a cell's attributes (after a reset).
+export function sgrOf(c: AttrSource): string {
+  const p = ['0'];
+  if (c.isBold()) p.push('1');
+  if (c.isDim()) p.push('2');
+  if (c.isItalic()) p.push('3');
+  if (c.isUnderline()) p.push('4');
+  if (c.isBlink()) p.push('5');
+  if (c.isInverse()) p.push('7');
+  if (c.isInvisible()) p.push('8');
+  if (c.isStrikethrough()) p.push('9');
+  if (c.isOverline?.()) p.push('53');
+  const color = (rgb: boolean, palette: boolean, v: number, base: number) => {
+    if (rgb) p.push(`${base + 8};2;${(v >> 16) & 255};${(v >> 8) & 255};${v & 255}`);
+    else if (palette) p.push(v < 8 ? String(base + v) : v < 16 ? String(base + 60 + v - 8) : `${base + 8};5;${v}`);
+  };
+  color(Boolean(c.isFgRGB()), Boolean(c.isFgPalette()), c.getFgColor(), 30);
+  color(Boolean(c.isBgRGB()), Boolean(c.isBgPalette()), c.getBgColor(), 40);
+  return `\x1b[${p.join(';')}m`;
+}
+
+export class ScreenMirror {
+  private term: HeadlessTerminal;
+  private cols: number;
+  private rows: number;
+  private pendingBytes = 0;
+  private pendingWrites = 0;
+  private readonly whenParsed: Array<() => void> = [];
+  /** Rows above this one (normal screen) hold output from before the agent started. */
+  private knownFromRow: number;
+  private lastBaseY = 0;
+  private childSavedCursor = false;
+  /** Set when the copy fell behind and was rebuilt (the owner drops a pending bar). */
+  rebuilt = false;
+
+  constructor(init: MirrorInit) {
+    this.cols = init.cols;
+    this.rows = init.rows;
+    this.knownFromRow = init.cursorAtStart ? init.cursorAtStart.row : this.rows;
+    this.term = this.createTerminal();
+    if (init.cursorAtStart) this.term.write(cursorTo(init.cursorAtStart.row, init.cursorAtStart.col));
+  }
+
+  private createTerminal(): HeadlessTerminal {
+    // Scrollback just above one screen: enough to count how far older output has scrolled away.
+    const term = new Terminal({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
+    this.lastBaseY = 0;
+    // The agent saved its cursor (DECSC / SCOSC): our own DECSC shares that slot, so rebuild it after drawing.
+    term.parser.registerEscHandler({ final: '7' }, () => ((this.childSavedCursor = true), false));
+    term.parser.registerCsiHandler({ final: 's' }, (params) => {
+      if (params.length === 0 || params[0] === 0) this.childSavedCursor = true;
+      return false;
+    });
+    // A full clear makes every row known.
+    term.parser.registerCsiHandler({ final: 'J' }, (params) => {
+      if (params[0] === 2 || params[0] === 3) this.knownFromRow = 0;
+      return false;
+    });
+    term.parser.registerEscHandler({ final: 'c' }, () => ((this.knownFromRow = 0), false));
+    return term;
+  }
+
+  /** Mirror agent output. */
+  feed(chunk: string): void {
+    if (chunk.length === 0) return;
+    if (this.pendingBytes > MAX_PENDING_BYTES) {
+      // The copy cannot keep up: drop it. Nothing is known again until the agent clears the screen.
+      this.term.dispose();
+      this.term = this.createTerminal();
+      this.pendingBytes = 0;
+      this.pendingWrites = 0;
+      this.knownFromRow = this.rows;
+      this.rebuilt = true;
+    }
+    this.pendingBytes += chunk.length;
+    this.pendingWrites++;
+    const term = this.term;
+    term.write(chunk, () => {
+      if (term !== this.term) return;
+      this.pendingBytes -= chunk.length;
+      this.pendingWrites--;
+      this.trackScroll();
+      if (this.pendingWrites === 0) for (const fn of this.whenParsed.splice(0)) fn();
+    });
+  }
+
+  /** Run fn once everything fed so far is parsed. */
+  whenCaughtUp(fn: () => void): void {
+    if (this.pendingWrites === 0) fn();
+    else this.whenParsed.push(fn);
+  }
+
+  private trackScroll(): void {
+    const buffer = this.term.buffer.active;
+    if (buffer.type !== 'normal') return;
+    const delta = buffer.baseY - this.lastBaseY;
+    if (delta > 0) this.knownFromRow = Math.max(0, this.knownFromRow - delta);
+    this.lastBaseY = buffer.baseY;
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.knownFromRow = Math.min(this.knownFromRow, rows);
+    this.term.resize(cols, rows);
+  }
+
+  /** The bytes that draw the bar now and the bytes that take it off again, if it can be drawn now. */
+  frame(text: string, position: BarPosition): FrameResult {
+    if (this.pendingWrites > 0) return { skip: 'pending' };
+    if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
+    const row = barRow(position, this.rows);
+    if (this.term.buffer.active.type === 'normal' && row < this.knownFromRow) return { skip: 'unknown' };
+    const bar = renderOverlayBar(text, this.cols);
+    return {
+      draw: this.framed(cursorTo(row, 0) + bar.bytes + ERASE_TO_EOL),
+      restore: this.framed(cursorTo(row, 0) + this.serializeRow(row)),
+    };
+  }
+
+  dispose(): void {
+    this.term.dispose();
+  }
+
+  // Frame our bytes so the agent's cursor, attributes, charsets and modes are as before afterwards.
+  private framed(body: string): string {
+    const m = this.term.modes;
+    let s = SYNC_BEGIN + SAVE_CURSOR;
+    if (m.originMode) s += ORIGIN_MODE_OFF;
+    if (m.insertMode) s += INSERT_MODE_OFF;
+    s += AUTOWRAP_OFF + ASCII_CHARSET + body + SGR_RESET + RESTORE_CURSOR;
+    if (m.wraparoundMode) s += AUTOWRAP_ON;
+    const buffer = this.term.buffer.active;
+    const fixSlot = this.childSavedCursor;
+    const pendingWrap = m.wraparoundMode && buffer.cursorX >= this.cols;
+    if (fixSlot) s += this.rebuildSavedSlot();
+    if (pendingWrap) s += this.reenterPendingWrap();
+    if (fixSlot || pendingWrap) {
+      const cur = (this.term as unknown as CoreInternals)._core?._inputHandler?._curAttrData;
+      if (cur) s += sgrOf(cur);
+    }
+    if (m.insertMode) s += INSERT_MODE_ON;
+    return s + SYNC_END;
+  }
+
+  // Our DECSC overwrote the agent's saved cursor: put its position and attributes back in the slot.
+  private rebuildSavedSlot(): string {
+    const saved = (this.term as unknown as CoreInternals)._core?.buffers?.active;
+    if (!saved || saved.savedX === undefined || saved.savedY === undefined || !saved.savedCurAttrData) return '';
+    const buffer = this.term.buffer.active;
+    const cx = Math.min(buffer.cursorX, this.cols - 1);
+    return cursorTo(saved.savedY, saved.savedX) + sgrOf(saved.savedCurAttrData) + SAVE_CURSOR + cursorTo(buffer.cursorY, cx);
+  }
+
+  // The cursor sat past the last column (pending wrap): rewrite the last cell so the terminal is there too.
+  private reenterPendingWrap(): string {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + buffer.cursorY);
+    const cell = buffer.getNullCell();
+    if (!line) return '';
+    let x = this.cols - 1;
+    line.getCell(x, cell);
+    if (cell.getWidth() === 0 && x > 0) {
+      x--;
+      line.getCell(x, cell);
+    }
+    return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
+  }
+
+  // The row as the copy has it: cells with their attributes, then a clear to the end (not spaces).
+  private serializeRow(row: number): string {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + row);
+    if (!line) return SGR_RESET + ERASE_TO_EOL;
+    const cell = buffer.getNullCell();
+    let end = this.cols;
+    while (end > 0) {
+      line.getCell(end - 1, cell);
+      if ((cell.getChars() || ' ') !== ' ' || !cell.isAttributeDefault()) break;
+      end--;
+    }
+    let s = '';
+    let prev = '';
+    for (let x = 0; x < end; x++) {
+      line.getCell(x, cell);
+      if (cell.getWidth() === 0) continue; // right half of a wide character
+      const sgr = sgrOf(cell);
+      if (sgr !== prev) {
+        s += sgr;
+        prev = sgr;
+      }
+      s += cell.getChars() || ' ';
+    }
+    return s + (end < this.cols ? SGR_RESET + ERASE_TO_EOL : '');
+  }
+}

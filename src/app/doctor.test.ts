@@ -18,9 +18,13 @@ describe('doctor checks', () => {
     mkdirSync(bin);
     writeFileSync(join(bin, 'claude'), '#!/bin/sh\n');
     chmodSync(join(bin, 'claude'), 0o755);
+    writeFileSync(join(bin, 'pi'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'pi'), 0o755);
     writeFileSync(join(bin, 'codex'), 'not executable');
     const results = checkAgents({ PATH: bin });
-    expect(results.find((r) => r.name === 'agent claude')).toMatchObject({ status: 'ok', detail: join(bin, 'claude') });
+    expect(results.find((r) => r.name === 'agent claude')?.detail.startsWith(join(bin, 'claude'))).toBe(true);
+    const pi = checkAgents({ PATH: bin, HOME: d }, '/work/proj').find((r) => r.name === 'agent pi');
+    expect(pi?.detail).toBe(`${join(bin, 'pi')}; sessions here: ${join(d, '.pi', 'agent', 'sessions', '--work-proj--')}`);
     expect(results.find((r) => r.name === 'agent codex')?.status).toBe('skip');
     expect(checkAgents({ PATH: join(d, 'empty') }).at(-1)).toMatchObject({ name: 'agents', status: 'warn' });
   });

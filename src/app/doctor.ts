@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { constants, accessSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
+import { findAdapter } from '../transcripts/registry.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 export interface CheckResult {
@@ -85,13 +86,17 @@ export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
   return results;
 }
 
-// Which agent CLIs are installed; one line each.
-export function checkAgents(env: Env): CheckResult[] {
+// Which agent CLIs are installed, and where their sessions for this folder go; one line each.
+export function checkAgents(env: Env, cwd: string = process.cwd()): CheckResult[] {
   const found = AGENT_COMMANDS.map((cmd) => [cmd, findOnPath(cmd, env)] as const);
   const present = found.filter(([, p]) => p);
-  const results: CheckResult[] = found.map(([cmd, path]) =>
-    path ? { name: `agent ${cmd}`, status: 'ok', detail: path } : { name: `agent ${cmd}`, status: 'skip', detail: 'not on PATH' },
-  );
+  const results: CheckResult[] = found.map(([cmd, path]) => {
+    const adapter = findAdapter(cmd);
+    const sessions = adapter ? `; sessions here: ${adapter.sessionDirs({ cwd, env, home: getHomeDir(env) }).join(', ')}` : '; no transcript support yet (runs without recaps)';
+    return path
+      ? { name: `agent ${cmd}`, status: 'ok', detail: `${path}${sessions}` }
+      : { name: `agent ${cmd}`, status: 'skip', detail: 'not on PATH' };
+  });
   if (present.length === 0) {
     results.push({ name: 'agents', status: 'warn', detail: 'none of pi, qwen, claude, codex, gemini is on PATH', fix: 'install an agent CLI, or try `recapwrap demo`' });
   }

@@ -70,9 +70,27 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
     for (const resolve of waiting.values()) resolve({ skip: 'unknown' });
     waiting.clear();
   });
-  const post = (msg: MirrorRequest) => worker.postMessage(msg);
+  // Output is batched per event-loop turn: one message for a burst of small chunks (keystroke echo).
+  let batch: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (batch.length === 0) return;
+    worker.postMessage({ type: 'feed', data: batch.join('') } satisfies MirrorRequest);
+    batch = [];
+  };
+  const post = (msg: MirrorRequest) => {
+    flush();
+    worker.postMessage(msg);
+  };
   return {
-    feed: (data) => post({ type: 'feed', data }),
+    feed: (data) => {
+      batch.push(data);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
     resize: (cols, rows) => post({ type: 'resize', cols, rows }),
     frame: (text, position) =>
       new Promise((resolve) => {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, type Env } from '../config/paths.js';
-import { agentFromCommand, findAdapter } from '../transcripts/registry.js';
+import { agentFromCommand } from '../transcripts/agent-ids.js';
 import type { AgentId, LaunchPlan, TranscriptAdapter } from '../transcripts/types.js';
 
 export interface RecapPlan {
@@ -23,10 +23,10 @@ export interface RecapPlanInput {
   env: Env;
 }
 
-// Decide the agent and the pin flags before the child is spawned.
-export function planRecap(input: RecapPlanInput): RecapPlan {
+// Decide the agent and the pin flags before the child is spawned; adapters load only for agents.
+export async function planRecap(input: RecapPlanInput): Promise<RecapPlan> {
   const agent = input.agent ?? agentFromCommand(input.command);
-  const adapter = agent ? findAdapter(agent) : undefined;
+  const adapter = agent ? (await import('../transcripts/registry.js')).findAdapter(agent) : undefined;
   if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
   const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
   return { agent, adapter, launch };

@@ -315,7 +315,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     if (tmux.action === 'enable-failed') process.stderr.write('recapwrap: could not turn on tmux focus-events; switching panes is not seen\n');
   }
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
-  const plan = planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
   const overlaySetup = plan.adapter && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();

@@ -2,19 +2,14 @@
  * The adapters, by agent id. Adding an agent is one import and one entry in ADAPTERS; nothing else in
  * recapwrap names agents (display names and flags live in each adapter).
  */
-import { basename } from 'node:path';
 import { AGENT_IDS, type AgentId, type TranscriptAdapter } from './types.js';
 import { piAdapter } from './pi/index.js';
 
-export { AGENT_IDS };
+export { AGENT_IDS, agentFromCommand, isAgentId } from './agent-ids.js';
 
 const ADAPTERS: Partial<Record<AgentId, TranscriptAdapter>> = {
   pi: piAdapter,
 };
-
-export function isAgentId(value: string): value is AgentId {
-  return (AGENT_IDS as readonly string[]).includes(value);
-}
 
 /** The adapter for an agent, or undefined while that agent has none. */
 export function findAdapter(id: AgentId): TranscriptAdapter | undefined {
@@ -29,12 +24,6 @@ export function getAdapter(id: AgentId): TranscriptAdapter {
 
 export function listAdapters(): TranscriptAdapter[] {
   return AGENT_IDS.map((id) => ADAPTERS[id]).filter((a): a is TranscriptAdapter => a !== undefined);
-}
-
-// The agent a wrapped command is, from its basename (`/usr/local/bin/claude` → claude, `claude.exe` too).
-export function agentFromCommand(command: string): AgentId | undefined {
-  const name = basename(command).replace(/\.(exe|cmd|js|mjs|cjs)$/i, '').toLowerCase();
-  return isAgentId(name) ? name : undefined;
 }
 
 /** Which agent wrote a file, from its first lines (undefined when none claims it). */

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { addOptionFlags, flagValuesFromCommand } from '../../config/load.js';
-import { AGENT_IDS, isAgentId } from '../../transcripts/registry.js';
+import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../main.js';
 
 /**

@@ -6,7 +6,7 @@
 //   time from focus-in to a drafted recap on screen.
 // Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npx tsc -p tsconfig.build.json` first.
 // Knobs (env): RW_BENCH_MB (200), RW_BENCH_REPS (3), RW_BENCH_KEYS (400), RW_BENCH_IDLE_S (30),
-//              RW_BENCH_STARTS (15), RW_BENCH_RECAPS (5), RW_BENCH_IDLE_WARMUP_S (20), RW_BENCH_ONLY (startup,latency,throughput,idle,recap). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
+//              RW_BENCH_STARTS (15), RW_BENCH_RECAPS (5), RW_BENCH_IDLE_WARMUP_S (20), RW_BENCH_ONLY (startup,latency,throughput,idle,recap,status). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -275,13 +275,32 @@ async function benchStartup() {
   row('start-up: node -e 0 | recapwrap true (median, under a pty)', `${n.toFixed(1)} | ${w.toFixed(1)} ms`, `${(w / n).toFixed(2)}x`, '<= 1.3x node -e 0', w / n <= 1.3);
 }
 
-const only = (process.env.RW_BENCH_ONLY ?? 'startup,latency,throughput,idle,recap').split(',');
+// ---------------------------------------------------------------- status for tmux status lines
+async function benchStatus() {
+  const stateDir = mkdtempSync(join(work, 'status-'));
+  for (let i = 1; i <= 20; i++) {
+    const state = { version: 1, pid: process.pid, cwd: `/p${i}`, tmuxPane: `%${i}`, startedAt: new Date(Date.now() - i * 1000).toISOString(), lastRecap: { line: `recap: pane ${i}` } };
+    writeFileSync(join(stateDir, `live-${900000 + i}.json`), JSON.stringify(state));
+  }
+  const times = [];
+  for (let i = 0; i < STARTS; i++) {
+    const t0 = performance.now();
+    const out = execFileSync(NODE, [CLI, 'status', '--pane', '%7', '--format', 'tmux'], { encoding: 'utf8', env: { ...process.env, RECAPWRAP_STATE_DIR: stateDir } });
+    times.push(performance.now() - t0);
+    if (out.trim() !== 'recap: pane 7') throw new Error(`bench: status printed ${JSON.stringify(out)}`);
+  }
+  const m = median(times);
+  row('recapwrap status --format tmux, 20 live sessions (median)', `${m.toFixed(1)} ms`, '', '<= 150 ms', m <= 150);
+}
+
+const only = (process.env.RW_BENCH_ONLY ?? 'startup,latency,throughput,idle,recap,status').split(',');
 try {
   if (only.includes('startup')) await benchStartup();
   if (only.includes('latency')) await benchLatency();
   if (only.includes('throughput')) await benchThroughput();
   if (only.includes('idle')) await benchIdle();
   if (only.includes('recap')) await benchRecapLatency();
+  if (only.includes('status')) await benchStatus();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -11,7 +11,12 @@ process.stdout.on('error', (error) => {
 
 const argv = process.argv.slice(2);
 const runFull = async () => (await import('../dist/cli/main.js')).main(argv);
-runFastWrap(argv).then((code) => (code === undefined ? runFull() : code)).then(
+// `recapwrap status` runs from tmux status lines every few seconds: keep it off the full CLI too.
+const runStatus = async () => (argv[0] === 'status' ? (await import('../dist/cli/commands/status.js')).runStatusFast(argv.slice(1)) : undefined);
+runStatus()
+  .then((code) => (code === undefined ? runFastWrap(argv) : code))
+  .then((code) => (code === undefined ? runFull() : code))
+  .then(
   (code) => {
     if (typeof code === 'number') process.exitCode = code;
   },

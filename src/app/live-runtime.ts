@@ -3,8 +3,12 @@
  * delay the agent's start): the recap engine for the chosen generator, the overlay bar when that is
  * the display, and attachRecap's tracker, controller and tmux display.
  */
+import type { Server } from 'node:net';
 import type { Options } from '../config/options-table.js';
-import type { Env } from '../config/paths.js';
+import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
+import { socketPathFor, startControlServer, stopControlServer } from '../display/control-socket.js';
+import { StateWriter } from '../display/state-file.js';
+import { debugLog } from '../util/debug-log.js';
 import type { RecapDisplay } from './live-recap.js';
 import type { RecapPlan } from './launch-plan.js';
 import { attachRecap } from './recap-wiring.js';
@@ -18,6 +22,8 @@ export interface LiveRuntimeInput {
   cwd: string;
   env: Env;
   startedAt: number;
+  /** The wrapped command, as typed. */
+  command: string;
   /** The overlay bar, already mirroring the agent's screen (outside tmux). */
   overlay?: RecapDisplay & { dispose(): void };
 }
@@ -26,12 +32,75 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
   const { plan, session, options, env } = input;
   const overlay = input.overlay;
   const engine = createRecapEngine({ options, agent: plan.agent, cwd: input.cwd, env });
-  const attached = attachRecap({ plan, wrap: session, options, engine, overlay, cwd: input.cwd, env, startedAt: input.startedAt });
-  if (!attached) return undefined;
+  const now = () => new Date().toISOString();
+  const socketPath = socketPathFor(getRuntimeDir(env), process.pid);
+  const state = new StateWriter(
+    getStateDir(env),
+    {
+      pid: process.pid,
+      agent: plan.agent ?? null,
+      command: input.command,
+      cwd: input.cwd,
+      sessionFile: null,
+      sessionId: null,
+      tmuxPane: env.TMUX_PANE ?? null,
+      state: 'idle',
+      stateSince: now(),
+      lastFocusAt: null,
+      lastRecap: null,
+      socketPath,
+      startedAt: new Date(input.startedAt).toISOString(),
+    },
+    (error) => debugLog('state', 'state file write failed', { error: error.message }),
+  );
+  const attached = attachRecap({
+    plan,
+    wrap: session,
+    options,
+    engine,
+    overlay,
+    cwd: input.cwd,
+    env,
+    startedAt: input.startedAt,
+    onShown: (text, current) => state.update({ lastRecap: { line: text, stamp: current.stamp, createdAt: now() } }, { now: true }),
+    onActivity: (activity, current) => {
+      const changed = activity !== state.current.state;
+      state.update({ sessionFile: current.file, sessionId: current.id, ...(changed ? { state: activity, stateSince: now() } : {}) });
+    },
+  });
+  if (!attached) {
+    state.remove();
+    return undefined;
+  }
+  const focus = session.onFocus((focused) => focused && state.update({ lastFocusAt: now() }));
+  let server: Server | undefined;
+  startControlServer(socketPath, async (cmd) => {
+    switch (cmd) {
+      case 'status':
+        return { state: state.current };
+      case 'show':
+        attached.live.requestManual();
+        return { line: state.current.lastRecap?.line ?? null };
+      case 'recap': {
+        const current = attached.tracker.current;
+        if (!current) return { line: null };
+        return { line: (await engine.draft(current, AbortSignal.timeout(options.generatorTimeoutSeconds * 1000))) ?? null };
+      }
+      default:
+        return cmd satisfies never;
+    }
+  }).then(
+    (s) => (server = s),
+    (error: Error) => debugLog('control', 'control socket failed', { error: error.message }),
+  );
   return {
     async stop() {
+      focus.dispose();
+      state.update({ state: 'exited', stateSince: now() });
       await attached.stop();
       overlay?.dispose();
+      if (server) stopControlServer(server, socketPath);
+      state.remove();
     },
   };
 }

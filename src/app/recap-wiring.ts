@@ -33,6 +33,10 @@ export interface AttachInput {
   env: Env;
   startedAt: number;
   log?: DebugLog;
+  /** A recap was shown (state file). */
+  onShown?(text: string, session: Session): void;
+  /** The session changed; its activity state (state file). */
+  onActivity?(state: 'working' | 'waiting' | 'idle' | 'exited', session: Session): void;
 }
 
 export interface AttachedRecap {
@@ -77,9 +81,11 @@ export function attachRecap(input: AttachInput): AttachedRecap | undefined {
     display,
     draft: (session, signal) => input.engine.draft(session, signal),
     workingLine: (session) => input.engine.workingLine(session),
+    onShown: input.onShown,
     onSessionChange: (session) => {
       const activity = deriveActivity(session, { now: Date.now() });
       tmux?.setState(activity.state);
+      input.onActivity?.(activity.state, session);
     },
     config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs },
     hotkey: typeof hotkey === 'string' ? null : (hotkey as Hotkey | null),

@@ -325,7 +325,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (plan.adapter && opts.display !== 'none') {
     try {
       const { attachLiveRecap } = await import('./live-runtime.js');
-      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt, overlay });
+      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt, overlay, command: options.command });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerSubcommands } from './commands/index.js';
+import { getExitCode } from './exit-code.js';
 import { markForcedWrap } from './commands/wrap.js';
 
 function readVersion(): string {
@@ -31,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   program.exitOverride();
   let exitCode = 0;
   program.hook('postAction', (_thisCommand, actionCommand) => {
-    const code = (actionCommand as Command & { _exitCode?: number })._exitCode;
+    const code = getExitCode(actionCommand);
     if (typeof code === 'number') exitCode = code;
   });
   try {
@@ -46,7 +47,4 @@ export async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-/** Commands set their exit code here (commander actions cannot return one). */
-export function setExitCode(command: Command, code: number): void {
-  (command as Command & { _exitCode?: number })._exitCode = code;
-}
+export { setExitCode } from './exit-code.js';

@@ -8,6 +8,9 @@
 import { execFile } from 'node:child_process';
 import { sanitizeLine } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
+import { escapeTmuxText } from './tmux-escape.js';
+
+export { escapeTmuxText };
 
 /** How long display-message keeps a recap up if no key is pressed (tmux clears it on a key anyway). */
 export const TMUX_MESSAGE_MS = 15_000;
@@ -27,7 +30,7 @@ export type PaneState = 'working' | 'waiting' | 'idle' | 'exited';
 
 /** One safe line for tmux: no control characters, `#` doubled, cut to maxWidth cells. */
 export function escapeForTmux(text: string, maxWidth = TMUX_OPTION_MAX_WIDTH): string {
-  return truncateToWidth(sanitizeLine(text), maxWidth).replace(/#/g, '##');
+  return escapeTmuxText(truncateToWidth(sanitizeLine(text), maxWidth));
 }
 
 /** "just now", "4m", "2h", "3d": the age shown in @recap_age. */

@@ -2,6 +2,7 @@
 // pi-format transcript runs under recapwrap; you switch to another pane while it works, stay away past
 // the threshold, come back, and the recap is on the client's screen and in @recap; a key clears it and
 // still reaches the agent, and the agent's pane is as it was.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,10 +91,25 @@ describe.skipIf(!hasTmux)('live recap in tmux', () => {
     await pollUntil(() => client.output().slice(seenBefore).includes('recap: '), { description: 'the recap on the client (display-message)' });
     expect(server.run(['show', '-pv', '-t', pane, '@recap_state']).trim()).toMatch(/^(idle|waiting)$/);
 
+    // The same recap for status lines, from the state file; and a recap on demand through the control socket.
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, [CLI_BIN, ...args], { encoding: 'utf8', env: { ...process.env, RECAPWRAP_STATE_DIR: join(dir, 'state'), TMUX_PANE: '' } });
+    expect(cli('status', '--pane', pane).trim()).toBe(recap);
+    expect(cli('status', '--pane', pane, '--format', 'tmux').trim()).toBe(recap.replace(/#/g, '##'));
+    expect(cli('status', '--pane', '%999')).toBe('');
+    expect(cli('recap', '--pane', pane).trim()).toMatch(/^recap: .*src\/cli\.ts/);
+    const shownBefore = client.output().length;
+    cli('recap', '--pane', pane, '--show');
+    await pollUntil(() => client.output().slice(shownBefore).includes('recap: '), { description: 'recap --show to display it again' });
+
     // The agent's own screen was never touched.
     expect(server.capturePane(pane)).toBe(paneBefore);
     server.run(['send-keys', '-t', pane, '-l', 'z']);
     await pollUntil(() => server.capturePane(pane).includes('› z'), { description: 'the key to reach the agent' });
     expect(server.capturePane(pane).replace('› z', '›')).toBe(paneBefore); // capture-pane trims the prompt's trailing space
+
+    // On exit the wrapper removes its state file and its pane options.
+    server.run(['send-keys', '-t', pane, 'C-d']);
+    await pollUntil(() => readdirSync(join(dir, 'state')).filter((n) => n.startsWith('live-')).length === 0, { description: 'the state file to go' });
   });
 });

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { renderOptionsMarkdown, resolveConfig, type ResolvedConfig } from '../../config/load.js';
 import { OPTIONS } from '../../config/options-table.js';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-code.js';
 
 export function renderConfig(config: ResolvedConfig): string {
   const width = Math.max(...OPTIONS.map((o) => o.name.length));

@@ -1,6 +1,6 @@
 /** `recapwrap demo`: thin layer over src/app/demo.ts. */
 import type { Command } from 'commander';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-code.js';
 
 export function registerDemo(program: Command): void {
   program

@@ -4,7 +4,7 @@ import {
   checkAgents, checkEndpoint, checkGenerators, checkQwenRecap, checkStateDir, checkTmux, createDoctorDeps,
   doctorExitCode, probeFocusReporting, renderDoctorReport, type CheckResult,
 } from '../../app/doctor.js';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-code.js';
 
 export interface DoctorOptions {
   interactive: boolean;

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { addOptionFlags, flagValuesFromCommand } from '../../config/load.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
-import { setExitCode } from '../main.js';
+import { setExitCode } from '../exit-code.js';
 
 /**
  * Stands in for `--` so that commander treats the next word as a command to wrap rather than a

@@ -1,0 +1,63 @@
+/**
+ * `recapwrap status [--pane ID] [--format plain|tmux]`: the latest recap line of a live wrapper, for
+ * status lines (`#(recapwrap status --format tmux)`). Reads the state files only: fast, and prints
+ * nothing (exit 0) when there is no recap, so a status line stays clean.
+ */
+import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
+import { getStateDir } from '../../config/paths.js';
+import { readLiveStates, type LiveState } from '../../display/state-file.js';
+import { escapeTmuxText } from '../../display/tmux-escape.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { setExitCode } from '../exit-code.js';
+
+export interface StatusOptions {
+  pane?: string;
+  format: string;
+}
+
+/** The live wrapper a status line means: the given pane, else $TMUX_PANE, else the newest in this folder. */
+export function findLiveState(states: readonly LiveState[], pane: string | undefined, cwd: string): LiveState | undefined {
+  if (pane) return states.find((s) => s.tmuxPane === pane);
+  return states.find((s) => s.cwd === cwd);
+}
+
+export function runStatus(options: StatusOptions, env = process.env, cwd = process.cwd()): { out: string; code: number } {
+  if (options.format !== 'plain' && options.format !== 'tmux') {
+    return { out: `recapwrap: Expected the \`--format\` option to be plain or tmux, got \`${options.format}\`\n`, code: 2 };
+  }
+  const states = readLiveStates(getStateDir(env), { prune: true });
+  const state = findLiveState(states, options.pane ?? env.TMUX_PANE, cwd);
+  const line = state?.lastRecap?.line;
+  if (!line) return { out: '', code: 0 };
+  return { out: (options.format === 'tmux' ? escapeTmuxText(line) : sanitizeLine(line)) + '\n', code: 0 };
+}
+
+/**
+ * Fast path for status lines: `recapwrap status [--pane ID] [--format F]` without loading the full CLI
+ * (tmux runs it every few seconds). Undefined means "let the full CLI handle argv" (help, bad flags).
+ */
+export function runStatusFast(argv: readonly string[]): number | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { pane: { type: 'string' }, format: { type: 'string', default: 'plain' } }, strict: true, allowPositionals: false });
+  } catch {
+    return undefined;
+  }
+  const { out, code } = runStatus({ pane: parsed.values.pane, format: parsed.values.format ?? 'plain' });
+  (code === 0 ? process.stdout : process.stderr).write(out);
+  return code;
+}
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('the latest recap line of a live wrapper, for status lines (prints nothing when there is none)')
+    .option('--pane <id>', 'tmux pane id (default: $TMUX_PANE, else the newest wrapper in this folder)')
+    .option('--format <format>', 'plain, or tmux (# escaped for status-right)', 'plain')
+    .action(function (this: Command, options: StatusOptions) {
+      const { out, code } = runStatus(options);
+      (code === 0 ? process.stdout : process.stderr).write(out);
+      setExitCode(this, code);
+    });
+}

@@ -1,0 +1,149 @@
+/**
+ * One small JSON file per live wrapper in the state folder ($XDG_STATE_HOME/recapwrap, 0700), for
+ * `status`, status lines and other tools: agent, folder, session file, tmux pane, activity state and
+ * the last recap. Written atomically (temp file + rename, 0600), coalesced, removed on exit; readers
+ * skip corrupt files and treat files of dead pids as stale.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const STATE_FILE_VERSION = 1;
+const STATE_PREFIX = 'live-';
+/** Coalesce bursts of updates into one write at most this often. */
+export const STATE_WRITE_COALESCE_MS = 200;
+
+export type LiveActivity = 'working' | 'waiting' | 'idle' | 'exited';
+
+export interface LiveState {
+  version: number;
+  pid: number;
+  agent: string | null;
+  command: string;
+  cwd: string;
+  sessionFile: string | null;
+  sessionId: string | null;
+  tmuxPane: string | null;
+  state: LiveActivity;
+  stateSince: string;
+  lastFocusAt: string | null;
+  lastRecap: { line: string; stamp: string; createdAt: string } | null;
+  socketPath: string | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
+export function stateFilePath(stateDir: string, pid: number): string {
+  return join(stateDir, `${STATE_PREFIX}${pid}.json`);
+}
+
+/** Writes this wrapper's state file; updates are merged and written at most every 200 ms. */
+export class StateWriter {
+  private state: LiveState;
+  private timer: NodeJS.Timeout | undefined;
+  private removed = false;
+  readonly file: string;
+
+  constructor(
+    private readonly stateDir: string,
+    initial: Omit<LiveState, 'version' | 'updatedAt'>,
+    private readonly onError: (error: Error) => void = () => {},
+  ) {
+    this.state = { ...initial, version: STATE_FILE_VERSION, updatedAt: new Date().toISOString() };
+    this.file = stateFilePath(stateDir, initial.pid);
+    this.flush();
+  }
+
+  get current(): Readonly<LiveState> {
+    return this.state;
+  }
+
+  /** Merge a change; written within 200 ms, or at once with `now` (a shown recap: status lines want it). */
+  update(patch: Partial<Omit<LiveState, 'version' | 'pid'>>, opts: { now?: boolean } = {}): void {
+    this.state = { ...this.state, ...patch, updatedAt: new Date().toISOString() };
+    if (opts.now) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.flush();
+      return;
+    }
+    if (this.timer || this.removed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, STATE_WRITE_COALESCE_MS);
+    this.timer.unref();
+  }
+
+  // Atomic: a reader sees the old file or the new one, never half of one.
+  flush(): void {
+    if (this.removed) return;
+    try {
+      mkdirSync(this.stateDir, { recursive: true, mode: 0o700 });
+      const tmp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(this.state), { mode: 0o600 });
+      renameSync(tmp, this.file);
+    } catch (error) {
+      this.onError(error as Error);
+    }
+  }
+
+  remove(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.removed = true;
+    try {
+      unlinkSync(this.file);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface ReadStatesOptions {
+  /** Delete the files of wrappers that are gone. */
+  prune?: boolean;
+  /** Told about files that cannot be read (corrupt, wrong shape). */
+  warn?: (message: string) => void;
+}
+
+/** Every live wrapper's state, newest first; corrupt files are skipped, dead pids stale. */
+export function readLiveStates(stateDir: string, options: ReadStatesOptions = {}): LiveState[] {
+  let names: string[];
+  try {
+    names = readdirSync(stateDir);
+  } catch {
+    return [];
+  }
+  const out: LiveState[] = [];
+  for (const name of names) {
+    if (!name.startsWith(STATE_PREFIX) || !name.endsWith('.json')) continue;
+    const file = join(stateDir, name);
+    let state: LiveState;
+    try {
+      state = JSON.parse(readFileSync(file, 'utf8')) as LiveState;
+      if (typeof state !== 'object' || state === null || typeof state.pid !== 'number' || typeof state.cwd !== 'string') throw new Error('not a recapwrap state file');
+    } catch (error) {
+      options.warn?.(`skipping ${file}: ${(error as Error).message}`);
+      continue;
+    }
+    if (!isAlive(state.pid)) {
+      if (options.prune) {
+        try {
+          unlinkSync(file);
+        } catch {}
+      }
+      continue;
+    }
+    out.push(state);
+  }
+  return out.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}

@@ -16,8 +16,13 @@ import { barRow, renderOverlayBar, type BarPosition } from './overlay.js';
 // @xterm/headless is CommonJS without named ESM exports; its typings declare named ones.
 const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
 
-/** Past this much unparsed output the copy is dropped and rebuilt (xterm discards input above ~50 MB). */
-const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/**
+ * Past this much unparsed output the copy gives up (a flood: `cat` of a big file) rather than burn a
+ * core catching up: it is "lost" and only scans for a point where the screen is redrawn from scratch.
+ */
+export const MAX_PENDING_BYTES = 1024 * 1024;
+/** Sequences after which the whole screen is known again (once the cursor is placed absolutely). */
+const RESYNC_SEQUENCES = ['\x1b[2J', '\x1b[3J', '\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h', '\x1bc'];
 
 /** Cell attribute accessors shared by IBufferCell and xterm's internal AttributeData. */
 type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderline' | 'isBlink' | 'isInverse' | 'isInvisible' | 'isStrikethrough' | 'isFgRGB' | 'isFgPalette' | 'getFgColor' | 'isBgRGB' | 'isBgPalette' | 'getBgColor'> & { isOverline?: () => number };
@@ -75,6 +80,9 @@ export class ScreenMirror {
   private childSavedCursor = false;
   /** Set when the copy fell behind and was rebuilt (the owner drops a pending bar). */
   rebuilt = false;
+  /** After a flood: nothing is known until a full redraw (RESYNC_SEQUENCES) and an absolute cursor move. */
+  private lost = false;
+  private resyncing = false;
 
   constructor(init: MirrorInit) {
     this.cols = init.cols;
@@ -100,6 +108,17 @@ export class ScreenMirror {
       return false;
     });
     term.parser.registerEscHandler({ final: 'c' }, () => ((this.knownFromRow = 0), false));
+    // After a flood, the first absolute cursor move following a full redraw puts the copy back in step.
+    const anchor = () => {
+      if (this.resyncing) {
+        this.resyncing = false;
+        this.lost = false;
+        this.knownFromRow = 0;
+      }
+      return false;
+    };
+    term.parser.registerCsiHandler({ final: 'H' }, anchor);
+    term.parser.registerCsiHandler({ final: 'f' }, anchor);
     return term;
   }
 
@@ -107,13 +126,24 @@ export class ScreenMirror {
   feed(chunk: string): void {
     if (chunk.length === 0) return;
     if (this.pendingBytes > MAX_PENDING_BYTES) {
-      // The copy cannot keep up: drop it. Nothing is known again until the agent clears the screen.
+      // The copy cannot keep up: drop it, and only scan for a full redraw from now on.
       this.term.dispose();
       this.term = this.createTerminal();
       this.pendingBytes = 0;
       this.pendingWrites = 0;
       this.knownFromRow = this.rows;
       this.rebuilt = true;
+      this.lost = true;
+      this.resyncing = false;
+      for (const fn of this.whenParsed.splice(0)) fn();
+    }
+    if (this.lost && !this.resyncing) {
+      // Cheap scan while lost: feed the copy again from the last full redraw in this chunk, if any.
+      let at = -1;
+      for (const seq of RESYNC_SEQUENCES) at = Math.max(at, chunk.lastIndexOf(seq));
+      if (at < 0) return;
+      chunk = chunk.slice(at);
+      this.resyncing = true;
     }
     this.pendingBytes += chunk.length;
     this.pendingWrites++;
@@ -135,7 +165,7 @@ export class ScreenMirror {
 
   private trackScroll(): void {
     const buffer = this.term.buffer.active;
-    if (buffer.type !== 'normal') return;
+    if (buffer.type !== 'normal' || this.lost) return;
     const delta = buffer.baseY - this.lastBaseY;
     if (delta > 0) this.knownFromRow = Math.max(0, this.knownFromRow - delta);
     this.lastBaseY = buffer.baseY;
@@ -151,6 +181,7 @@ export class ScreenMirror {
   /** The bytes that draw the bar now and the bytes that take it off again, if it can be drawn now. */
   frame(text: string, position: BarPosition): FrameResult {
     if (this.pendingWrites > 0) return { skip: 'pending' };
+    if (this.lost) return { skip: 'unknown' };
     if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
     const row = barRow(position, this.rows);
     if (this.term.buffer.active.type === 'normal' && row < this.knownFromRow) return { skip: 'unknown' };

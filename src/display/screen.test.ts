@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
 import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
+import { MAX_PENDING_BYTES } from './screen-mirror.js';
 import { OverlayScreen, REDRAW_THROTTLE_MS } from './screen.js';
 
 const COLS = 100;
@@ -159,6 +160,27 @@ describe('overlay over full-screen and inline programs', () => {
     await wait(50);
     expect(writes).toEqual([]);
     expect(screen.isVisible).toBe(false);
+  });
+
+  it('gives up during a flood instead of catching up, and is back in step after a full redraw', async () => {
+    const r = rig('bottom');
+    const line = 'flood line 0123456789 abcdefghijklmnopqrstuvwxyz\r\n';
+    const burst = line.repeat(Math.ceil((3 * MAX_PENDING_BYTES) / line.length / 8));
+    for (let i = 0; i < 8; i++) {
+      // Fed faster than the copy parses (no waiting in between): the copy drops out.
+      void r.user.write(burst);
+      void r.reference.write(burst);
+      r.screen.after(burst);
+    }
+    r.screen.show('recap: during flood');
+    await wait(100);
+    expect(r.screen.isVisible).toBe(false);
+    // A full-screen redraw with an absolute cursor move: the copy is in step again.
+    await r.agent('\x1b[H\x1b[2J\x1b[3;1Hredrawn screen\x1b[10;5H');
+    r.screen.show('recap: after the flood');
+    expect(await r.barShown()).toBe(true);
+    r.screen.clear();
+    await r.same();
   });
 
   it('redraws the bar after the agent paints, throttled', async () => {

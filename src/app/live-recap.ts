@@ -86,6 +86,7 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
   let tickTimer: unknown;
   let firstScreenTimer: unknown;
   let sawOutput = false;
+  let firstOutput: Disposable | undefined;
   let inFlight: { stamp: string; controller: AbortController } | undefined;
   let disposed = false;
 
@@ -179,11 +180,14 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
       }
       send({ type: 'input' });
     }),
-    deps.wrap.onOutput(() => {
+    // Only the first output matters (the resume trigger); then stop listening, so the wrapper need
+    // not decode every chunk of output for us.
+    (firstOutput = deps.wrap.onOutput(() => {
       if (sawOutput) return;
       sawOutput = true;
       firstScreenTimer = timers.setTimeout(() => send({ type: 'first-screen' }), FIRST_SCREEN_SETTLE_MS);
-    }),
+      queueMicrotask(() => firstOutput?.dispose());
+    })),
     deps.wrap.onExit(() => send({ type: 'exit' })),
     deps.sessions.onSession((session) => {
       try {

@@ -7,10 +7,10 @@ import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerRecap } from './recap.js';
 import { registerStatus } from './status.js';
+import { registerTranscript } from './transcript.js';
 import { registerWrap } from './wrap.js';
 
 const PLANNED: Array<[name: string, description: string]> = [
-  ['transcript', 'the normalized events of a session file'],
   ['ls', 'all live wrapped sessions'],
   ['board', 'live full-screen view of all wrapped sessions'],
   ['resume', 'past sessions of this directory with their recaps; relaunch one'],
@@ -23,6 +23,7 @@ export function registerSubcommands(program: Command): void {
   registerDemo(program);
   registerRecap(program);
   registerStatus(program);
+  registerTranscript(program);
   for (const [name, description] of PLANNED) {
     program
       .command(name)

@@ -1,0 +1,85 @@
+/**
+ * `recapwrap transcript FILE [--agent ID] [--json]`: the normalized session of a session file, for
+ * debugging and scripts. The agent is detected from the content unless given.
+ */
+import type { Command } from 'commander';
+import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
+import type { Session, TranscriptEvent } from '../../transcripts/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { setExitCode } from '../exit-code.js';
+
+// One line per event for people; thinking is marked, never printed.
+export function renderEvent(e: TranscriptEvent): string {
+  const time = e.ts ? new Date(e.ts).toISOString().slice(11, 19) : '        ';
+  const clip = (s: string) => sanitizeLine(s).slice(0, 160);
+  switch (e.kind) {
+    case 'user':
+      return `${time} user       ${clip(e.text)}`;
+    case 'assistant':
+      return `${time} assistant  ${clip(e.text)}`;
+    case 'thinking':
+      return `${time} thinking   (${e.text.length} chars, not shown)`;
+    case 'tool-call':
+      return `${time} tool       ${e.name}(${clip(e.args)})${e.paths.length ? ` → ${e.paths.join(', ')}` : ''}`;
+    case 'tool-result':
+      return `${time} result     ${e.ok ? 'ok' : 'ERROR'} ${clip(e.text)}`;
+    case 'summary':
+      return `${time} summary    [${e.source}] ${clip(e.text)}`;
+    case 'turn-end':
+      return `${time} turn end${e.reason ? ` (${e.reason})` : ''}`;
+    case 'aborted':
+      return `${time} aborted    ${clip(e.text ?? '')}`;
+    case 'error':
+      return `${time} error      ${clip(e.text)}`;
+    case 'model':
+      return `${time} model      ${e.provider ? `${e.provider}/` : ''}${e.model}`;
+    case 'title':
+      return `${time} title      ${clip(e.text)}`;
+    default:
+      return e satisfies never;
+  }
+}
+
+export function renderSession(s: Session, state: string): string {
+  const head = [`${s.agent} session ${s.id}`, s.title ? `title: ${sanitizeLine(s.title)}` : '', s.cwd ? `cwd: ${s.cwd}` : '', `state: ${state}`, `stamp: ${s.stamp}`, s.skipped ? `skipped lines: ${s.skipped}` : '']
+    .filter(Boolean)
+    .join('\n');
+  return `${head}\n\n${s.events.map(renderEvent).join('\n')}`;
+}
+
+export async function runTranscript(file: string, options: { agent?: string; json?: boolean }): Promise<{ out: string; err: string; code: number }> {
+  if (options.agent !== undefined && !isAgentId(options.agent)) {
+    return { out: '', err: `recapwrap: Expected the \`--agent\` option to be one of ${AGENT_IDS.join(', ')}, got \`${options.agent}\`\n`, code: 2 };
+  }
+  const { loadSessionFile } = await import('../../transcripts/load.js');
+  const { deriveActivity } = await import('../../transcripts/activity.js');
+  let session: Session;
+  try {
+    session = await loadSessionFile(file, { agent: options.agent });
+  } catch (error) {
+    return { out: '', err: `recapwrap: ${(error as Error).message}\n`, code: 1 };
+  }
+  const state = deriveActivity(session, { now: Date.now() }).state;
+  if (options.json) {
+    const { agent, id, cwd, title, stamp, skipped } = session;
+    // Thinking is never shown: its length stands in for its text.
+    const events = session.events.map((e) => (e.kind === 'thinking' ? { kind: e.kind, chars: e.text.length, sourceId: e.sourceId, ts: e.ts } : e));
+    return { out: JSON.stringify({ agent, id, cwd: cwd ?? null, title: title ?? null, stamp, state, events, skipped }) + '\n', err: '', code: 0 };
+  }
+  return { out: renderSession(session, state) + '\n', err: '', code: 0 };
+}
+
+export function registerTranscript(program: Command): void {
+  program
+    .command('transcript')
+    .description('the normalized events of a session file (agent detected from the content)')
+    .argument('<file>', 'a session file (pi, qwen, claude, codex or gemini)')
+    .option('--agent <id>', 'which agent wrote it, when detection fails')
+    .option('--json', 'one JSON object: agent, id, cwd, title, stamp, state, events, skipped', false)
+    .action(async function (this: Command, file: string, options: { agent?: string; json?: boolean }) {
+      const { out, err, code } = await runTranscript(file, options);
+      process.stdout.write(out);
+      process.stderr.write(err);
+      setExitCode(this, code);
+    });
+}

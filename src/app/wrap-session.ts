@@ -322,7 +322,8 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
   const overlay = overlaySetup?.attach(session, opts.position);
   let recap: { stop(): Promise<void> } | undefined;
-  if (plan.adapter && opts.display !== 'none') {
+  if (plan.adapter) {
+    // Even with --display none: the transcript is still followed for status, ls and recap --pane.
     try {
       const { attachLiveRecap } = await import('./live-runtime.js');
       recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt, overlay, command: options.command });

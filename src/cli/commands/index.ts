@@ -5,13 +5,13 @@ import { setExitCode } from '../exit-code.js';
 import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
+import { registerLs } from './ls.js';
 import { registerRecap } from './recap.js';
 import { registerStatus } from './status.js';
 import { registerTranscript } from './transcript.js';
 import { registerWrap } from './wrap.js';
 
 const PLANNED: Array<[name: string, description: string]> = [
-  ['ls', 'all live wrapped sessions'],
   ['board', 'live full-screen view of all wrapped sessions'],
   ['resume', 'past sessions of this directory with their recaps; relaunch one'],
 ];
@@ -24,6 +24,7 @@ export function registerSubcommands(program: Command): void {
   registerRecap(program);
   registerStatus(program);
   registerTranscript(program);
+  registerLs(program);
   for (const [name, description] of PLANNED) {
     program
       .command(name)

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { displayWidth } from '../../util/text-width.js';
+import type { LiveState } from '../../display/state-file.js';
+import { formatSince, renderLs, shortenDir } from './ls.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const state = (over: Partial<LiveState>): LiveState => ({
+  version: 1, pid: 1, agent: 'claude', command: 'claude', cwd: '/home/u/proj', sessionFile: null, sessionId: null, tmuxPane: '%3',
+  state: 'idle', stateSince: '2026-11-22T11:55:00Z', lastFocusAt: '2026-11-22T11:59:30Z', lastRecap: { line: 'recap: 日本語のテキスト👍 wrote app.ts. Next: run the tests.', stamp: 's', createdAt: '' },
+  socketPath: null, startedAt: '', updatedAt: '', ...over,
+});
+
+describe('ls rendering', () => {
+  it('says how to start when nothing runs', () => {
+    expect(renderLs([], 80, NOW)).toContain('recapwrap demo');
+  });
+  it('shows state with its age, last look, pane, and the recap cut to the width (CJK, emoji)', () => {
+    const out = renderLs([state({}), state({ pid: 2, agent: null, command: 'vim', state: 'working', lastFocusAt: null, tmuxPane: null, lastRecap: null })], 70, NOW, '/home/u');
+    const lines = out.split('\n');
+    expect(lines[1]).toMatch(/^claude\s+~\/proj\s+idle 5m\s+30s\s+%3\s+recap: 日本語/);
+    expect(lines[2]).toMatch(/^vim\s+~\/proj\s+working 5m\s+-\s+-$/);
+    for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(70);
+  });
+  it('formats ages and shortens folders', () => {
+    expect(formatSince('2026-11-22T11:00:00Z', NOW)).toBe('1h');
+    expect(formatSince(null, NOW)).toBe('-');
+    expect(shortenDir('/home/u/a/very/long/path/to/some/project/folder', '/home/u', 20)).toBe('…some/project/folder');
+  });
+});

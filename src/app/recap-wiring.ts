@@ -99,9 +99,8 @@ export function attachRecap(input: AttachInput): AttachedRecap | undefined {
     live,
     async stop() {
       live.dispose();
-      tmux?.setState('exited');
       await tracker.stop();
-      await tmux?.dispose();
+      await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from '../util/process.js';
 
 export const STATE_FILE_VERSION = 1;
 const STATE_PREFIX = 'live-';
@@ -99,15 +100,6 @@ export class StateWriter {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export interface ReadStatesOptions {
   /** Delete the files of wrappers that are gone. */
   prune?: boolean;
@@ -135,7 +127,7 @@ export function readLiveStates(stateDir: string, options: ReadStatesOptions = {}
       options.warn?.(`skipping ${file}: ${(error as Error).message}`);
       continue;
     }
-    if (!isAlive(state.pid)) {
+    if (!isProcessAlive(state.pid)) {
       if (options.prune) {
         try {
           unlinkSync(file);

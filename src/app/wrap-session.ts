@@ -39,10 +39,10 @@ export interface WrapExit {
 }
 
 export interface OutputGate {
-  /** Called with each child output chunk before it is written; returns bytes to write just before it. */
-  before(chunk: string): string;
-  /** Called after the chunk was written. */
-  after(chunk: string): void;
+  /** Called before each child output chunk is written; returns bytes to write just before it. */
+  before(): string;
+  /** Called with the chunk's raw bytes after it was written (not decoded: the gate may never need text). */
+  after(chunk: Buffer): void;
 }
 
 export interface WrapSession {
@@ -174,11 +174,11 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
 
   // Child output: forwarded first; modes, gate and listeners look at it afterwards.
   pty.onData((buf) => {
-    const observed = gate !== undefined || outputEvent.size > 0;
+    const observed = outputEvent.size > 0;
     const text = observed ? outputDecoder.write(buf) : '';
     if (gate) {
       try {
-        const prefix = gate.before(text);
+        const prefix = gate.before();
         if (prefix) passthrough.write(prefix);
       } catch (error) {
         debugLog('wrap', 'output gate failed', { error: error instanceof Error ? error.message : String(error) });
@@ -188,7 +188,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
     if (modes.hasPending || buf.indexOf(0x1b) !== -1) trackModes(buf);
     if (gate) {
       try {
-        gate.after(text);
+        gate.after(buf);
       } catch (error) {
         debugLog('wrap', 'output gate failed', { error: error instanceof Error ? error.message : String(error) });
       }

@@ -22,7 +22,7 @@ const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Term
  */
 export const MAX_PENDING_BYTES = 1024 * 1024;
 /** Sequences after which the whole screen is known again (once the cursor is placed absolutely). */
-const RESYNC_SEQUENCES = ['\x1b[2J', '\x1b[3J', '\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h', '\x1bc'];
+const RESYNC_SEQUENCES = ['\x1b[2J', '\x1b[3J', '\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h', '\x1bc'].map((s) => Buffer.from(s, 'latin1'));
 
 /** Cell attribute accessors shared by IBufferCell and xterm's internal AttributeData. */
 type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderline' | 'isBlink' | 'isInverse' | 'isInvisible' | 'isStrikethrough' | 'isFgRGB' | 'isFgPalette' | 'getFgColor' | 'isBgRGB' | 'isBgPalette' | 'getBgColor'> & { isOverline?: () => number };
@@ -122,20 +122,26 @@ export class ScreenMirror {
     return term;
   }
 
-  /** Mirror agent output. */
-  feed(chunk: string): void {
+  /** Output is being skipped (a flood): forget the screen until a full redraw, as after falling behind. */
+  lose(): void {
+    this.term.dispose();
+    this.term = this.createTerminal();
+    this.pendingBytes = 0;
+    this.pendingWrites = 0;
+    this.knownFromRow = this.rows;
+    this.lost = true;
+    this.resyncing = false;
+    for (const fn of this.whenParsed.splice(0)) fn();
+  }
+
+  /** Mirror agent output (UTF-8 bytes, or text). */
+  feed(input: Uint8Array | string): void {
+    let chunk = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input.buffer, input.byteOffset, input.length);
     if (chunk.length === 0) return;
     if (this.pendingBytes > MAX_PENDING_BYTES) {
       // The copy cannot keep up: drop it, and only scan for a full redraw from now on.
-      this.term.dispose();
-      this.term = this.createTerminal();
-      this.pendingBytes = 0;
-      this.pendingWrites = 0;
-      this.knownFromRow = this.rows;
+      this.lose();
       this.rebuilt = true;
-      this.lost = true;
-      this.resyncing = false;
-      for (const fn of this.whenParsed.splice(0)) fn();
     }
     if (this.lost && !this.resyncing) {
       // Cheap scan while lost: feed the copy again from the last full redraw in this chunk, if any.

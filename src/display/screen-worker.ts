@@ -15,6 +15,9 @@ if (port) {
       case 'feed':
         mirror.feed(msg.data);
         break;
+      case 'lose':
+        mirror.lose();
+        break;
       case 'resize':
         mirror.resize(msg.cols, msg.rows);
         break;

@@ -18,14 +18,14 @@ afterEach(() => {
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // A user terminal, a reference terminal that only ever sees the agent, and the overlay in between.
-function rig(position: 'top' | 'bottom' = 'bottom', cols = COLS, rows = ROWS) {
+function rig(position: 'top' | 'bottom' = 'bottom', cols = COLS, rows = ROWS, now?: () => number) {
   const user = new VirtualTerminal(cols, rows);
   const reference = new VirtualTerminal(cols, rows);
   const writes: string[] = [];
-  const screen = new OverlayScreen({ cols, rows, position, write: (d) => (writes.push(d), void user.write(d)), cursorAtStart: { row: 0, col: 0 }, worker: false });
+  const screen = new OverlayScreen({ cols, rows, position, write: (d) => (writes.push(d), void user.write(d)), cursorAtStart: { row: 0, col: 0 }, worker: false, now });
   made.push(user, reference, screen);
   const agent = async (chunk: string) => {
-    const before = screen.before(chunk);
+    const before = screen.before();
     if (before) void user.write(before);
     void user.write(chunk);
     void reference.write(chunk);
@@ -163,7 +163,8 @@ describe('overlay over full-screen and inline programs', () => {
   });
 
   it('gives up during a flood instead of catching up, and is back in step after a full redraw', async () => {
-    const r = rig('bottom');
+    let clock = 1_000_000;
+    const r = rig('bottom', COLS, ROWS, () => clock);
     const line = 'flood line 0123456789 abcdefghijklmnopqrstuvwxyz\r\n';
     const burst = line.repeat(Math.ceil((3 * MAX_PENDING_BYTES) / line.length / 8));
     for (let i = 0; i < 8; i++) {
@@ -175,6 +176,7 @@ describe('overlay over full-screen and inline programs', () => {
     r.screen.show('recap: during flood');
     await wait(100);
     expect(r.screen.isVisible).toBe(false);
+    clock += 1000; // the flood is over
     // A full-screen redraw with an absolute cursor move: the copy is in step again.
     await r.agent('\x1b[H\x1b[2J\x1b[3;1Hredrawn screen\x1b[10;5H');
     r.screen.show('recap: after the flood');

@@ -19,17 +19,25 @@ export { sgrOf } from './screen-mirror.js';
 export const REDRAW_THROTTLE_MS = 40;
 /** While the agent is mid-frame (?2026h), look again after this long. */
 const SYNC_RETRY_MS = 20;
+/**
+ * More output than this within FLOOD_WINDOW_MS is a flood (`cat` of a big file; agents paint far less):
+ * the copy is not fed until it ends, and catches up at the next full redraw. Keeps a core free.
+ */
+export const FLOOD_BYTES = 512 * 1024;
+export const FLOOD_WINDOW_MS = 100;
 
 export type MirrorRequest =
-  | { type: 'feed'; data: string }
+  | { type: 'feed'; data: Uint8Array }
   | { type: 'resize'; cols: number; rows: number }
+  | { type: 'lose' }
   | { type: 'frame'; id: number; text: string; position: BarPosition }
   | { type: 'dispose' };
 export type MirrorReply = { type: 'frame'; id: number; result: FrameResult; rebuilt: boolean };
 
 /** The screen copy, wherever it runs. */
 interface MirrorHost {
-  feed(chunk: string): void;
+  feed(chunk: Uint8Array): void;
+  lose(): void;
   resize(cols: number, rows: number): void;
   /** Resolves once every chunk fed before the call is parsed. */
   frame(text: string, position: BarPosition): Promise<FrameResult>;
@@ -40,6 +48,7 @@ function inlineHost(init: MirrorInit): MirrorHost {
   const mirror = new ScreenMirror(init);
   return {
     feed: (chunk) => mirror.feed(chunk),
+    lose: () => mirror.lose(),
     resize: (cols, rows) => mirror.resize(cols, rows),
     frame: (text, position) => new Promise((resolve) => mirror.whenCaughtUp(() => resolve(mirror.frame(text, position)))),
     dispose: () => mirror.dispose(),
@@ -70,14 +79,23 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
     for (const resolve of waiting.values()) resolve({ skip: 'unknown' });
     waiting.clear();
   });
-  // Output is batched per event-loop turn: one message for a burst of small chunks (keystroke echo).
-  let batch: string[] = [];
+  // Output is batched per event-loop turn: one message for a burst of small chunks (keystroke echo),
+  // copied once into a buffer of its own that is handed over, not cloned.
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
     if (batch.length === 0) return;
-    worker.postMessage({ type: 'feed', data: batch.join('') } satisfies MirrorRequest);
+    const data = new Uint8Array(batchBytes);
+    let at = 0;
+    for (const part of batch) {
+      data.set(part, at);
+      at += part.length;
+    }
     batch = [];
+    batchBytes = 0;
+    worker.postMessage({ type: 'feed', data } satisfies MirrorRequest, [data.buffer]);
   };
   const post = (msg: MirrorRequest) => {
     flush();
@@ -86,12 +104,18 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
   return {
     feed: (data) => {
       batch.push(data);
+      batchBytes += data.length;
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
       }
     },
     resize: (cols, rows) => post({ type: 'resize', cols, rows }),
+    lose: () => {
+      batch = [];
+      batchBytes = 0;
+      worker.postMessage({ type: 'lose' } satisfies MirrorRequest);
+    },
     frame: (text, position) =>
       new Promise((resolve) => {
         const id = nextId++;
@@ -115,6 +139,8 @@ export interface OverlayScreenOptions {
   cursorAtStart?: { row: number; col: number };
   /** Run the screen copy in a worker thread when possible (default true). */
   worker?: boolean;
+  /** Clock for flood detection (tests). */
+  now?: () => number;
   log?: DebugLog;
 }
 
@@ -129,6 +155,9 @@ export class OverlayScreen {
   private outputSeq = 0;
   private redrawTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  private windowStart = 0;
+  private windowBytes = 0;
+  private flooding = false;
 
   constructor(private readonly options: OverlayScreenOptions) {
     const init = { cols: options.cols, rows: options.rows, cursorAtStart: options.cursorAtStart };
@@ -141,7 +170,7 @@ export class OverlayScreen {
   }
 
   /** Output gate, before an agent chunk is written: take the bar off first. */
-  before(_chunk: string): string {
+  before(): string {
     this.outputSeq++;
     if (!this.visible) return '';
     this.visible = false;
@@ -149,9 +178,22 @@ export class OverlayScreen {
   }
 
   /** Output gate, after an agent chunk was written: mirror it, and put the bar back soon. */
-  after(chunk: string): void {
+  after(chunk: Uint8Array | string): void {
+    if (typeof chunk === 'string') chunk = Buffer.from(chunk, 'utf8');
     if (this.disposed || chunk.length === 0) return;
-    this.mirror.feed(chunk);
+    const now = (this.options.now ?? Date.now)();
+    if (now - this.windowStart > FLOOD_WINDOW_MS) {
+      // A new window: still a flood only if the last window was one and followed right on.
+      this.flooding = this.windowBytes > FLOOD_BYTES && now - this.windowStart <= 2 * FLOOD_WINDOW_MS;
+      this.windowStart = now;
+      this.windowBytes = 0;
+    }
+    this.windowBytes += chunk.length;
+    if (!this.flooding && this.windowBytes > FLOOD_BYTES) {
+      this.flooding = true;
+      this.mirror.lose();
+    }
+    if (!this.flooding) this.mirror.feed(chunk);
     if (this.active && !this.redrawTimer) {
       this.redrawTimer = setTimeout(() => {
         this.redrawTimer = undefined;

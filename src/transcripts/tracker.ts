@@ -6,8 +6,8 @@
  * Never throws into the caller: failures become debug-log lines.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DebugLog } from '../util/debug-log.js';
 import { getProcessTree, isProcessAlive } from './pids.js';
@@ -22,6 +22,18 @@ export const RELOCATE_POLL_MS = 2000;
  */
 export const RELOCATE_FOUND_POLL_MS = 15_000;
 const RELOCATE_DEBOUNCE_MS = 50;
+/** A discovered file must have been seen this long before we claim it (its exact owner claims it first). */
+export const CLAIM_GRACE_MS = 500;
+/**
+ * Longer wait before switching from the file we follow to a discovered one (a /new): a wrapper in the
+ * same folder that has no file yet claims its own new file first instead of losing it to our guess.
+ */
+export const SWITCH_GRACE_MS = 2500;
+
+// Last write time of a file, 0 when it cannot be read.
+async function mtimeMs(file: string): Promise<number> {
+  return stat(file).then((st) => st.mtimeMs, () => 0);
+}
 
 export interface TrackerOptions extends AgentContext {
   adapter: TranscriptAdapter;
@@ -47,6 +59,8 @@ export class SessionTracker {
   private relocateAgain = false;
   private file: string | undefined;
   private claimed: string | undefined;
+  private readonly firstSeen = new Map<string, number>();
+  private graceTimer: NodeJS.Timeout | undefined;
   private tailer: FileTailer | undefined;
   private parser: TranscriptParser | undefined;
   private emitScheduled = false;
@@ -91,6 +105,7 @@ export class SessionTracker {
     this.stopped = true;
     if (this.poll) clearTimeout(this.poll);
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.graceTimer) clearTimeout(this.graceTimer);
     for (const w of this.watchers) w.close();
     this.watchers = [];
     while (this.relocating) await this.relocating;
@@ -157,44 +172,83 @@ export class SessionTracker {
     if (chosen && chosen !== this.file) await this.follow(chosen);
   }
 
-  // The first candidate that is exact, already ours, or that we can claim.
+  /*
+   * The first candidate that is ours already, exact, or that we can claim. Exact files are claimed too
+   * (best effort), so that another wrapper in the same folder never takes them as a discovered /new file.
+   * A discovered file is only claimed once seen for CLAIM_GRACE_MS (SWITCH_GRACE_MS when it would replace
+   * the file we follow), giving its exact owner, or a wrapper still without a file, time to claim it.
+   */
   private async choose(candidates: readonly SessionCandidate[]): Promise<string | undefined> {
+    const now = Date.now();
+    const grace = this.file ? SWITCH_GRACE_MS : CLAIM_GRACE_MS;
     for (const c of candidates) {
       if (c.file === this.file) return c.file;
-      if (c.confidence === 'exact') return c.file;
+      if (c.confidence === 'exact') {
+        await this.tryClaim(c.file);
+        return c.file;
+      }
+      const seen = this.firstSeen.get(c.file) ?? now;
+      this.firstSeen.set(c.file, seen);
+      if (now - seen < grace) {
+        // A better-ranked file is too new to judge: keep what we have and look again after the grace.
+        this.recheckAfter(grace - (now - seen));
+        return candidates.some((x) => x.file === this.file) ? this.file : undefined;
+      }
+      // Our agent wrote to our file after this one appeared: the new file is another agent's, not our /new.
+      if (this.file && (await mtimeMs(this.file)) > seen) continue;
       if (await this.tryClaim(c.file)) return c.file;
     }
     return undefined;
+  }
+
+  private recheckAfter(delayMs: number): void {
+    if (this.graceTimer || this.stopped) return;
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = undefined;
+      this.scheduleRelocate();
+    }, delayMs + RELOCATE_DEBOUNCE_MS);
+    this.graceTimer.unref();
   }
 
   private claimPath(file: string): string {
     return join(this.options.stateDir, 'claims', createHash('sha1').update(file).digest('hex').slice(0, 20));
   }
 
-  // Atomically claim a discovered file for this wrapper; a claim whose owner died is taken over.
+  /*
+   * Atomically claim a file for this tracker: the claim is written whole to a private name, then linked
+   * to its place (link fails if a claim exists, and a reader never sees a half-written one). A claim whose
+   * owner died is taken over. Another tracker's claim in this same process counts as taken.
+   */
   private async tryClaim(file: string): Promise<boolean> {
     const path = this.claimPath(file);
-    await mkdir(join(this.options.stateDir, 'claims'), { recursive: true, mode: 0o700 });
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        await writeFile(path, JSON.stringify({ pid: process.pid, file }), { flag: 'wx', mode: 0o600 });
-        await this.releaseClaim();
-        this.claimed = path;
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        let owner: number | undefined;
+    if (this.claimed === path) return true;
+    const dir = join(this.options.stateDir, 'claims');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const staged = join(dir, `.${process.pid}-${randomBytes(6).toString('hex')}`);
+    await writeFile(staged, JSON.stringify({ pid: process.pid, file }), { mode: 0o600 });
+    try {
+      for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          owner = (JSON.parse(await readFile(path, 'utf8')) as { pid?: number }).pid;
-        } catch {
-          owner = undefined; // Half-written or corrupt: treat as stale.
+          await link(staged, path);
+          await this.releaseClaim();
+          this.claimed = path;
+          return true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          let owner: number | undefined;
+          try {
+            owner = (JSON.parse(await readFile(path, 'utf8')) as { pid?: number }).pid;
+          } catch {
+            owner = undefined; // Corrupt (claims are never half-written): treat as stale.
+          }
+          if (owner !== undefined && isProcessAlive(owner)) return false;
+          await unlink(path).catch(() => undefined);
         }
-        if (owner === process.pid) return true;
-        if (owner !== undefined && isProcessAlive(owner)) return false;
-        await unlink(path).catch(() => undefined);
       }
+      return false;
+    } finally {
+      await unlink(staged).catch(() => undefined);
     }
-    return false;
   }
 
   private async releaseClaim(): Promise<void> {

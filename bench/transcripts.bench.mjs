@@ -1,0 +1,176 @@
+// Transcript layer cost, printed as a table (targets from issue 3):
+//   append→event latency p50/p99 while a separate writer process appends pi entries (≤ 100 ms p99,
+//   zero lost lines), with 30 % of the lines written in split parts; load time and peak RSS of
+//   loadSessionFile on a generated pi transcript of RW_BENCH_TRANSCRIPT_MB (≤ 1 s, ≤ 150 MB) in a fresh
+//   process; and parse throughput (MB/s) of line splitting + the pi parser on bytes already in memory.
+// Uses the BUILT code (dist/); run `npx tsc -p tsconfig.build.json` first. Big files go to a temp dir
+// and are deleted afterwards.
+// Knobs (env): RW_BENCH_TAIL_LINES (600), RW_BENCH_TAIL_GAP_MS (20), RW_BENCH_TRANSCRIPT_MB (100), RW_BENCH_REPS (3).
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(REPO, 'dist', 'transcripts');
+const WRITER = join(REPO, 'test', 'fixtures', 'bin', 'tail-writer.mjs');
+const TAIL_LINES = Number(process.env.RW_BENCH_TAIL_LINES ?? 600);
+const TAIL_GAP_MS = Number(process.env.RW_BENCH_TAIL_GAP_MS ?? 20);
+const TRANSCRIPT_MB = Number(process.env.RW_BENCH_TRANSCRIPT_MB ?? 100);
+const REPS = Number(process.env.RW_BENCH_REPS ?? 3);
+const TARGET_P99_MS = 100;
+const TARGET_LOAD_MS = 1000;
+const TARGET_RSS_MB = 150;
+
+if (!existsSync(join(DIST, 'load.js'))) {
+  console.error('bench/transcripts: build first (npx tsc -p tsconfig.build.json)');
+  process.exit(1);
+}
+const { FileTailer } = await import(pathToFileURL(join(DIST, 'tailer.js')).href);
+const { createPiParser } = await import(pathToFileURL(join(DIST, 'pi', 'parse.js')).href);
+
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+const median = (xs) => quantile(xs, 0.5);
+const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const rows = [];
+const row = (what, value, target, ok) => rows.push({ what, value, target, verdict: ok === undefined ? '' : ok ? 'ok' : 'MISSED' });
+
+const dir = mkdtempSync(join(tmpdir(), 'rw-bench-transcripts-'));
+try {
+  await latency();
+  const file = join(dir, 'big.jsonl');
+  const bytes = await generate(file, TRANSCRIPT_MB * 1024 * 1024);
+  const loads = [];
+  for (let i = 0; i < REPS; i++) loads.push(measureLoad(file));
+  const loadMs = median(loads.map((l) => l.ms));
+  const rssMb = Math.max(...loads.map((l) => l.maxRssKb)) / 1024;
+  row(`load ${fmt(bytes / 1048576, 0)} MB pi transcript (median of ${REPS})`, `${fmt(loadMs, 0)} ms (${loads[0].events} events)`, `≤ ${TARGET_LOAD_MS} ms`, loadMs <= TARGET_LOAD_MS);
+  row('  peak RSS of that process', `${fmt(rssMb, 0)} MB`, `≤ ${TARGET_RSS_MB} MB`, rssMb <= TARGET_RSS_MB);
+  row('  load throughput', `${fmt(bytes / 1048576 / (loadMs / 1000), 0)} MB/s`, '', undefined);
+  const parse = measureParse(file);
+  row('parse throughput (in memory: lines + pi parser)', `${fmt(parse.mbPerS, 0)} MB/s`, '', undefined);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const width = Math.max(...rows.map((r) => r.what.length));
+const vwidth = Math.max(...rows.map((r) => r.value.length));
+for (const r of rows) console.log(`${r.what.padEnd(width)}  ${r.value.padEnd(vwidth)}  ${r.target.padEnd(12)} ${r.verdict}`);
+process.exit(rows.some((r) => r.verdict === 'MISSED') ? 1 : 0);
+
+// A separate process appends pi entries stamped with their write time; each batch the tailer delivers is
+// pushed through the pi parser and snapshotted, and each line's latency is snapshot time minus its stamp.
+async function latency() {
+  const file = join(dir, 'live.jsonl');
+  const latencies = [];
+  const seen = [];
+  const follow = () => {
+    const parser = createPiParser();
+    const tailer = new FileTailer(file, {
+      onLines: (lines) => {
+        for (const line of lines) parser.push(line);
+        parser.snapshot();
+        const now = Date.now();
+        for (const line of lines) {
+          const m = /"n":(\d+),"t":(\d+)\}$/.exec(line);
+          if (!m) continue;
+          seen.push(Number(m[1]));
+          latencies.push(now - Number(m[2]));
+        }
+      },
+    });
+    tailer.start();
+    return tailer;
+  };
+  // Whole-line latency first (no splits), then the same with split writes for the loss count.
+  for (const split of [0, 30]) {
+    const before = seen.length;
+    const tailer = follow();
+    const child = spawn(process.execPath, [WRITER, '--file', file, '--pi', '--no-wait', '--lines', String(TAIL_LINES), '--split', String(split), '--gap-ms', String(TAIL_GAP_MS), '--seed', String(split + 1)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    await new Promise((r) => child.on('exit', r));
+    const deadline = Date.now() + 5000;
+    while (seen.length - before < TAIL_LINES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const got = seen.slice(before);
+    const inOrder = got.every((n, i) => n === i);
+    const lost = TAIL_LINES - new Set(got).size;
+    const doubled = got.length - new Set(got).size;
+    if (split === 0) {
+      const l = latencies.slice(before);
+      row(`append→event latency, ${TAIL_LINES} lines, gap 0–${TAIL_GAP_MS} ms`, `p50 ${fmt(quantile(l, 0.5))} ms, p99 ${fmt(quantile(l, 0.99))} ms`, `p99 ≤ ${TARGET_P99_MS} ms`, quantile(l, 0.99) <= TARGET_P99_MS);
+    }
+    row(`  lines lost / doubled${split ? ` (${split} % split writes)` : ''}`, `${lost} / ${doubled}${inOrder ? '' : ' (out of order)'}`, '0 / 0', lost === 0 && doubled === 0 && inOrder);
+    await tailer.stop();
+    rmSync(file, { force: true });
+  }
+}
+
+// A pi v3 transcript of about `size` bytes: turns of user prompt, assistant thinking + text + tool call,
+// a tool result of a few KB, and a final assistant text, chained by parentId.
+async function generate(file, size) {
+  const out = createWriteStream(file);
+  const write = (obj) => {
+    const line = JSON.stringify(obj) + '\n';
+    written += Buffer.byteLength(line);
+    return out.write(line) ? undefined : new Promise((r) => out.once('drain', r));
+  };
+  let written = 0;
+  let parent = null;
+  let n = 0;
+  const ts = Date.parse('2026-11-22T08:00:00Z');
+  const entry = async (message) => {
+    const id = `e${(n++).toString(16)}`;
+    await write({ type: 'message', id, parentId: parent, timestamp: new Date(ts + n * 1000).toISOString(), message: { ...message, timestamp: ts + n * 1000 } });
+    parent = id;
+  };
+  const words = 'the parser reads each line once and keeps only what the recap needs from the session file'.split(' ');
+  const text = (len) => {
+    let s = '';
+    while (s.length < len) s += words[(s.length * 7) % words.length] + ' ';
+    return s;
+  };
+  await write({ type: 'session', version: 3, id: 'bench', timestamp: new Date(ts).toISOString(), cwd: '/bench' });
+  for (let turn = 0; written < size; turn++) {
+    await entry({ role: 'user', content: [{ type: 'text', text: `turn ${turn}: ${text(200)}` }] });
+    await entry({ role: 'assistant', content: [{ type: 'thinking', thinking: text(1000) }, { type: 'text', text: text(400) }, { type: 'toolCall', id: `c${turn}`, name: 'bash', arguments: { command: `npm test -- ${turn}` } }], stopReason: 'toolUse' });
+    await entry({ role: 'toolResult', toolCallId: `c${turn}`, toolName: 'bash', content: [{ type: 'text', text: text(3000) }], isError: turn % 17 === 0 });
+    await entry({ role: 'assistant', content: [{ type: 'text', text: text(300) }], stopReason: 'stop' });
+  }
+  await new Promise((r) => out.end(r));
+  return statSync(file).size;
+}
+
+// loadSessionFile in a fresh process: wall time and that process's peak RSS.
+function measureLoad(file) {
+  const code = `const { loadSessionFile } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'load.js')).href)});
+const t = performance.now();
+const s = await loadSessionFile(${JSON.stringify(file)}, { agent: 'pi' });
+const ms = performance.now() - t;
+process.stdout.write(JSON.stringify({ ms, events: s.events.length, skipped: s.skipped, maxRssKb: process.resourceUsage().maxRSS }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench/transcripts: expected the load process to exit 0, got ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+// Line splitting + the pi parser on bytes already in memory (no disk), in a fresh process.
+function measureParse(file) {
+  const code = `import { readFileSync } from 'node:fs';
+const { LineReader } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'line-reader.js')).href)});
+const { createPiParser } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'pi', 'parse.js')).href)});
+const buf = readFileSync(${JSON.stringify(file)});
+const t = performance.now();
+const reader = new LineReader();
+const parser = createPiParser();
+const CHUNK = 1 << 20;
+for (let i = 0; i < buf.length; i += CHUNK) for (const line of reader.push(buf.subarray(i, i + CHUNK))) parser.push(line);
+parser.snapshot();
+const s = (performance.now() - t) / 1000;
+process.stdout.write(JSON.stringify({ mbPerS: buf.length / 1048576 / s }));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench/transcripts: expected the parse process to exit 0, got ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}

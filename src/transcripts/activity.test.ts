@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveActivity, isMidTurn } from './activity.js';
+import { APPROVAL_QUIET_MS, deriveActivity, isMidTurn } from './activity.js';
 import type { TranscriptEvent } from './types.js';
 
 const ev = (kind: TranscriptEvent['kind'], extra: object = {}): TranscriptEvent => ({ kind, sourceId: 'x', text: 't', ...extra }) as TranscriptEvent;
@@ -26,5 +26,19 @@ describe('activity', () => {
     expect(deriveActivity(s(ev('user'), ev('turn-end')) as never, { now: 9, claudeStatus: 'busy' }).state).toBe('working');
     expect(deriveActivity(s(ev('user')) as never, { now: 9, exited: true })).toEqual({ state: 'exited', since: 9 });
     expect(deriveActivity(undefined, { now: 9 })).toEqual({ state: 'idle', since: 9 });
+  });
+
+  it('is waiting on a tool call that has no result when the agent says idle or its output went quiet', () => {
+    const call = ev('tool-call', { name: 'Bash', args: 'rm -rf build', paths: [] });
+    const pending = s(ev('user'), ev('assistant'), call) as never;
+    expect(deriveActivity(pending, { now: 9, claudeStatus: 'idle' }).state).toBe('waiting');
+    expect(deriveActivity(pending, { now: 9, codexState: 'idle' }).state).toBe('waiting');
+    expect(deriveActivity(pending, { now: 100_000, lastOutputAt: 100_000 - APPROVAL_QUIET_MS }).state).toBe('waiting');
+    // Still animating, or no signal at all: the tool is running.
+    expect(deriveActivity(pending, { now: 100_000, lastOutputAt: 100_000 - 200 }).state).toBe('working');
+    expect(deriveActivity(pending, { now: 9 }).state).toBe('working');
+    // A result came back: the agent is at work on it, however quiet.
+    const answered = s(ev('user'), call, ev('tool-result', { ok: true })) as never;
+    expect(deriveActivity(answered, { now: 100_000, lastOutputAt: 0 }).state).toBe('working');
   });
 });

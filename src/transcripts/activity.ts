@@ -11,8 +11,16 @@ export interface ActivitySignals {
   claudeStatus?: 'busy' | 'idle';
   /** Codex's OSC 7501 state. */
   codexState?: 'working' | 'idle' | 'done';
+  /** When the agent last printed anything to its terminal (epoch ms); agents animate while they work. */
+  lastOutputAt?: number;
   now: number;
 }
+
+/**
+ * A tool call without a result and a screen this quiet means the agent is showing an approval prompt:
+ * agents redraw a spinner several times a second while a tool really runs.
+ */
+export const APPROVAL_QUIET_MS = 15_000;
 
 // Events that close a turn: after them the agent waits for the user.
 const TURN_CLOSERS = new Set<TranscriptEvent['kind']>(['turn-end', 'aborted', 'error']);
@@ -45,12 +53,27 @@ function lastAssistantText(events: readonly TranscriptEvent[]): string | undefin
   return undefined;
 }
 
+/** The turn's last word is a tool call that has no result yet. */
+function toolCallPending(events: readonly TranscriptEvent[]): boolean {
+  return lastTurnEvent(events)?.kind === 'tool-call';
+}
+
+// Live signals first (exited, agent-reported busy), then the transcript: an open turn is working unless a
+// tool call waits for approval (the agent says idle, or its output went quiet); a closed turn that ended
+// on a question is waiting, otherwise idle.
 export function deriveActivity(session: Session | SessionSnapshot | undefined, signals: ActivitySignals): { state: ActivityState; since: number } {
   const since = session?.updatedAt ?? signals.now;
   if (signals.exited) return { state: 'exited', since: signals.now };
   if (signals.claudeStatus === 'busy' || signals.codexState === 'working') return { state: 'working', since };
   if (!session) return { state: 'idle', since };
-  if (isMidTurn(session)) return { state: 'working', since };
+  if (isMidTurn(session)) {
+    if (toolCallPending(session.events)) {
+      const agentIdle = signals.claudeStatus === 'idle' || signals.codexState === 'idle' || signals.codexState === 'done';
+      const quiet = signals.lastOutputAt !== undefined && signals.now - signals.lastOutputAt >= APPROVAL_QUIET_MS;
+      if (agentIdle || quiet) return { state: 'waiting', since: signals.lastOutputAt ?? since };
+    }
+    return { state: 'working', since };
+  }
   const text = lastAssistantText(session.events);
   if (text && QUESTION.test(text.slice(-300))) return { state: 'waiting', since };
   return { state: 'idle', since };

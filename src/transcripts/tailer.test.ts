@@ -68,6 +68,25 @@ describe('FileTailer', () => {
     expect(resets).toEqual(['truncated']);
   });
 
+  it('starts over when the file was truncated and rewritten past our offset before we looked', async () => {
+    const file = join(dir, 's.jsonl');
+    writeFileSync(file, 'aaaa\nbbbb\n');
+    const lines: string[] = [];
+    const resets: TailResetReason[] = [];
+    // Not started: nothing watches, so the rewrite happens entirely between two reads.
+    tailer = new FileTailer(file, { onLines: (l) => lines.push(...l), onReset: (r) => resets.push(r) });
+    await tailer.sync();
+    truncateSync(file, 0);
+    appendFileSync(file, 'cccccccccccc\n');
+    await tailer.sync();
+    expect(lines).toEqual(['aaaa', 'bbbb', 'cccccccccccc']);
+    expect(resets).toEqual(['truncated']);
+    appendFileSync(file, 'd\n');
+    await tailer.sync();
+    expect(lines.at(-1)).toBe('d');
+    expect(resets).toEqual(['truncated']);
+  });
+
   it('drains the old file before following a replacement (inode change)', async () => {
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'old1\n');

@@ -16,6 +16,11 @@ export const TAIL_POLL_MS = 1000;
  */
 export const TAIL_UNWATCHED_POLL_MS = 100;
 const READ_CHUNK_BYTES = 1 << 20;
+/**
+ * The last bytes read are kept and compared with the file before each read: a file truncated and
+ * rewritten past our offset before we looked has the same inode and no smaller size, but other bytes there.
+ */
+const TAIL_FINGERPRINT_BYTES = 64;
 
 export type TailResetReason = 'truncated' | 'replaced' | 'deleted';
 
@@ -37,6 +42,7 @@ export class FileTailer {
   private ino: number | undefined;
   private offset: number;
   private readonly reader: LineReader;
+  private fingerprint: Buffer = Buffer.alloc(0);
   private watcher: FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
   private unwatchedDelay = TAIL_UNWATCHED_POLL_MS;
@@ -176,13 +182,23 @@ export class FileTailer {
       this.ino = (await this.handle.stat()).ino;
     }
     const size = (await this.handle.stat()).size;
-    if (size < this.offset) {
+    if (size < this.offset || !(await this.sameFingerprint(this.handle))) {
       this.restart('truncated');
     }
     await this.drain();
   }
 
+  // True when the bytes just before our offset are still the ones we read last (the file was only appended to).
+  private async sameFingerprint(handle: FileHandle): Promise<boolean> {
+    const want = this.fingerprint;
+    if (want.length === 0 || this.offset < want.length) return true;
+    const got = Buffer.alloc(want.length);
+    const { bytesRead } = await handle.read(got, 0, want.length, this.offset - want.length);
+    return bytesRead === want.length && got.equals(want);
+  }
+
   private restart(reason: TailResetReason): void {
+    this.fingerprint = Buffer.alloc(0);
     this.offset = 0;
     this.reader.reset();
     this.options.onReset?.(reason);
@@ -197,7 +213,11 @@ export class FileTailer {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
       if (bytesRead === 0) return;
       this.offset += bytesRead;
-      const lines = this.reader.push(buffer.subarray(0, bytesRead));
+      const read = buffer.subarray(0, bytesRead);
+      this.fingerprint = Buffer.from(
+        bytesRead >= TAIL_FINGERPRINT_BYTES ? read.subarray(bytesRead - TAIL_FINGERPRINT_BYTES) : Buffer.concat([this.fingerprint, read]).subarray(-TAIL_FINGERPRINT_BYTES),
+      );
+      const lines = this.reader.push(read);
       if (lines.length > 0) this.options.onLines(lines);
     }
   }

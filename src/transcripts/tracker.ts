@@ -35,6 +35,11 @@ async function mtimeMs(file: string): Promise<number> {
   return stat(file).then((st) => st.mtimeMs, () => 0);
 }
 
+// When a file was created (ctime where the file system keeps no birth time); Infinity when unreadable.
+async function birthMs(file: string): Promise<number> {
+  return stat(file).then((st) => st.birthtimeMs || st.ctimeMs, () => Number.POSITIVE_INFINITY);
+}
+
 export interface TrackerOptions extends AgentContext {
   adapter: TranscriptAdapter;
   plan: LaunchPlan;
@@ -194,8 +199,9 @@ export class SessionTracker {
         this.recheckAfter(grace - (now - seen));
         return candidates.some((x) => x.file === this.file) ? this.file : undefined;
       }
-      // Our agent wrote to our file after this one appeared: the new file is another agent's, not our /new.
-      if (this.file && (await mtimeMs(this.file)) > seen) continue;
+      // Our agent wrote to our file after this one was born: the new file is another agent's, not our
+      // /new. (Birth time, not when we noticed it: a busy neighbour may notice late.)
+      if (this.file && (await mtimeMs(this.file)) > Math.min(seen, await birthMs(c.file))) continue;
       if (await this.tryClaim(c.file)) return c.file;
     }
     return undefined;

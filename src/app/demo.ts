@@ -28,7 +28,8 @@ export function planDemo(base = tmpdir()): DemoPlan {
     workspace,
     // The demo's "pi" keeps its sessions inside the workspace, never in your real ~/.pi.
     env: { PI_CODING_AGENT_DIR: join(workspace, '.pi-agent') },
-    argv: [process.execPath, CLI, '--agent', 'pi', '--away', String(DEMO_AWAY_SECONDS), '--', AGENT],
+    // The heuristic writes the demo's recaps: the demo promises no key and no network.
+    argv: [process.execPath, CLI, '--agent', 'pi', '--generator', 'heuristic', '--away', String(DEMO_AWAY_SECONDS), '--', AGENT],
   };
 }
 

@@ -31,7 +31,7 @@ export interface LiveRuntimeInput {
 export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void> } | undefined {
   const { plan, session, options, env } = input;
   const overlay = input.overlay;
-  const engine = createRecapEngine({ options, agent: plan.agent, cwd: input.cwd, env });
+  const engine = createRecapEngine({ options, agent: plan.agent, command: input.command, env });
   const now = () => new Date().toISOString();
   const socketPath = socketPathFor(getRuntimeDir(env), process.pid);
   const state = new StateWriter(

@@ -31,3 +31,45 @@ export interface Recap {
   stamp: string;
   createdAt: string;
 }
+
+/**
+ * The session as the recap layer reads it. The transcript layer's Session has this shape (structural
+ * typing): the recap layer never imports the transcript layer, app passes the object through.
+ */
+export type RecapEvent =
+  | { kind: 'user'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'assistant'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'thinking'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; callId?: string; sourceId?: string; ts?: number }
+  | { kind: 'tool-result'; ok: boolean; text: string; name?: string; callId?: string; sourceId?: string; ts?: number }
+  | { kind: 'summary'; source: 'compaction' | 'branch'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'turn-end'; reason?: string; sourceId?: string; ts?: number }
+  | { kind: 'aborted'; text?: string; sourceId?: string; ts?: number }
+  | { kind: 'error'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'model'; model: string; provider?: string; sourceId?: string; ts?: number }
+  | { kind: 'title'; text: string; sourceId?: string; ts?: number };
+
+export interface RecapSession {
+  agent: string;
+  id: string;
+  file: string;
+  cwd?: string;
+  title?: string;
+  model?: string;
+  stamp: string;
+  events: readonly RecapEvent[];
+  updatedAt?: number;
+}
+
+/** The agent's activity as the live layer knows it (undefined for a file read cold). */
+export type RecapActivity = 'working' | 'waiting' | 'idle' | 'exited';
+
+/** What a model-backed generator returns; the engine turns it into a Recap. */
+export interface GeneratorResult {
+  ok: boolean;
+  /** The recap text (inside the <recap> tags), when ok. */
+  text?: string;
+  model?: string;
+  /** Why it failed (for the debug log and explicit-generator errors), when not ok. */
+  error?: string;
+}

@@ -1,0 +1,285 @@
+/**
+ * What a generator sees of a session: the first request of the task, summaries the agent wrote itself,
+ * the recent dialogue cut at a turn boundary, the files touched, commands, errors, and how the last turn
+ * ended. Thinking never enters. Pure and deterministic: the same session gives the same context.
+ */
+import type { RecapActivity, RecapEvent, RecapSession } from './types.js';
+
+export const CONTEXT_LIMITS = {
+  /** A tool call renders as `name(args)` with args cut to this. */
+  toolArgs: 280,
+  /** A tool result is cut to this. */
+  toolResult: 400,
+  /** Any one message is cut to this. */
+  message: 1200,
+  /** The whole rendered context stays under this. */
+  total: 12_000,
+  /** At most this many summaries (the newest). */
+  summaries: 2,
+  /** At most this many touched files, commands and errors are listed (the newest). */
+  listed: 12,
+} as const;
+
+/** How the last turn ended, as far as the transcript tells. */
+export type TurnEnding =
+  | 'empty' // nothing asked yet
+  | 'finished' // the agent answered and the turn closed (or its last word is an answer)
+  | 'question' // the agent's last words ask the user something
+  | 'interrupted' // the user aborted the turn
+  | 'api-error' // the provider failed (rate limit, auth, credit, overload)
+  | 'mid-tool' // the last word is a tool call with no result: running, waiting for approval, or cut off
+  | 'mid-turn'; // a prompt or tool result with no answer yet
+
+export interface DialogueItem {
+  role: 'user' | 'assistant' | 'tool' | 'result' | 'summary' | 'error' | 'aborted';
+  text: string;
+  ok?: boolean;
+}
+
+export interface RecapContext {
+  agent: string;
+  sessionId: string;
+  file: string;
+  cwd?: string;
+  title?: string;
+  stamp: string;
+  /** The first user request of the session (the task), cut to the message cap. */
+  firstRequest?: string;
+  /** The latest user prompt, full (cut to the message cap). */
+  lastRequest?: string;
+  /** Every user prompt's text, oldest first, cut to 200 chars (the heuristic picks the task from them). */
+  requests: string[];
+  summaries: string[];
+  /** Recent dialogue, oldest first, starting at a turn boundary. */
+  dialogue: DialogueItem[];
+  /** Whether older dialogue was left out. */
+  truncated: boolean;
+  filesTouched: string[];
+  commands: Array<{ command: string; ok?: boolean }>;
+  errors: string[];
+  ending: TurnEnding;
+  /** The last tool call when the turn ended mid-tool. */
+  pendingTool?: string;
+  /** The agent's last text of the last turn. */
+  lastAssistant?: string;
+  activity?: RecapActivity;
+  /** Counts for a status line and for tests. */
+  counts: { prompts: number; toolCalls: number; toolErrors: number; events: number };
+}
+
+export function cut(text: string, max: number): string {
+  const t = text.trim();
+  return t.length <= max ? t : t.slice(0, Math.max(0, max - 1)).trimEnd() + '…';
+}
+
+/** Keep the head and the tail (an answer's conclusion and question come last). */
+export function cutMiddle(text: string, max: number): string {
+  const t = text.trim();
+  if (t.length <= max) return t;
+  const head = Math.floor(max * 0.4);
+  const tail = max - head - 3;
+  return `${t.slice(0, head).trimEnd()} … ${t.slice(t.length - tail).trimStart()}`;
+}
+
+function renderToolCall(e: Extract<RecapEvent, { kind: 'tool-call' }>): string {
+  return `${e.name}(${cut(e.args.replace(/\s+/g, ' '), CONTEXT_LIMITS.toolArgs)})`;
+}
+
+// One event as a dialogue item; undefined for events that are not dialogue (thinking, titles, models, turn ends).
+function toItem(e: RecapEvent): DialogueItem | undefined {
+  switch (e.kind) {
+    case 'user':
+      return { role: 'user', text: cut(e.text, CONTEXT_LIMITS.message) };
+    case 'assistant':
+      return e.text.trim() ? { role: 'assistant', text: cutMiddle(e.text, CONTEXT_LIMITS.message) } : undefined;
+    case 'tool-call':
+      return { role: 'tool', text: renderToolCall(e) };
+    case 'tool-result':
+      return { role: 'result', ok: e.ok, text: cut(e.text, CONTEXT_LIMITS.toolResult) };
+    case 'summary':
+      return { role: 'summary', text: cut(e.text, CONTEXT_LIMITS.message) };
+    case 'error':
+      return { role: 'error', text: cut(e.text, 400) };
+    case 'aborted':
+      return { role: 'aborted', text: e.text ? cut(e.text, 200) : 'interrupted by the user' };
+    default:
+      return undefined;
+  }
+}
+
+function itemSize(item: DialogueItem): number {
+  return item.text.length + 12;
+}
+
+const QUESTION = /[?？]\s*$|\b(shall I|should I|would you like|do you want|want me to|let me know|which (one|option)|can you confirm)\b/i;
+
+/** How the last turn ended, from the events alone. */
+export function turnEnding(events: readonly RecapEvent[]): { ending: TurnEnding; pendingTool?: string; lastAssistant?: string } {
+  let lastAssistant: string | undefined;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as RecapEvent;
+    if (e.kind === 'assistant' && e.text.trim()) {
+      lastAssistant ??= e.text;
+      continue;
+    }
+    if (e.kind === 'thinking' || e.kind === 'title' || e.kind === 'model' || e.kind === 'summary') continue;
+    if (e.kind === 'turn-end') continue; // look at what the turn ended on
+    if (e.kind === 'aborted') return { ending: 'interrupted', lastAssistant };
+    if (e.kind === 'error') return lastAssistant ? { ending: endingOf(lastAssistant), lastAssistant } : { ending: 'api-error' };
+    if (lastAssistant !== undefined) return { ending: endingOf(lastAssistant), lastAssistant };
+    if (e.kind === 'tool-call') return { ending: 'mid-tool', pendingTool: renderToolCall(e) };
+    return { ending: 'mid-turn' };
+  }
+  return lastAssistant !== undefined ? { ending: endingOf(lastAssistant), lastAssistant } : { ending: 'empty' };
+}
+
+function endingOf(text: string): TurnEnding {
+  return QUESTION.test(text.slice(-300)) ? 'question' : 'finished';
+}
+
+function pushNewest<T>(list: T[], value: T, max: number): void {
+  list.push(value);
+  if (list.length > max * 2) list.splice(0, list.length - max);
+}
+
+export function buildContext(session: RecapSession, activity?: RecapActivity): RecapContext {
+  const events = session.events;
+  const requests: string[] = [];
+  const summaries: string[] = [];
+  const files: string[] = [];
+  const commands: Array<{ command: string; ok?: boolean; callId?: string }> = [];
+  const errors: string[] = [];
+  let firstRequest: string | undefined;
+  let lastRequest: string | undefined;
+  let prompts = 0;
+  let toolCalls = 0;
+  let toolErrors = 0;
+  const commandByCall = new Map<string, { ok?: boolean }>();
+  for (const e of events) {
+    switch (e.kind) {
+      case 'user':
+        prompts++;
+        firstRequest ??= cut(e.text, CONTEXT_LIMITS.message);
+        lastRequest = e.text;
+        pushNewest(requests, cut(e.text, 200), 50);
+        break;
+      case 'summary':
+        pushNewest(summaries, cut(e.text, CONTEXT_LIMITS.message), CONTEXT_LIMITS.summaries);
+        break;
+      case 'tool-call': {
+        toolCalls++;
+        for (const p of e.paths) {
+          const i = files.indexOf(p);
+          if (i >= 0) files.splice(i, 1);
+          files.push(p);
+        }
+        if (e.command) {
+          const entry: { command: string; ok?: boolean; callId?: string } = { command: cut(e.command.replace(/\s+/g, ' '), 200), callId: e.callId };
+          pushNewest(commands, entry, CONTEXT_LIMITS.listed);
+          if (e.callId) commandByCall.set(e.callId, entry);
+        }
+        break;
+      }
+      case 'tool-result': {
+        if (!e.ok) toolErrors++;
+        const entry = e.callId ? commandByCall.get(e.callId) : undefined;
+        if (entry) entry.ok = e.ok;
+        if (!e.ok) pushNewest(errors, cut(e.text, 300), CONTEXT_LIMITS.listed);
+        break;
+      }
+      case 'error':
+        pushNewest(errors, cut(e.text, 300), CONTEXT_LIMITS.listed);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Recent dialogue, newest first until the budget is spent, then cut to start at a turn boundary.
+  const fixed = (firstRequest?.length ?? 0) + summaries.slice(-CONTEXT_LIMITS.summaries).reduce((n, s) => n + s.length, 0) + 1500;
+  let budget = CONTEXT_LIMITS.total - fixed;
+  const recent: DialogueItem[] = [];
+  let i = events.length - 1;
+  for (; i >= 0; i--) {
+    const item = toItem(events[i] as RecapEvent);
+    if (!item || item.role === 'summary') continue;
+    const size = itemSize(item);
+    if (size > budget && recent.length > 0) break;
+    budget -= size;
+    recent.push(item);
+  }
+  recent.reverse();
+  const truncated = i >= 0;
+  if (truncated) {
+    // Start at the first user prompt in the window; without one, at least not on a result whose call was cut.
+    const firstUser = recent.findIndex((it) => it.role === 'user');
+    let start = firstUser >= 0 ? firstUser : recent.findIndex((it) => it.role !== 'result');
+    if (start < 0) start = 0;
+    if (start > 0) recent.splice(0, start);
+  }
+
+  const { ending, pendingTool, lastAssistant } = turnEnding(events);
+  return {
+    agent: session.agent,
+    sessionId: session.id,
+    file: session.file,
+    cwd: session.cwd,
+    title: session.title,
+    stamp: session.stamp,
+    firstRequest,
+    lastRequest: lastRequest === undefined ? undefined : cut(lastRequest, CONTEXT_LIMITS.message),
+    requests: requests.slice(-50),
+    summaries: summaries.slice(-CONTEXT_LIMITS.summaries),
+    dialogue: recent,
+    truncated,
+    filesTouched: files.slice(-CONTEXT_LIMITS.listed),
+    commands: commands.slice(-CONTEXT_LIMITS.listed).map(({ command, ok }) => (ok === undefined ? { command } : { command, ok })),
+    errors: errors.slice(-CONTEXT_LIMITS.listed),
+    ending,
+    pendingTool,
+    lastAssistant: lastAssistant === undefined ? undefined : cutMiddle(lastAssistant, CONTEXT_LIMITS.message),
+    activity,
+    counts: { prompts, toolCalls, toolErrors, events: events.length },
+  };
+}
+
+/** The context as the text a model reads (inside the prompt's <transcript> block). */
+export function renderContext(ctx: RecapContext): string {
+  const out: string[] = [];
+  out.push(`agent: ${ctx.agent}`);
+  if (ctx.cwd) out.push(`project folder: ${ctx.cwd}`);
+  if (ctx.title) out.push(`session title: ${cut(ctx.title, 120)}`);
+  // Without a cut the first request is already the dialogue's first line.
+  if (ctx.firstRequest && ctx.truncated) out.push('', '## First request of the session', ctx.firstRequest);
+  for (const s of ctx.summaries) out.push('', '## Summary the agent wrote of earlier work', s);
+  out.push('', ctx.truncated ? '## Recent dialogue (earlier turns left out)' : '## Dialogue');
+  for (const item of ctx.dialogue) {
+    const label = item.role === 'result' ? (item.ok ? 'tool result' : 'tool error') : item.role === 'tool' ? 'tool call' : item.role;
+    out.push(`[${label}] ${item.text}`);
+  }
+  if (ctx.filesTouched.length) out.push('', `## Files changed: ${ctx.filesTouched.join(', ')}`);
+  if (ctx.commands.length) out.push(`## Commands run: ${ctx.commands.map((c) => `${c.command}${c.ok === false ? ' (failed)' : ''}`).join('; ')}`);
+  if (ctx.errors.length) out.push(`## Errors: ${ctx.errors.slice(-4).join(' | ')}`);
+  out.push('', `## State: ${describeEnding(ctx)}`);
+  return out.join('\n');
+}
+
+export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'>): string {
+  const live = ctx.activity ? ` (agent now: ${ctx.activity})` : '';
+  switch (ctx.ending) {
+    case 'empty':
+      return `nothing asked yet${live}`;
+    case 'finished':
+      return `the last turn finished${live}`;
+    case 'question':
+      return `the agent asked the user a question and waits for the answer${live}`;
+    case 'interrupted':
+      return `the user interrupted the last turn${live}`;
+    case 'api-error':
+      return `the last turn stopped on a provider/API error${live}`;
+    case 'mid-tool':
+      return `the last turn is in the middle of a tool call${ctx.pendingTool ? ` ${ctx.pendingTool}` : ''}${live}`;
+    case 'mid-turn':
+      return `the last turn is still in progress${live}`;
+  }
+}

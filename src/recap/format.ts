@@ -1,0 +1,45 @@
+/**
+ * How a Recap prints: `line` (the one-liner), `card` (a short block for a session opened days later:
+ * headline, what happened, next actions, artifacts) and `json` (the shared Recap shape).
+ */
+import { truncateToWidth } from '../util/text-width.js';
+import type { Recap } from './types.js';
+
+export type RecapFormat = 'line' | 'card' | 'json';
+export const RECAP_FORMATS: readonly RecapFormat[] = ['line', 'card', 'json'];
+
+const STATUS_WORDS: Record<Recap['status'], string> = {
+  working: 'working',
+  waiting: 'waiting for you',
+  idle: 'idle',
+  aborted: 'interrupted',
+  errored: 'stopped on an error',
+  empty: 'empty',
+};
+
+export function renderCard(recap: Recap, width = 100): string {
+  const cut = (s: string) => truncateToWidth(s, Math.max(20, width));
+  const gen = recap.generator.type === 'heuristic' ? 'heuristic' : `${recap.generator.type} · ${recap.generator.model}`;
+  const lines = [cut(`${recap.headline}`), cut(`${recap.session.agent} · ${STATUS_WORDS[recap.status]} · ${recap.session.id}`), ''];
+  lines.push(cut(recap.line.replace(/^recap:\s*/i, '')));
+  if (recap.done.length) {
+    lines.push('', 'What happened');
+    for (const d of recap.done) lines.push(cut(`  • ${d}`));
+  }
+  if (recap.next.length) {
+    lines.push('', 'Next');
+    for (const n of recap.next) lines.push(cut(`  • ${n}`));
+  }
+  if (recap.artifacts.length) {
+    lines.push('', 'Artifacts');
+    for (const a of recap.artifacts) lines.push(cut(`  ${a.kind.padEnd(7)} ${a.kind === 'file' ? a.locator : a.label}`));
+  }
+  lines.push('', cut(`(${gen}; ${recap.session.file})`));
+  return lines.join('\n');
+}
+
+export function formatRecap(recap: Recap, format: RecapFormat, width?: number): string {
+  if (format === 'json') return JSON.stringify(recap, null, 2);
+  if (format === 'card') return renderCard(recap, width);
+  return recap.line;
+}

@@ -7,13 +7,13 @@ import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerLs } from './ls.js';
 import { registerRecap } from './recap.js';
+import { registerResume } from './resume.js';
 import { registerStatus } from './status.js';
 import { registerTranscript } from './transcript.js';
 import { registerWrap } from './wrap.js';
 
 const PLANNED: Array<[name: string, description: string]> = [
   ['board', 'live full-screen view of all wrapped sessions'],
-  ['resume', 'past sessions of this directory with their recaps; relaunch one'],
 ];
 
 export function registerSubcommands(program: Command): void {
@@ -25,6 +25,7 @@ export function registerSubcommands(program: Command): void {
   registerStatus(program);
   registerTranscript(program);
   registerLs(program);
+  registerResume(program);
   for (const [name, description] of PLANNED) {
     program
       .command(name)

@@ -65,7 +65,15 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
     onShown: (text, current) => state.update({ lastRecap: { line: text, stamp: current.stamp, createdAt: now() } }, { now: true }),
     onActivity: (activity, current) => {
       const changed = activity !== state.current.state;
-      state.update({ sessionFile: current.file, sessionId: current.id, ...(changed ? { state: activity, stateSince: now() } : {}) });
+      // A closed turn gets its offline recap line at once, so ls, board and status say where it stands
+      // before any recap was shown.
+      const quick = (activity === 'idle' || activity === 'waiting') && state.current.lastRecap?.stamp !== current.stamp;
+      state.update({
+        sessionFile: current.file,
+        sessionId: current.id,
+        ...(changed ? { state: activity, stateSince: now() } : {}),
+        ...(quick ? { lastRecap: { line: engine.quickLine(current), stamp: current.stamp, createdAt: now() } } : {}),
+      });
     },
   });
   if (!attached) {
@@ -84,7 +92,9 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
       case 'recap': {
         const current = attached.tracker.current;
         if (!current) return { line: null };
-        return { line: (await engine.draft(current, AbortSignal.timeout(options.generatorTimeoutSeconds * 1000))) ?? null };
+        const line = (await engine.draft(current, AbortSignal.timeout(options.generatorTimeoutSeconds * 1000))) ?? null;
+        if (line) state.update({ lastRecap: { line, stamp: current.stamp, createdAt: now() } }, { now: true });
+        return { line };
       }
       default:
         return cmd satisfies never;

@@ -58,5 +58,6 @@ export function createRecapEngine(input: RecapEngineInput): RecapEngine {
       return signal.aborted ? undefined : recap?.line;
     },
     workingLine: (session: Session) => engine.working(session),
+    quickLine: (session: Session) => engine.heuristic(session).line,
   };
 }

@@ -20,6 +20,8 @@ import { startLiveRecap, type LiveRecap, type RecapDisplay, type WrapEvents } fr
 export interface RecapEngine {
   draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
   workingLine(session: Session): string;
+  /** The offline recap line of a session, at once (for state files, ls and board between shown recaps). */
+  quickLine(session: Session): string;
 }
 
 export interface AttachInput {

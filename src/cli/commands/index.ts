@@ -1,7 +1,6 @@
 /** Registers every subcommand of the DESIGN contract, and the default wrap action. */
 import type { Command } from 'commander';
-import { notYetAvailable } from '../not-yet.js';
-import { setExitCode } from '../exit-code.js';
+import { registerBoard } from './board.js';
 import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
@@ -11,10 +10,6 @@ import { registerResume } from './resume.js';
 import { registerStatus } from './status.js';
 import { registerTranscript } from './transcript.js';
 import { registerWrap } from './wrap.js';
-
-const PLANNED: Array<[name: string, description: string]> = [
-  ['board', 'live full-screen view of all wrapped sessions'],
-];
 
 export function registerSubcommands(program: Command): void {
   registerWrap(program);
@@ -26,14 +21,5 @@ export function registerSubcommands(program: Command): void {
   registerTranscript(program);
   registerLs(program);
   registerResume(program);
-  for (const [name, description] of PLANNED) {
-    program
-      .command(name)
-      .description(description)
-      .allowUnknownOption()
-      .allowExcessArguments()
-      .action(function (this: Command) {
-        setExitCode(this, notYetAvailable(name));
-      });
-  }
+  registerBoard(program);
 }

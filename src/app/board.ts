@@ -1,0 +1,144 @@
+/**
+ * `recapwrap board`: the live full-screen view of every wrapped session. Rows come from the state files
+ * and change when they do (the state folder is watched: no loop reads files while nothing changes; a slow
+ * timer only refreshes the "how long" columns). Enter jumps to the session's tmux pane, or outside tmux
+ * shows its card; `r` asks the wrapper for a fresh recap over its control socket. The terminal is restored
+ * on quit, on signals and on errors.
+ */
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { homedir } from 'node:os';
+import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
+import type { BoardRow, BoardView } from '../display/board-view.js';
+import { requestControl, socketPathFor } from '../display/control-socket.js';
+import { readLiveStates, type LiveState } from '../display/state-file.js';
+import { runTmux } from '../display/tmux.js';
+import { formatSince as since, shortenDir } from '../util/age.js';
+import { sanitizeLine } from '../util/sanitize.js';
+
+/** How often the age columns are redrawn (no file is read for it). */
+export const AGE_REFRESH_MS = 10_000;
+const WATCH_DEBOUNCE_MS = 100;
+
+export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
+  return [...states]
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid)
+    .map((s) => ({
+      key: String(s.pid),
+      agent: s.agent ?? s.command,
+      dir: shortenDir(s.cwd, home, 24),
+      state: `${s.state} ${since(s.stateSince, now)}`,
+      looked: since(s.lastFocusAt, now),
+      pane: s.tmuxPane ?? '-',
+      recap: sanitizeLine(s.lastRecap?.line ?? ''),
+    }));
+}
+
+export interface BoardOptions {
+  env: Env;
+  /** Build the view (tests may pass their own). */
+  createView(handlers: { onEnter(row: BoardRow): void; onRecap(row: BoardRow): void; onQuit(): void }): BoardView;
+}
+
+/** Runs until the user quits; resolves to the exit code. */
+export async function runBoard(options: BoardOptions): Promise<number> {
+  const { env } = options;
+  const stateDir = getStateDir(env);
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  let states: LiveState[] = [];
+  let view: BoardView | undefined;
+  let watcher: FSWatcher | undefined;
+  let ageTimer: NodeJS.Timeout | undefined;
+  let debounce: NodeJS.Timeout | undefined;
+  let finish: (code: number) => void = () => {};
+  const done = new Promise<number>((resolve) => (finish = resolve));
+
+  const refresh = () => {
+    states = readLiveStates(stateDir, { prune: true });
+    view?.setRows(boardRows(states, Date.now()));
+  };
+  const find = (row: BoardRow) => states.find((s) => String(s.pid) === row.key);
+
+  const onEnter = (row: BoardRow) => {
+    const s = find(row);
+    if (!s) return;
+    if (env.TMUX && s.tmuxPane) {
+      const pane = s.tmuxPane;
+      void (async () => {
+        const target = { env };
+        const ok = (await runTmux(target, ['switch-client', '-t', pane])) !== undefined;
+        await runTmux(target, ['select-window', '-t', pane]);
+        await runTmux(target, ['select-pane', '-t', pane]);
+        view?.setStatus(ok ? `jumped to ${pane}` : `could not switch to ${pane}`);
+      })();
+      return;
+    }
+    void showCard(s);
+  };
+
+  const showCard = async (s: LiveState) => {
+    if (!s.sessionFile) {
+      view?.showCard(`${s.agent ?? s.command} · ${s.cwd}`, s.lastRecap?.line ?? 'No session file known yet for this wrapper.');
+      return;
+    }
+    try {
+      const [{ loadSessionFile }, { createEngine }, { renderCard }, { resolveConfig }] = await Promise.all([
+        import('../transcripts/load.js'),
+        import('./recap-engine.js'),
+        import('../recap/format.js'),
+        import('../config/load.js'),
+      ]);
+      const session = await loadSessionFile(s.sessionFile);
+      const engine = createEngine({ options: resolveConfig({ env, cwd: s.cwd }).options, agent: session.agent, env });
+      const recap = engine.cachedRecap(session) ?? engine.heuristic(session);
+      view?.showCard(`${s.agent ?? s.command} · ${shortenDir(s.cwd, homedir(), 60)}`, renderCard(recap, 96));
+    } catch (error) {
+      view?.showCard(`${s.agent ?? s.command}`, `Cannot read ${s.sessionFile}: ${(error as Error).message}`);
+    }
+  };
+
+  const onRecap = (row: BoardRow) => {
+    const s = find(row);
+    if (!s) return;
+    view?.setStatus(`asking ${s.agent ?? s.command} (${s.pid}) for a fresh recap…`);
+    const socket = s.socketPath ?? socketPathFor(getRuntimeDir(env), s.pid);
+    requestControl(socket, 'recap', 60_000).then(
+      (reply) => view?.setStatus(reply.ok === true ? `fresh recap from ${s.pid}` : `${s.pid}: ${String(reply.error ?? 'refused')}`),
+      (error: Error) => view?.setStatus(`${s.pid}: ${error.message}`),
+    );
+  };
+
+  const cleanup = (code: number) => {
+    watcher?.close();
+    if (ageTimer) clearInterval(ageTimer);
+    if (debounce) clearTimeout(debounce);
+    view?.destroy();
+    view = undefined;
+    finish(code);
+  };
+  const onSignal = () => cleanup(130);
+  const onError = (error: unknown) => {
+    cleanup(1);
+    process.stderr.write(`recapwrap: board failed: ${(error as Error)?.message ?? String(error)}\n`);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+  process.once('uncaughtException', onError);
+
+  try {
+    view = options.createView({ onEnter, onRecap, onQuit: () => cleanup(0) });
+    refresh();
+    watcher = watch(stateDir, () => {
+      if (debounce) clearTimeout(debounce);
+      debounce = setTimeout(refresh, WATCH_DEBOUNCE_MS);
+    });
+    watcher.on('error', () => {});
+    ageTimer = setInterval(() => view?.setRows(boardRows(states, Date.now())), AGE_REFRESH_MS);
+  } catch (error) {
+    onError(error);
+  }
+  const code = await done;
+  process.removeListener('SIGTERM', onSignal);
+  process.removeListener('SIGHUP', onSignal);
+  process.removeListener('uncaughtException', onError);
+  return code;
+}

@@ -1,0 +1,72 @@
+// `recapwrap board` driven in a private tmux server: two scripted agents under two wrappers in one
+// window, the board in another. Rows appear; a row updates when its agent finishes a turn; j + Enter
+// jumps the client to the second agent's pane; q quits and the shell's screen is back as it was.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { pollUntil } from '../helpers/poll.js';
+import { REPO_DIR } from '../helpers/shared.js';
+import { shellQuote, TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
+
+const hasTmux = tmuxAvailable();
+const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
+
+describe.skipIf(!hasTmux)('recapwrap board', () => {
+  let dir: string;
+  let server: TmuxServer;
+  beforeAll(() => {
+    assertBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'rw-board-'));
+    server = TmuxServer.create('rw-board');
+  });
+  afterAll(() => {
+    server.kill();
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  });
+
+  it('shows live rows, follows a finished turn, jumps to a pane on Enter and restores the screen on q', async () => {
+    const env = { RECAPWRAP_STATE_DIR: join(dir, 'state'), PI_CODING_AGENT_DIR: join(dir, 'pi'), RECAPWRAP_DEMO_STEP_MS: '100' };
+    const wrapped = (name: string) => {
+      const cwd = join(dir, name);
+      mkdirSync(cwd);
+      return ['sh', '-c', `cd ${shellQuote(cwd)} && exec ${[process.execPath, CLI_BIN, '--agent', 'pi', '--generator', 'heuristic', '--', DEMO_AGENT].map(shellQuote).join(' ')}`];
+    };
+    const alpha = server.newSession({ name: 'main', cols: 140, rows: 24, command: wrapped('alpha'), env });
+    // Started one after the other: the board orders rows by start time.
+    await new Promise((r) => setTimeout(r, 300));
+    const beta = server.splitWindow(alpha, wrapped('beta'), env);
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const boardPane = server.run(['new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'main', ...envArgs, `sh -c 'echo BEFORE-THE-BOARD; exec sh'`]).trim();
+    server.attach('main', { cols: 140, rows: 24 });
+    await pollUntil(() => server.capturePane(boardPane).includes('BEFORE-THE-BOARD'), { timeoutMs: 5000, description: 'the shell in the board window' });
+    const before = server.capturePane(boardPane);
+
+    server.run(['send-keys', '-t', boardPane, `${shellQuote(process.execPath)} ${shellQuote(CLI_BIN)} board`, 'Enter']);
+    const rowOf = (name: string) => server.capturePane(boardPane).split('\n').find((l) => l.includes(`/${name}`));
+    await pollUntil(() => rowOf('alpha') && rowOf('beta'), { timeoutMs: 15_000, description: 'both sessions on the board' });
+    expect(server.capturePane(boardPane).split('\n')[0]).toMatch(/^AGENT\s+DIR\s+STATE\s+LOOKED\s+PANE\s+RECAP/);
+    expect(rowOf('alpha')).toMatch(new RegExp(`^pi\\s.*alpha\\s.*${alpha}(\\s|$)`));
+    expect(rowOf('beta')).toMatch(new RegExp(`^pi\\s.*beta\\s.*${beta}(\\s|$)`));
+
+    // alpha's agent finishes a turn (it ends on a question): the row follows, with its recap line.
+    server.run(['send-keys', '-t', alpha, 'Enter']);
+    await pollUntil(() => /waiting/.test(rowOf('alpha') ?? '') && /recap: /.test(rowOf('alpha') ?? ''), { timeoutMs: 15_000, description: 'alpha’s row to show waiting and a recap' });
+
+    // Select the second row and jump: the client now shows beta's pane.
+    server.run(['select-window', '-t', boardPane]);
+    server.run(['send-keys', '-t', boardPane, 'j']);
+    server.run(['send-keys', '-t', boardPane, 'Enter']);
+    const activePane = () => server.run(['display-message', '-p', '-t', 'main', '#{pane_id}']).trim();
+    await pollUntil(() => activePane() === beta, { timeoutMs: 5000, description: `the client to jump to ${beta}` });
+
+    // Back on the board, q quits and the shell's screen is restored.
+    server.run(['select-window', '-t', boardPane]);
+    server.run(['send-keys', '-t', boardPane, 'q']);
+    await pollUntil(() => !server.capturePane(boardPane).includes('RECAP'), { timeoutMs: 5000, description: 'the board to quit' });
+    const after = server.capturePane(boardPane);
+    expect(after.startsWith(before.trimEnd())).toBe(true);
+    expect(after).toContain('board');
+  });
+});

@@ -1,0 +1,68 @@
+// The heuristic on every real transcript we have (../shared/agents/fixtures and ../shared/recap-corpus,
+// read at test time, never copied): each file of an agent with an adapter yields a non-empty, sanitized
+// line within the limits; hand-written expectations for sessions with a known ending.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildContext } from '../../src/recap/context.js';
+import { heuristicRecap } from '../../src/recap/heuristic.js';
+import { loadSessionFile } from '../../src/transcripts/load.js';
+import { findAdapter } from '../../src/transcripts/registry.js';
+import { AGENT_IDS, type AgentId } from '../../src/transcripts/types.js';
+import { displayWidth } from '../../src/util/text-width.js';
+import { AGENT_FIXTURES_DIR, hasShared, RECAP_CORPUS_DIR } from '../helpers/shared.js';
+
+const sharedPresent = hasShared() || process.env.CI === 'true';
+
+function sessionFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sessionFiles(path);
+    return /\.(jsonl|json)$/.test(name) && !/(history|projects|hook|payload|runtime|sessions-pid|append-timeline|interactive-json-file-events)/.test(name) ? [path] : [];
+  });
+}
+
+const files: Array<[AgentId, string]> = AGENT_IDS.filter((a) => findAdapter(a)).flatMap((agent) =>
+  [...sessionFiles(join(AGENT_FIXTURES_DIR, agent)), ...sessionFiles(join(RECAP_CORPUS_DIR, agent))].map((f): [AgentId, string] => [agent, f]),
+);
+
+async function recapOf(agent: AgentId, file: string) {
+  const session = await loadSessionFile(file, { agent });
+  return heuristicRecap(buildContext(session));
+}
+
+describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
+  it('has files to read', () => {
+    expect(files.length).toBeGreaterThan(8);
+  });
+
+  it.each(files)('%s %s: a non-empty, sanitized line within limits', async (agent, file) => {
+    const r = await recapOf(agent, file);
+    expect(r.line).toMatch(/^recap: \S/);
+    expect(r.line).toContain(' Next: ');
+    expect(displayWidth(r.line)).toBeLessThanOrEqual(220);
+    expect(displayWidth(r.headline)).toBeLessThanOrEqual(80);
+    expect(r.line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    for (const s of [...r.done, ...r.next]) expect(s).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+  });
+
+  const known = (agent: AgentId, rel: string) => (findAdapter(agent) ? join(RECAP_CORPUS_DIR, agent, rel) : undefined);
+  const cases: Array<[string, AgentId, string | undefined, (r: Awaited<ReturnType<typeof recapOf>>) => void]> = [
+    ['pi: a finished release says what was committed and pushed', 'pi', known('pi', 'pi-mono-selector-port-v1.jsonl'), (r) => {
+      expect(r.line).toContain('committed "Release v0.8.0" and pushed');
+      expect(r.status).toBe('idle');
+    }],
+    ['pi: a session ending on the agent’s question waits for the answer', 'pi', known('pi', 'kimchi-harness-version.jsonl'), (r) => {
+      expect(r.line).toContain('waiting for your answer');
+      expect(r.line).toContain('Next: answer: Would you like me to explore implementing that approach?');
+      expect(r.status).toBe('waiting');
+    }],
+    ['pi: a fixture session names the file it wrote and that it was not tested', 'pi', join(AGENT_FIXTURES_DIR, 'pi', 'print-mode-2turns.jsonl'), (r) => {
+      expect(r.line).toBe('recap: "now list the files with ls" — finished, not yet tested; changed hello.txt. Next: review the changes and run the tests.');
+    }],
+  ];
+  for (const [name, agent, file, check] of cases) {
+    it.skipIf(!file)(name, async () => check(await recapOf(agent, file!)));
+  }
+});

@@ -1,0 +1,39 @@
+/**
+ * The real agent CLIs for end-to-end tests, installed from npm at pinned versions into a cache folder
+ * outside the repo (`$RECAPWRAP_AGENT_CACHE`, default ~/.cache/recapwrap-e2e-agents), once per version.
+ * They are not project dependencies. A failed install throws, naming the agent: no silent skips.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const AGENT_CLIS = {
+  pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+  qwen: { pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
+  codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+} as const;
+export type AgentCli = keyof typeof AGENT_CLIS;
+
+export function agentCacheDir(): string {
+  return process.env.RECAPWRAP_AGENT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'recapwrap-e2e-agents');
+}
+
+/** The path of the agent's executable, installing it first when needed. */
+export function installAgentCli(agent: AgentCli): string {
+  const { pkg, version, bin } = AGENT_CLIS[agent];
+  const prefix = join(agentCacheDir(), `${agent}-${version}`);
+  const exe = join(prefix, 'node_modules', '.bin', bin);
+  if (existsSync(exe)) return exe;
+  mkdirSync(prefix, { recursive: true });
+  try {
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `${pkg}@${version}`], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000, encoding: 'utf8' });
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new Error(`Installing the ${agent} CLI (${pkg}@${version}) for the end-to-end suite failed: ${(e.stderr ?? e.message).trim().split('\n').slice(-5).join(' | ')}`);
+  }
+  if (!existsSync(exe)) throw new Error(`Installing the ${agent} CLI (${pkg}@${version}) left no ${exe}`);
+  return exe;
+}

@@ -10,7 +10,7 @@ import type { Options } from '../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { chooseDisplay, type RecapPlan } from './launch-plan.js';
 import { TmuxRecapDisplay } from '../display/tmux-display.js';
-import { deriveActivity } from '../transcripts/activity.js';
+import { APPROVAL_QUIET_MS, deriveActivity, isMidTurn } from '../transcripts/activity.js';
 import { SessionTracker } from '../transcripts/tracker.js';
 import type { Session } from '../transcripts/types.js';
 import { debugLog, type DebugLog } from '../util/debug-log.js';
@@ -26,7 +26,7 @@ export interface RecapEngine {
 
 export interface AttachInput {
   plan: RecapPlan;
-  wrap: WrapEvents & { readonly pid: number };
+  wrap: WrapEvents & { readonly pid: number; readonly lastOutputAt?: number; readonly announcedState?: 'working' | 'idle' | 'done' };
   options: Options;
   engine: RecapEngine;
   /** The overlay display, when the options choose it (built by the caller, which owns the terminal). */
@@ -77,6 +77,25 @@ export function attachRecap(input: AttachInput): AttachedRecap | undefined {
     display = { show: () => {}, clear: () => {} };
   }
   const hotkey = parseHotkey(options.hotkey);
+  // Activity from the transcript plus live signals (output quiet time, Codex's OSC 7501). A tool call
+  // without a result turns into "waiting" (an approval prompt) only after the output has been quiet for
+  // a while, with no transcript change: re-check on a timer while that is pending.
+  let recheck: NodeJS.Timeout | undefined;
+  const reportActivity = (session: Session) => {
+    if (recheck) clearTimeout(recheck);
+    recheck = undefined;
+    const lastOutputAt = input.wrap.lastOutputAt || undefined;
+    const activity = deriveActivity(session, { now: Date.now(), lastOutputAt, codexState: input.wrap.announcedState });
+    tmux?.setState(activity.state);
+    input.onActivity?.(activity.state, session);
+    if (activity.state === 'working' && isMidTurn(session)) {
+      recheck = setTimeout(() => {
+        const current = tracker.current;
+        if (current) reportActivity(current);
+      }, APPROVAL_QUIET_MS / 3);
+      recheck.unref();
+    }
+  };
   const live = startLiveRecap({
     wrap: input.wrap,
     sessions: tracker,
@@ -84,11 +103,7 @@ export function attachRecap(input: AttachInput): AttachedRecap | undefined {
     draft: (session, signal) => input.engine.draft(session, signal),
     workingLine: (session) => input.engine.workingLine(session),
     onShown: input.onShown,
-    onSessionChange: (session) => {
-      const activity = deriveActivity(session, { now: Date.now() });
-      tmux?.setState(activity.state);
-      input.onActivity?.(activity.state, session);
-    },
+    onSessionChange: (session) => reportActivity(session),
     config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs },
     hotkey: typeof hotkey === 'string' ? null : (hotkey as Hotkey | null),
     resume: plan.launch.resume,
@@ -100,6 +115,7 @@ export function attachRecap(input: AttachInput): AttachedRecap | undefined {
     tracker,
     live,
     async stop() {
+      if (recheck) clearTimeout(recheck);
       live.dispose();
       await tracker.stop();
       await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap

@@ -17,6 +17,8 @@ import { chooseDisplay, planRecap } from './launch-plan.js';
 
 export type { Disposable } from '../pty/pty-process.js';
 
+const OSC_7501_STATE = Buffer.from('\x1b]7501;state=', 'latin1');
+
 /** Ask the terminal for focus reports (xterm mode ?1004). */
 export const ENABLE_FOCUS_REPORTING = '\x1b[?1004h';
 /** Stop focus reports. */
@@ -52,6 +54,10 @@ export interface WrapSession {
   readonly rows: number;
   /** Whether the child itself asked for focus reports (?1004 on). */
   readonly childWantsFocus: boolean;
+  /** When the child last printed anything (epoch ms; 0 before its first output). */
+  readonly lastOutputAt: number;
+  /** The busy state the child announces with OSC 7501 (Codex), if it does. */
+  readonly announcedState: 'working' | 'idle' | 'done' | undefined;
   onFocus(listener: (focused: boolean) => void): Disposable;
   /** User input, fired before the bytes are forwarded to the child (focus reports excluded). */
   onInput(listener: (data: string) => void): Disposable;
@@ -124,6 +130,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   let flushTimer: NodeJS.Timeout | undefined;
   let lastInputAt = 0;
   let lastOutputAt = 0;
+  let announcedState: 'working' | 'idle' | 'done' | undefined;
   let child: PtyProcess | undefined;
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
@@ -200,7 +207,13 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   });
 
   // Follow the child's modes; if it turns focus reporting off (or resets the terminal), keep ours on.
+  // Codex announces busy/idle with OSC 7501 (`ESC ] 7501;state=working|idle|done|clear`).
   function trackModes(buf: Buffer): void {
+    const osc = buf.lastIndexOf(OSC_7501_STATE);
+    if (osc !== -1) {
+      const value = /^(working|idle|done|clear)/.exec(buf.toString('latin1', osc + OSC_7501_STATE.length, osc + OSC_7501_STATE.length + 8))?.[1];
+      if (value) announcedState = value === 'clear' ? undefined : (value as 'working' | 'idle' | 'done');
+    }
     const changes = modes.feed(buf.toString('latin1'));
     for (const change of changes) {
       const focusOff = (change.type === 'private' && change.mode === 1004 && !change.on) || change.type === 'reset';
@@ -262,6 +275,12 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
     },
     get childWantsFocus() {
       return modes.isOn(1004);
+    },
+    get lastOutputAt() {
+      return lastOutputAt;
+    },
+    get announcedState() {
+      return announcedState;
     },
     onFocus: (listener) => focusEvent.add(listener),
     onInput: (listener) => inputEvent.add(listener),

@@ -60,6 +60,9 @@ export class StateWriter {
 
   /** Merge a change; written within 200 ms, or at once with `now` (a shown recap: status lines want it). */
   update(patch: Partial<Omit<LiveState, 'version' | 'pid'>>, opts: { now?: boolean } = {}): void {
+    // Nothing new: no write (readers such as `board` watch the folder).
+    const changed = Object.entries(patch).some(([k, v]) => JSON.stringify(this.state[k as keyof LiveState]) !== JSON.stringify(v));
+    if (!changed) return;
     this.state = { ...this.state, ...patch, updatedAt: new Date().toISOString() };
     if (opts.now) {
       if (this.timer) clearTimeout(this.timer);

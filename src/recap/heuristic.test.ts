@@ -21,9 +21,9 @@ describe('heuristic recap', () => {
       say('Added the flag. I can also add a test for the JSON output if you want.'),
       end,
     ]);
-    expect(r.line).toBe('recap: "Add a --json flag to the export command" — finished, not yet tested; changed export.ts. Next: I can also add a test for the JSON output if you want.');
+    expect(r.line).toBe('recap: "Add a --json flag to the export command" — finished, not yet tested; changed src/export.ts. Next: I can also add a test for the JSON output if you want.');
     expect(r.status).toBe('idle');
-    expect(r.done).toEqual(['changed export.ts']);
+    expect(r.done).toEqual(['changed src/export.ts']);
     expect(r.artifacts).toEqual([{ kind: 'file', label: 'export.ts', locator: '/home/dev/app/src/export.ts' }]);
     expect(r.headline).toBe('Add a --json flag to the export command: finished, not yet tested');
   });
@@ -39,7 +39,7 @@ describe('heuristic recap', () => {
       say('Fixed and committed.'),
       end,
     ]);
-    expect(r.line).toContain('— finished; changed parse.ts, committed "parser: accept empty input", npm test passed.');
+    expect(r.line).toContain('— finished; changed src/parse.ts, committed "parser: accept empty input", npm test passed.');
     expect(r.line).toContain('Next: give the next task.');
     expect(r.artifacts.map((a) => a.kind)).toEqual(['file', 'commit', 'command']);
   });

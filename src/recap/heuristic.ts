@@ -122,8 +122,9 @@ function baseName(path: string): string {
   return parts[parts.length - 1] ?? path;
 }
 
+// Files as the project knows them (relative to its folder) when short enough, else their names.
 function listFiles(files: readonly string[]): string {
-  const names = [...new Set(files.map(baseName))];
+  const names = [...new Set(files.map((f) => (f.length <= 24 && !f.startsWith('/') ? f : baseName(f))))];
   const shown = names.slice(-3);
   return shown.join(', ') + (names.length > shown.length ? ` +${names.length - shown.length}` : '');
 }

@@ -4,11 +4,13 @@
  */
 import { AGENT_IDS, type AgentId, type TranscriptAdapter } from './types.js';
 import { piAdapter } from './pi/index.js';
+import { qwenAdapter } from './qwen/index.js';
 
 export { AGENT_IDS, agentFromCommand, isAgentId } from './agent-ids.js';
 
 const ADAPTERS: Partial<Record<AgentId, TranscriptAdapter>> = {
   pi: piAdapter,
+  qwen: qwenAdapter,
 };
 
 /** The adapter for an agent, or undefined while that agent has none. */

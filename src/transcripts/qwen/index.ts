@@ -1,0 +1,195 @@
+/**
+ * The Qwen Code adapter. recapwrap pins the session id with qwen's own `--session-id <uuid>` (the file is
+ * then `chats/<uuid>.jsonl`), unless the user chose a session themselves. Live, the agent's registry record
+ * `sessions/<pid>.json` for a pid in our child's tree names the current session exactly, and follows
+ * `/clear` (which starts a new id and file); files born after our start are offered as candidates otherwise.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { parseJsonObject } from '../shared-parse.js';
+import { createQwenParser } from './parse.js';
+import { getQwenChatsDir, getQwenLiveRecordPath, isQwenSessionId } from './paths.js';
+import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
+
+// Flags after which qwen does not start a fresh session of its own choosing.
+const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session']);
+const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
+// Invocations that print and exit without a session.
+const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
+// `qwen <subcommand> …` manages things and records no chat.
+const SUBCOMMANDS = new Set(['mcp', 'extensions', 'sessions']);
+// Allow a 1 s clock skew between our start time and file times.
+const START_SLACK_MS = 1000;
+
+function flagName(arg: string): string {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+}
+
+function flagValue(args: readonly string[], i: number): string | undefined {
+  const arg = args[i] as string;
+  const eq = arg.indexOf('=');
+  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
+  const next = args[i + 1];
+  return next !== undefined && !next.startsWith('-') ? next : undefined;
+}
+
+// `--chat-recording=false`, `--chat-recording false` or `--no-chat-recording`: qwen writes no file.
+function disablesRecording(args: readonly string[], i: number): boolean {
+  const arg = args[i] as string;
+  if (arg === '--no-chat-recording') return true;
+  if (flagName(arg) !== '--chat-recording') return false;
+  return flagValue(args, i) === 'false';
+}
+
+export function planQwenLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
+  if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
+  let resume = false;
+  let resumeTarget: string | undefined;
+  let userChoseSession = false;
+  let userId: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') break;
+    const name = flagName(arg);
+    if (NO_SESSION_FLAGS.has(name) || disablesRecording(args, i)) return { args: [...args], resume: false };
+    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
+    if (name === '--session-id') userId = flagValue(args, i);
+    if (RESUME_FLAGS.has(name)) {
+      resume = true;
+      if (name === '--resume' || name === '-r') resumeTarget = flagValue(args, i) ?? resumeTarget;
+    }
+  }
+  if (userChoseSession) {
+    // A `--session-id` the user chose names the file as exactly as our own pin would.
+    const plan: LaunchPlan = { args: [...args], resume, resumeTarget };
+    if (userId && isQwenSessionId(userId) && !resume) plan.pinnedId = userId;
+    return plan;
+  }
+  const id = ctx.newId();
+  return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
+}
+
+interface FileEntry {
+  file: string;
+  birth: number;
+  mtimeMs: number;
+  size: number;
+}
+
+async function listFiles(dir: string, suffix: string): Promise<FileEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names
+      .filter((n) => n.endsWith(suffix))
+      .map(async (n) => {
+        const file = join(dir, n);
+        try {
+          const st = await stat(file);
+          return { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size };
+        } catch {
+          return undefined;
+        }
+      }),
+  );
+  return entries.filter((e): e is FileEntry => e !== undefined);
+}
+
+async function readJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return parseJsonObject(await readFile(file, 'utf8')) as T | undefined;
+  } catch {
+    return undefined; // Missing (not a qwen of ours) or being rewritten: look again on the next change.
+  }
+}
+
+// The session file named by qwen's live registry for the outermost pid of our tree that has a record.
+async function fileFromLiveRegistry(ctx: LiveLocateContext): Promise<string | undefined> {
+  for (const pid of ctx.pids) {
+    const rec = await readJson<QwenLiveRecord>(getQwenLiveRecordPath(ctx, pid));
+    if (rec && isQwenSessionId(rec.sessionId)) {
+      const cwd = typeof rec.cwd === 'string' && rec.cwd ? rec.cwd : ctx.cwd;
+      return join(getQwenChatsDir(ctx, cwd), `${rec.sessionId}.jsonl`);
+    }
+  }
+  return undefined;
+}
+
+// Older or registry-less TUIs: the newest `<id>.runtime.json` written since our start by a pid of our tree.
+async function fileFromRuntimeSidecar(ctx: LiveLocateContext, dir: string): Promise<string | undefined> {
+  const pids = new Set(ctx.pids);
+  const fresh = (await listFiles(dir, '.runtime.json')).filter((f) => f.mtimeMs >= ctx.startedAt - START_SLACK_MS);
+  let best: { file: string; started: number } | undefined;
+  for (const f of fresh) {
+    const rec = await readJson<QwenRuntimeStatus>(f.file);
+    if (!rec || typeof rec.pid !== 'number' || !pids.has(rec.pid) || !isQwenSessionId(rec.session_id)) continue;
+    const started = typeof rec.started_at === 'number' ? rec.started_at : f.mtimeMs / 1000;
+    if (!best || started > best.started) best = { file: join(dir, `${rec.session_id}.jsonl`), started };
+  }
+  return best?.file;
+}
+
+/*
+ * Best first: the live registry's current session (exact, follows /clear), a runtime sidecar of our pid
+ * (exact), then files born after the pinned or resumed one as candidates (a /clear seen without a
+ * registry), then the pinned or resumed file itself (exact).
+ */
+export async function locateQwenLive(ctx: LiveLocateContext): Promise<SessionCandidate[]> {
+  const { plan } = ctx;
+  const dir = getQwenChatsDir(ctx);
+  const out: SessionCandidate[] = [];
+  const live = (await fileFromLiveRegistry(ctx)) ?? (await fileFromRuntimeSidecar(ctx, dir));
+  if (live) out.push({ file: live, confidence: 'exact' });
+  // With --fork-session the resumed id is only the source: qwen writes a new id.
+  const forking = plan.args.includes('--fork-session');
+  const anchorId = plan.pinnedId ?? (forking ? undefined : plan.resumeTarget);
+  const anchor = anchorId && isQwenSessionId(anchorId) ? join(dir, `${anchorId}.jsonl`) : undefined;
+  const files = await listFiles(dir, '.jsonl');
+  const anchorEntry = anchor ? files.find((f) => f.file === anchor) : undefined;
+  const discovered = files.filter((f) => {
+    if (f.file === anchor || f.file === live) return false;
+    if (anchorEntry) return f.birth >= anchorEntry.birth;
+    // `--continue` (or a resume we could not name) appends to an older file: it changed since our start.
+    return f.birth >= ctx.startedAt - START_SLACK_MS || (plan.resume && !anchor && f.mtimeMs >= ctx.startedAt - START_SLACK_MS);
+  });
+  discovered.sort((a, b) => b.birth - a.birth || b.mtimeMs - a.mtimeMs);
+  for (const f of discovered) out.push({ file: f.file, confidence: 'candidate' });
+  if (anchor && anchor !== live) out.push({ file: anchor, confidence: 'exact' });
+  return out;
+}
+
+export async function listQwenSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
+  const files = await listFiles(getQwenChatsDir(ctx), '.jsonl');
+  return files
+    .filter((f) => f.size > 0)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .map((f) => ({ agent: 'qwen' as const, file: f.file, id: basename(f.file, '.jsonl'), mtimeMs: f.mtimeMs, size: f.size }));
+}
+
+// A qwen ChatRecord: sessionId + uuid, and qwen's Gemini-style parts or its system payloads.
+function looksLikeQwenRecord(rec: Record<string, unknown> | undefined): boolean {
+  if (!rec || typeof rec.sessionId !== 'string' || typeof rec.uuid !== 'string' || !('parentUuid' in rec)) return false;
+  const message = rec.message as { parts?: unknown } | undefined;
+  return Array.isArray(message?.parts) || 'systemPayload' in rec || 'provenance' in rec || rec.type === 'tool_result';
+}
+
+export const qwenAdapter: TranscriptAdapter = {
+  id: 'qwen',
+  label: 'Qwen Code',
+  createParser: createQwenParser,
+  detect(firstLines) {
+    const first = firstLines.find((l) => l.trim());
+    return first !== undefined && looksLikeQwenRecord(parseJsonObject(first));
+  },
+  planLaunch: planQwenLaunch,
+  sessionDirs: (ctx) => [getQwenChatsDir(ctx)],
+  locateLive: locateQwenLive,
+  listSessions: listQwenSessions,
+  resumeArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl')],
+};

@@ -1,0 +1,361 @@
+/**
+ * Pure incremental parser for Qwen Code session files. Records form a uuid/parentUuid chain; the leaf is
+ * the last conversation record in file order (metadata records such as titles do not move it), and only
+ * the root→leaf path is summarized, so `/rewind`'s dead branches drop out. Telemetry and snapshot records
+ * stay in the chain (they are links in it) but carry no events.
+ */
+import {
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+} from '../types.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, toEpochMs } from '../shared-parse.js';
+import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
+
+interface Node {
+  parentId: string | null;
+  /** Position in file order, to bridge a chain broken by a lost line. */
+  order: number;
+  events: TranscriptEvent[];
+}
+
+// System subtypes that carry nothing a recap needs (known, so not counted as skipped).
+const QUIET_SYSTEM_SUBTYPES = new Set([
+  'ui_telemetry', 'attribution_snapshot', 'file_history_snapshot', 'slash_command', 'at_command', 'rewind',
+  'notification', 'background_task_completed', 'cron', 'session_notes', 'omni_recall', 'user_text_elements',
+  'branch_checkpoint', 'goal_state', 'goal_runtime', 'goal_turn_end', 'realtime_message',
+  'agent_bootstrap', 'agent_launch_prompt', 'agent_retry', 'agent_session_ready',
+]);
+// Session metadata written beside the conversation (re-appended at EOF): never the leaf.
+const METADATA_SUBTYPES = new Set([
+  'custom_title', 'session_model', 'session_approval_mode', 'parent_session', 'session_source',
+  'session_sources_snapshot', 'session_execution_engine', 'session_artifact_event', 'session_artifact_snapshot',
+  'managed_session_header_v1', 'managed_session_event_v1', 'managed_session_commit_v1',
+]);
+// User-role records that qwen injects (background notifications, cron prompts, …): not typed by a person.
+const INJECTED_USER_SUBTYPES = new Set(['notification', 'background_task_completed', 'cron', 'agent_launch_prompt', 'realtime_message']);
+const CONVERSATION_TYPES = new Set(['user', 'assistant', 'tool_result', 'system']);
+const MID_TURN_PREFIX = /^\s*\[User message received during tool execution\]:\s*/;
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+// Where qwen (like gemini-cli) appends the contents of @-referenced files to the prompt.
+const REFERENCED_FILES_MARKER = '\n--- Content from referenced files ---';
+
+export function createQwenParser(): TranscriptParser {
+  const nodes = new Map<string, Node>();
+  const fileOrder: string[] = [];
+  // Title/model events, anchored to the leaf they were recorded at ('' before any record).
+  const metaEvents = new Map<string, TranscriptEvent[]>();
+  let leafId: string | undefined;
+  let sessionId: string | undefined;
+  let cwd: string | undefined;
+  let title: string | undefined;
+  let model: string | undefined;
+  let metaRevision = 0;
+  let lineNo = 0;
+  let skipped = 0;
+  let startedAt: number | undefined;
+  let updatedAt: number | undefined;
+
+  function addNode(rec: QwenRecord, events: TranscriptEvent[], movesLeaf: boolean): void {
+    const hasId = typeof rec.uuid === 'string' && rec.uuid.length > 0;
+    const id = hasId ? (rec.uuid as string) : `L${lineNo}`;
+    // Records without ids chain in file order.
+    const parentId = hasId ? (typeof rec.parentUuid === 'string' ? rec.parentUuid : null) : (leafId ?? null);
+    if (!nodes.has(id)) fileOrder.push(id);
+    nodes.set(id, { parentId, order: nodes.get(id)?.order ?? fileOrder.length - 1, events });
+    if (movesLeaf) leafId = id;
+  }
+
+  function addMeta(event: TranscriptEvent): void {
+    const anchor = leafId ?? '';
+    const list = metaEvents.get(anchor);
+    if (list) list.push(event);
+    else metaEvents.set(anchor, [event]);
+    metaRevision++;
+  }
+
+  function pushRecord(rec: QwenRecord): void {
+    // Qwen's --json-file event stream and other agents' records have no sessionId/parentUuid.
+    if (typeof rec.sessionId !== 'string' && !('parentUuid' in rec)) {
+      skipped++;
+      return;
+    }
+    const ts = toEpochMs(rec.timestamp);
+    if (ts !== undefined) {
+      startedAt ??= ts;
+      updatedAt = ts;
+    }
+    if (typeof rec.sessionId === 'string' && rec.sessionId) sessionId ??= rec.sessionId;
+    if (typeof rec.cwd === 'string' && rec.cwd) cwd ??= rec.cwd;
+    const sourceId = typeof rec.uuid === 'string' && rec.uuid ? rec.uuid : `L${lineNo}`;
+    if (typeof rec.type !== 'string' || !CONVERSATION_TYPES.has(rec.type)) {
+      // Unknown record type: keep it as a link of the chain, but count it.
+      skipped++;
+      addNode(rec, [], false);
+      return;
+    }
+    if (rec.type === 'system' && typeof rec.subtype === 'string' && METADATA_SUBTYPES.has(rec.subtype)) {
+      addNode(rec, [], false);
+      recordMetadata(rec, sourceId, ts);
+      return;
+    }
+    const events = recordEvents(rec, sourceId, ts);
+    if (events === undefined) skipped++;
+    if (rec.type === 'assistant' && typeof rec.model === 'string' && rec.model && !rec.isSidechain) model = rec.model;
+    addNode(rec, events ?? [], true);
+  }
+
+  function recordMetadata(rec: QwenRecord, sourceId: string, ts: number | undefined): void {
+    const payload = rec.systemPayload;
+    if (rec.subtype === 'custom_title' && typeof payload?.customTitle === 'string' && payload.customTitle.trim()) {
+      const text = clip(payload.customTitle.trim(), EVENT_TEXT_MAX_CHARS);
+      // Qwen re-appends the same title to keep it near EOF: only a change is news.
+      if (text !== title) {
+        title = text;
+        addMeta({ kind: 'title', text, sourceId, ts });
+      }
+    } else if (rec.subtype === 'session_model' && typeof payload?.modelId === 'string' && payload.modelId.trim()) {
+      const id = payload.modelId.trim();
+      if (id !== model) {
+        model = id;
+        addMeta({ kind: 'model', model: id, sourceId, ts });
+      }
+    }
+  }
+
+  function push(line: string): void {
+    lineNo++;
+    const raw = parseJsonObject(line);
+    if (raw) {
+      pushRecord(raw as QwenRecord);
+      return;
+    }
+    if (!line.trim()) return;
+    // Qwen's own reader salvages lines holding several records (a crash before a newline): do the same.
+    const recovered = recoverObjects(line);
+    if (recovered.length === 0) skipped++;
+    for (const rec of recovered) pushRecord(rec as QwenRecord);
+  }
+
+  // Root→leaf ids; where a parent is missing (a lost line), continue from the record before it in file order.
+  function activePath(): string[] {
+    let path = activeBranch(nodes, leafId);
+    const seen = new Set(path);
+    for (;;) {
+      const first = path[0];
+      const node = first === undefined ? undefined : nodes.get(first);
+      if (!node || node.parentId === null || nodes.has(node.parentId)) return path;
+      let prev: string | undefined;
+      for (let i = node.order - 1; i >= 0; i--) {
+        const id = fileOrder[i] as string;
+        if (!seen.has(id)) {
+          prev = id;
+          break;
+        }
+      }
+      if (prev === undefined) return path;
+      const before = activeBranch(nodes, prev).filter((id) => !seen.has(id));
+      if (before.length === 0) return path;
+      for (const id of before) seen.add(id);
+      path = [...before, ...path];
+    }
+  }
+
+  function snapshot(): SessionSnapshot {
+    const events: TranscriptEvent[] = [...(metaEvents.get('') ?? [])];
+    let lastWithEvents: string | undefined;
+    for (const id of activePath()) {
+      const node = nodes.get(id) as Node;
+      if (node.events.length > 0) lastWithEvents = id;
+      events.push(...node.events);
+      const meta = metaEvents.get(id);
+      if (meta) events.push(...meta);
+    }
+    return {
+      agent: 'qwen',
+      id: sessionId ?? '',
+      cwd,
+      title,
+      model,
+      events,
+      // Telemetry and snapshot records do not change it; any new event, branch or title does.
+      stamp: `${lastWithEvents ?? sessionId ?? 'empty'}:${events.length}:${metaRevision}`,
+      skipped,
+      startedAt,
+      updatedAt,
+    };
+  }
+
+  return { push, snapshot };
+}
+
+// Normalized events of one conversation record; undefined when its shape or subtype is not one qwen writes.
+function recordEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): TranscriptEvent[] | undefined {
+  // A subagent's rounds are its own conversation, not the main one.
+  if (rec.isSidechain === true) return [];
+  switch (rec.type) {
+    case 'user':
+      return userEvents(rec, sourceId, ts);
+    case 'assistant':
+      return assistantEvents(rec.message, sourceId, ts);
+    case 'tool_result':
+      return toolResultEvents(rec, sourceId, ts);
+    case 'system':
+      return systemEvents(rec, sourceId, ts);
+    default:
+      return undefined;
+  }
+}
+
+function partsOf(content: QwenContent | undefined): QwenPart[] {
+  const parts = content?.parts;
+  return Array.isArray(parts) ? parts.filter((p): p is QwenPart => !!p && typeof p === 'object') : [];
+}
+
+// Text a person typed: reasoning, injected reminders and expanded @-file contents left out.
+function promptText(parts: QwenPart[]): string {
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (typeof part.text !== 'string' || part.thought === true) continue;
+    let text = part.text.replace(SYSTEM_REMINDER, '');
+    const cut = text.indexOf(REFERENCED_FILES_MARKER);
+    if (cut >= 0) text = text.slice(0, cut);
+    if (text.trim()) texts.push(text.trim());
+  }
+  return texts.join('\n');
+}
+
+function userEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): TranscriptEvent[] | undefined {
+  const parts = partsOf(rec.message);
+  // Older writers put tool responses in user-role records.
+  if (parts.some((p) => p.functionResponse)) return toolResultEvents(rec, sourceId, ts);
+  const display = rec.systemPayload?.displayText;
+  let text: string;
+  if (rec.subtype === 'mid_turn_user_message') {
+    // Typed while tools ran: the person's words are the display text, or the part after qwen's label.
+    text = typeof display === 'string' && display.trim() ? display : promptText(parts).replace(MID_TURN_PREFIX, '');
+  } else if (typeof rec.subtype !== 'string' || rec.subtype === '') {
+    if (typeof rec.provenance === 'string' && rec.provenance !== 'real_user') return [];
+    text = typeof display === 'string' && display.trim() ? display : promptText(parts);
+  } else if (INJECTED_USER_SUBTYPES.has(rec.subtype)) {
+    return [];
+  } else return undefined;
+  text = clip(text.trim(), EVENT_TEXT_MAX_CHARS);
+  return text ? [{ kind: 'user', text, sourceId, ts }] : [];
+}
+
+function assistantEvents(message: QwenContent | undefined, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  const events: TranscriptEvent[] = [];
+  let calls = 0;
+  for (const part of partsOf(message)) {
+    const call = part.functionCall;
+    if (call && typeof call === 'object') {
+      const name = typeof call.name === 'string' && call.name ? call.name : 'unknown';
+      calls++;
+      events.push({
+        kind: 'tool-call',
+        callId: typeof call.id === 'string' ? call.id : undefined,
+        name,
+        args: compactArgs(call.args, TOOL_ARGS_MAX_CHARS),
+        command: commandFromToolCall(name, call.args),
+        paths: pathsFromToolCall(name, call.args),
+        sourceId,
+        ts,
+      });
+    } else if (typeof part.text === 'string' && part.text.trim()) {
+      const text = clip(part.text.trim(), EVENT_TEXT_MAX_CHARS);
+      events.push(part.thought === true ? { kind: 'thinking', text, sourceId, ts } : { kind: 'assistant', text, sourceId, ts });
+    }
+  }
+  // Qwen records no stop reason; a complete model message without tool calls ends the turn.
+  if (calls === 0) events.push({ kind: 'turn-end', reason: 'stop', sourceId, ts });
+  return events;
+}
+
+function responseText(response: Record<string, unknown> | undefined, display: unknown): string {
+  const candidates = [response?.output, response?.error, response?.content, display];
+  for (const c of candidates) {
+    if (typeof c === 'string' && c.trim()) return c.trim();
+    if (c && typeof c === 'object' && typeof (c as { message?: unknown }).message === 'string') return String((c as { message: string }).message).trim();
+  }
+  return '';
+}
+
+function toolResultEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  const meta = rec.toolCallResult && typeof rec.toolCallResult === 'object' ? rec.toolCallResult : undefined;
+  const status = typeof meta?.status === 'string' ? meta.status : undefined;
+  const events: TranscriptEvent[] = [];
+  const responses = partsOf(rec.message).map((p) => p.functionResponse).filter((r) => r && typeof r === 'object');
+  for (const fr of responses.length > 0 ? responses : [undefined]) {
+    const response = fr?.response && typeof fr.response === 'object' ? fr.response : undefined;
+    const ok = status ? status === 'success' : response?.error === undefined && meta?.error === undefined;
+    events.push({
+      kind: 'tool-result',
+      callId: (typeof fr?.id === 'string' ? fr.id : undefined) ?? meta?.callId,
+      name: typeof fr?.name === 'string' ? fr.name : undefined,
+      ok,
+      text: clip(responseText(response, meta?.resultDisplay ?? meta?.error), TOOL_RESULT_MAX_CHARS),
+      sourceId,
+      ts,
+    });
+  }
+  // The person stopped the turn while the tool ran.
+  if (status === 'cancelled') events.push({ kind: 'aborted', text: 'tool call cancelled', sourceId, ts });
+  return events;
+}
+
+function systemEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): TranscriptEvent[] | undefined {
+  const payload = rec.systemPayload && typeof rec.systemPayload === 'object' ? rec.systemPayload : undefined;
+  switch (rec.subtype) {
+    case 'chat_compression': {
+      // The compressed history opens with the summary qwen's model wrote of everything before.
+      const history = Array.isArray(payload?.compressedHistory) ? payload.compressedHistory : [];
+      const first = history.find((c) => c && typeof c === 'object' && c.role !== 'model');
+      const text = clip(promptText(partsOf(first)), EVENT_TEXT_MAX_CHARS);
+      return text ? [{ kind: 'summary', source: 'compaction', text, sourceId, ts }] : [];
+    }
+    case 'ui_telemetry': {
+      const ev = payload?.uiEvent;
+      if (!ev || typeof ev !== 'object' || ev['event.name'] !== 'qwen-code.api_error') return [];
+      const message = String(ev.error_message ?? ev.error ?? 'API error').trim();
+      if (ev.error_type === 'APIUserAbortError') return [{ kind: 'aborted', text: message, sourceId, ts }];
+      const code = typeof ev.status_code === 'number' && !message.startsWith(String(ev.status_code)) ? `${ev.status_code} ` : '';
+      return [{ kind: 'error', text: clip(code + message, EVENT_TEXT_MAX_CHARS), sourceId, ts }];
+    }
+    case 'turn_result':
+      // Daemon sessions settle each prompt with one of these; a completed turn already ended at its answer.
+      if (payload?.state === 'cancelled') return [{ kind: 'aborted', sourceId, ts }];
+      if (payload?.state === 'error') return [{ kind: 'error', text: clip(String(payload.error?.message ?? 'turn failed'), EVENT_TEXT_MAX_CHARS), sourceId, ts }];
+      return [];
+    default:
+      return typeof rec.subtype === 'string' && QUIET_SYSTEM_SUBTYPES.has(rec.subtype) ? [] : undefined;
+  }
+}
+
+// Complete JSON objects found in a line that is not one object (string-aware brace matching).
+function recoverObjects(line: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') {
+      if (depth > 0) inString = true;
+    } else if (ch === '{') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (ch === '}' && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        const rec = parseJsonObject(line.slice(start, i + 1));
+        if (rec) out.push(rec);
+      }
+    }
+  }
+  return out;
+}

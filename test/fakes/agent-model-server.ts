@@ -1,19 +1,23 @@
 /**
- * A fake model API on 127.0.0.1 for driving the REAL agent CLIs in end-to-end tests: OpenAI chat
- * completions (streamed as server-sent events, or plain JSON), scripted from the request alone:
- * - no tools in the request (a one-off recap) → `<recap>…</recap>` naming the file of the transcript;
- * - the last message is a tool result → a final answer that names hello.txt;
+ * A fake model API on 127.0.0.1 for driving the REAL agent CLIs in end-to-end tests. It speaks OpenAI
+ * chat completions, OpenAI Responses, Anthropic Messages and Gemini generateContent, streamed (SSE) or
+ * not, and decides each answer from the request alone:
+ * - no tools in the request (a one-off recap or a side call) → `<recap>…</recap>` naming hello.txt when
+ *   the request mentions it;
+ * - the last message carries a tool result → a final answer that names hello.txt;
  * - the user's last prompt mentions `ls`/`list` → one shell tool call running `ls`;
- * - otherwise → one write tool call creating hello.txt.
- * Tool names and argument names are taken from the tools the agent offers (pi: write/bash with path;
- * others: write_file/run_shell_command with file_path), so one server serves several agents.
- * `slowMs` delays each streamed chunk; `failNext` makes the next request fail with that HTTP status.
+ * - otherwise → one write tool call creating hello.txt (absolute when the tool wants `file_path` and the
+ *   request states the working directory).
+ * Tool and argument names are taken from the tools the agent offers, so one server serves every agent.
+ * `slowMs` delays each streamed event; `failNext` fails the next request with that HTTP status.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface AgentModelServer {
-  /** Base URL including /v1. */
+  /** Base URL without a path (each agent appends its own: /v1, /v1beta). */
+  url: string;
+  /** OpenAI-style base URL (url + /v1). */
   baseUrl: string;
   requests: Array<{ path: string; body: Record<string, unknown> }>;
   slowMs: number;
@@ -21,97 +25,238 @@ export interface AgentModelServer {
   close(): Promise<void>;
 }
 
-interface ChatMessage {
-  role: string;
-  content?: unknown;
-  tool_calls?: unknown[];
+/** What the fake needs to know of a request, whatever the API. */
+export interface Turn {
+  tools: Array<{ name: string; params: string[] }>;
+  afterTool: boolean;
+  prompt: string;
+  allText: string;
+  cwd?: string;
 }
 
-interface Tool {
-  function?: { name?: string; parameters?: { properties?: Record<string, unknown> } };
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p?.text === 'string' ? p.text : '')).filter((t) => !t.startsWith('<system-reminder>')).join('\n');
-  return '';
-}
+export type Step = { text: string } | { tool: string; args: Record<string, unknown>; preface: string };
 
 let callCounter = 0;
+const callId = (prefix: string) => `${prefix}_fake_${process.pid}_${++callCounter}`;
 
-type Step = { text: string } | { tool: string; args: Record<string, unknown>; preface: string };
-
-export function decide(body: Record<string, unknown>): Step {
-  const messages = (body.messages as ChatMessage[] | undefined) ?? [];
-  const tools = (body.tools as Tool[] | undefined) ?? [];
-  const last = messages[messages.length - 1];
-  if (tools.length === 0) {
-    const all = messages.map((m) => textOf(m.content)).join('\n');
-    const file = /hello\.txt/.test(all) ? 'hello.txt' : 'no file';
+export function decideTurn(turn: Turn): Step {
+  // A one-off recap (recapwrap's prompt), or any request without tools.
+  if (turn.tools.length === 0 || turn.allText.includes('<<<TRANSCRIPT')) {
+    const file = /hello\.txt/.test(turn.allText) ? 'hello.txt' : 'no file';
     return { text: `<recap>recap: the agent wrote ${file} for you (fake model). Next: check ${file}.</recap>` };
   }
-  if (last?.role === 'tool') return { text: 'Done: hello.txt is written and the folder is listed. Want me to add more files?' };
-  const prompt = textOf([...messages].reverse().find((m) => m.role === 'user')?.content);
-  const names = tools.map((t) => t.function?.name ?? '');
+  if (turn.afterTool) return { text: 'Done: hello.txt is written and the folder is listed. Want me to add more files?' };
+  // Side queries with the tool list (Qwen's prompt suggestions, titles) carry long prompts: plain text.
+  if (turn.prompt.length > 400) return { text: 'ok' };
+  const names = turn.tools.map((t) => t.name);
   const find = (...wanted: string[]) => names.find((n) => wanted.includes(n));
-  if (/\b(ls|list)\b/i.test(prompt)) {
-    const shell = find('bash', 'run_shell_command', 'shell', 'exec_command') ?? names[0] ?? 'bash';
-    const args: Record<string, unknown> = { command: 'ls' };
-    if (shell === 'run_shell_command') args.description = 'list files';
+  const paramsOf = (name: string) => turn.tools.find((t) => t.name === name)?.params ?? [];
+  if (/\b(ls|list)\b/i.test(turn.prompt)) {
+    const shell = find('bash', 'Bash', 'run_shell_command', 'exec_command', 'shell_command', 'shell') ?? names[0] ?? 'bash';
+    const params = paramsOf(shell);
+    const args: Record<string, unknown> = params.includes('cmd') ? { cmd: 'ls' } : { command: shell === 'shell' ? ['ls'] : 'ls' };
+    if (params.includes('description')) args.description = 'list files';
     return { tool: shell, args, preface: 'Listing the files.' };
   }
   const write = find('write', 'write_file', 'Write') ?? names[0] ?? 'write';
-  const props = tools.find((t) => t.function?.name === write)?.function?.parameters?.properties ?? {};
-  const pathKey = 'file_path' in props ? 'file_path' : 'path';
-  return { tool: write, args: { [pathKey]: 'hello.txt', content: 'hello from the fake model\n' }, preface: 'Creating hello.txt.' };
+  const pathKey = paramsOf(write).includes('file_path') ? 'file_path' : 'path';
+  const path = pathKey === 'file_path' && turn.cwd ? `${turn.cwd.replace(/\/$/, '')}/hello.txt` : 'hello.txt';
+  return { tool: write, args: { [pathKey]: path, content: 'hello from the fake model\n' }, preface: 'Creating hello.txt.' };
 }
 
-function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null, usage?: unknown): string {
-  return `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+function cwdFrom(text: string): string | undefined {
+  return /(?:working in the directory|working director(?:y|ies)|cwd)[^/\n]*?(\/[^\s`'"<>]+)/i.exec(text)?.[1]?.replace(/[.,:;]+$/, '');
 }
 
-async function stream(res: ServerResponse, model: string, step: Step, slowMs: number): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const send = async (s: string) => {
-    res.write(s);
-    if (slowMs) await new Promise((r) => setTimeout(r, slowMs));
+const isReminder = (t: string) => t.trimStart().startsWith('<system-reminder>');
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+// ---- OpenAI chat completions ----
+interface ChatMessage { role: string; content?: unknown }
+// The text of a message; `withReminders` keeps injected <system-reminder> parts (they state the cwd).
+function chatText(content: unknown, withReminders = false): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => str(p?.text)).filter((t) => withReminders || !isReminder(t)).join('\n');
+  return '';
+}
+function chatTurn(body: Record<string, unknown>): Turn {
+  const messages = (body.messages as ChatMessage[] | undefined) ?? [];
+  const tools = (body.tools as Array<{ function?: { name?: string; parameters?: { properties?: object } } }> | undefined) ?? [];
+  const allText = messages.map((m) => chatText(m.content, true)).join('\n');
+  return {
+    tools: tools.map((t) => ({ name: t.function?.name ?? '', params: Object.keys(t.function?.parameters?.properties ?? {}) })),
+    afterTool: messages[messages.length - 1]?.role === 'tool',
+    prompt: chatText([...messages].reverse().find((m) => m.role === 'user')?.content),
+    allText,
+    cwd: cwdFrom(allText),
   };
-  const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
-  await send(chunk(model, { role: 'assistant', content: '' }));
+}
+
+// ---- Anthropic Messages ----
+interface Block { type?: string; text?: string; content?: unknown }
+function anthropicTurn(body: Record<string, unknown>): Turn {
+  const messages = (body.messages as Array<{ role: string; content: string | Block[] }> | undefined) ?? [];
+  const tools = (body.tools as Array<{ name?: string; input_schema?: { properties?: object } }> | undefined) ?? [];
+  const blocks = (c: string | Block[]): Block[] => (typeof c === 'string' ? [{ type: 'text', text: c }] : c);
+  const system = typeof body.system === 'string' ? body.system : Array.isArray(body.system) ? (body.system as Block[]).map((b) => str(b.text)).join('\n') : '';
+  const texts = messages.flatMap((m) => blocks(m.content).map((b) => (b.type === 'text' ? str(b.text) : str(b.content))));
+  const userTexts = (m: { content: string | Block[] }) => blocks(m.content).filter((b) => b.type === 'text' && !isReminder(str(b.text))).map((b) => str(b.text));
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user' && userTexts(m).length > 0);
+  const last = messages[messages.length - 1];
+  return {
+    tools: tools.map((t) => ({ name: t.name ?? '', params: Object.keys(t.input_schema?.properties ?? {}) })),
+    afterTool: last?.role === 'user' && blocks(last.content).some((b) => b.type === 'tool_result'),
+    prompt: lastUser ? userTexts(lastUser).join('\n') : '',
+    allText: texts.join('\n'),
+    cwd: cwdFrom(`${system}\n${texts.join('\n')}`),
+  };
+}
+
+// ---- OpenAI Responses ----
+interface Item { type?: string; role?: string; content?: unknown; output?: unknown }
+function responsesTurn(body: Record<string, unknown>): Turn {
+  const input = (Array.isArray(body.input) ? body.input : [{ type: 'message', role: 'user', content: str(body.input) }]) as Item[];
+  const tools = (body.tools as Array<{ type?: string; name?: string; parameters?: { properties?: object } }> | undefined) ?? [];
+  const text = (c: unknown) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => str(p?.text)).join('\n') : '');
+  const users = input.filter((i) => (i.type === 'message' || !i.type) && i.role === 'user').map((i) => text(i.content)).filter((t) => !/^<(environment_context|user_instructions|permissions)/.test(t.trim()));
+  const all = input.map((i) => text(i.content) || str(i.output)).join('\n') + str(body.instructions);
+  const last = input[input.length - 1];
+  return {
+    tools: tools.filter((t) => t.name).map((t) => ({ name: t.name as string, params: Object.keys(t.parameters?.properties ?? {}) })),
+    afterTool: last?.type === 'function_call_output' || last?.type === 'custom_tool_call_output',
+    prompt: users[users.length - 1] ?? '',
+    allText: all,
+    cwd: cwdFrom(all),
+  };
+}
+
+// ---- Gemini ----
+interface Part { text?: string; functionCall?: unknown; functionResponse?: unknown }
+function geminiTurn(body: Record<string, unknown>): Turn {
+  const contents = (body.contents as Array<{ role?: string; parts?: Part[] }> | undefined) ?? [];
+  const decls = ((body.tools as Array<{ functionDeclarations?: Array<{ name?: string; parameters?: { properties?: object }; parametersJsonSchema?: { properties?: object } }> }> | undefined) ?? []).flatMap((t) => t.functionDeclarations ?? []);
+  const system = ((body.systemInstruction as { parts?: Part[] } | undefined)?.parts ?? []).map((p) => str(p.text)).join('\n');
+  const texts = contents.flatMap((c) => (c.parts ?? []).map((p) => str(p.text)));
+  const userPrompts = contents.filter((c) => c.role === 'user').map((c) => (c.parts ?? []).map((p) => str(p.text)).filter((t) => t && !isReminder(t)).join('\n')).filter(Boolean);
+  const last = contents[contents.length - 1];
+  return {
+    tools: decls.map((d) => ({ name: d.name ?? '', params: Object.keys(d.parametersJsonSchema?.properties ?? d.parameters?.properties ?? {}) })),
+    afterTool: (last?.parts ?? []).some((p) => p.functionResponse !== undefined),
+    prompt: userPrompts[userPrompts.length - 1] ?? '',
+    allText: texts.join('\n'),
+    cwd: cwdFrom(`${system}\n${texts.join('\n')}`),
+  };
+}
+
+type Writer = { event(name: string | undefined, data: unknown): Promise<void>; end(tail?: string): void };
+
+function sse(res: ServerResponse, slowMs: number): Writer {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  return {
+    async event(name, data) {
+      res.write(`${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
+      if (slowMs) await new Promise((r) => setTimeout(r, slowMs));
+    },
+    end: (tail) => res.end(tail),
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+
+async function answerChat(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number): Promise<void> {
+  const model = str(body.model) || 'fake-model';
+  if (!body.stream) {
+    const message = 'text' in step ? { role: 'assistant', content: step.text } : { role: 'assistant', content: step.preface, tool_calls: [{ id: callId('call'), type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] };
+    return json(res, 200, { id: 'chatcmpl-fake', object: 'chat.completion', model, choices: [{ index: 0, message, finish_reason: 'text' in step ? 'stop' : 'tool_calls' }], usage: USAGE });
+  }
+  const w = sse(res, slowMs);
+  const chunk = (delta: object, finish: string | null = null, usage?: object) => w.event(undefined, { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+  await chunk({ role: 'assistant', content: '' });
   if ('text' in step) {
     const half = Math.ceil(step.text.length / 2);
-    await send(chunk(model, { content: step.text.slice(0, half) }));
-    await send(chunk(model, { content: step.text.slice(half) }));
-    await send(chunk(model, {}, 'stop', usage));
+    await chunk({ content: step.text.slice(0, half) });
+    await chunk({ content: step.text.slice(half) });
+    await chunk({}, 'stop', USAGE);
   } else {
-    await send(chunk(model, { content: step.preface }));
-    const id = `call_fake_${process.pid}_${++callCounter}`;
+    await chunk({ content: step.preface });
     const args = JSON.stringify(step.args);
-    await send(chunk(model, { tool_calls: [{ index: 0, id, type: 'function', function: { name: step.tool, arguments: args.slice(0, 5) } }] }));
-    await send(chunk(model, { tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }));
-    await send(chunk(model, {}, 'tool_calls', usage));
+    await chunk({ tool_calls: [{ index: 0, id: callId('call'), type: 'function', function: { name: step.tool, arguments: args.slice(0, 5) } }] });
+    await chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] });
+    await chunk({}, 'tool_calls', USAGE);
   }
-  res.end('data: [DONE]\n\n');
+  w.end('data: [DONE]\n\n');
 }
 
-function plain(res: ServerResponse, model: string, step: Step): void {
-  const message = 'text' in step ? { role: 'assistant', content: step.text } : { role: 'assistant', content: step.preface, tool_calls: [{ id: `call_fake_${++callCounter}`, type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] };
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion', model, choices: [{ index: 0, message, finish_reason: 'text' in step ? 'stop' : 'tool_calls' }], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } }));
+async function answerAnthropic(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number): Promise<void> {
+  const model = str(body.model) || 'fake-model';
+  const content: object[] = 'text' in step ? [{ type: 'text', text: step.text }] : [{ type: 'text', text: step.preface }, { type: 'tool_use', id: callId('toolu'), name: step.tool, input: step.args }];
+  const stop = 'text' in step ? 'end_turn' : 'tool_use';
+  const usage = { input_tokens: 100, output_tokens: 20 };
+  if (!body.stream) return json(res, 200, { id: 'msg_fake', type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage });
+  const w = sse(res, slowMs);
+  await w.event('message_start', { type: 'message_start', message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } } });
+  for (const [index, block] of content.entries()) {
+    const b = block as { type: string; text?: string; id?: string; name?: string; input?: object };
+    if (b.type === 'text') {
+      await w.event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      await w.event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
+    } else {
+      await w.event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+      await w.event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
+    }
+    await w.event('content_block_stop', { type: 'content_block_stop', index });
+  }
+  await w.event('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 20 } });
+  await w.event('message_stop', { type: 'message_stop' });
+  w.end();
+}
+
+async function answerResponses(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number): Promise<void> {
+  const model = str(body.model) || 'fake-model';
+  const id = `resp_fake_${++callCounter}`;
+  const message = (text: string) => ({ type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
+  const output: object[] = 'text' in step ? [message(step.text)] : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, arguments: JSON.stringify(step.args), status: 'completed' }];
+  const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
+  const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model, output, usage };
+  if (!body.stream) return json(res, 200, response);
+  const w = sse(res, slowMs);
+  await w.event('response.created', { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } });
+  for (const [index, item] of output.entries()) {
+    await w.event('response.output_item.added', { type: 'response.output_item.added', output_index: index, item });
+    const text = (item as { content?: Array<{ text: string }> }).content?.[0]?.text;
+    if (text !== undefined) await w.event('response.output_text.delta', { type: 'response.output_text.delta', output_index: index, item_id: (item as { id: string }).id, content_index: 0, delta: text });
+    await w.event('response.output_item.done', { type: 'response.output_item.done', output_index: index, item });
+  }
+  await w.event('response.completed', { type: 'response.completed', response });
+  w.end();
+}
+
+async function answerGemini(res: ServerResponse, streaming: boolean, step: Step, slowMs: number): Promise<void> {
+  const parts = 'text' in step ? [{ text: step.text }] : [{ text: step.preface }, { functionCall: { name: step.tool, args: step.args } }];
+  const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 };
+  const reply = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'fake-model' };
+  if (!streaming) return json(res, 200, reply);
+  const w = sse(res, slowMs);
+  await w.event(undefined, reply);
+  w.end();
 }
 
 export async function startAgentModelServer(): Promise<AgentModelServer> {
   const sockets = new Set<Socket>();
-  const state: AgentModelServer = { baseUrl: '', requests: [], slowMs: 0, close: async () => {} };
+  const state: AgentModelServer = { url: '', baseUrl: '', requests: [], slowMs: 0, close: async () => {} };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let data = '';
     req.on('data', (c: Buffer) => (data += c.toString('utf8')));
     req.on('end', () => {
-      const path = req.url ?? '';
-      if (req.method === 'GET' && path.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }));
-        return;
+      const path = (req.url ?? '').split('?')[0] as string;
+      if (req.method === 'GET') {
+        if (path.endsWith('/models')) return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }], models: [] });
+        return json(res, 404, { error: { message: `no ${path}` } });
       }
       let body: Record<string, unknown> = {};
       try {
@@ -121,14 +266,15 @@ export async function startAgentModelServer(): Promise<AgentModelServer> {
       if (state.failNext) {
         const status = state.failNext;
         state.failNext = undefined;
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `fake failure ${status}`, type: 'server_error' } }));
-        return;
+        return json(res, status, { error: { message: `fake failure ${status}`, type: 'server_error', code: status } });
       }
-      const model = typeof body.model === 'string' ? body.model : 'fake-model';
-      const step = decide(body);
-      if (body.stream) void stream(res, model, step, state.slowMs);
-      else plain(res, model, step);
+      if (path.endsWith('/count_tokens') || path.endsWith(':countTokens')) return json(res, 200, { input_tokens: 100, totalTokens: 100 });
+      const slow = state.slowMs;
+      if (path.endsWith('/chat/completions')) return void answerChat(res, body, decideTurn(chatTurn(body)), slow);
+      if (path.endsWith('/messages')) return void answerAnthropic(res, body, decideTurn(anthropicTurn(body)), slow);
+      if (path.endsWith('/responses')) return void answerResponses(res, body, decideTurn(responsesTurn(body)), slow);
+      if (path.includes(':streamGenerateContent') || path.includes(':generateContent')) return void answerGemini(res, path.includes(':stream'), decideTurn(geminiTurn(body)), slow);
+      return json(res, 404, { error: { message: `no ${path}` } });
     });
   });
   server.on('connection', (s) => {
@@ -136,7 +282,8 @@ export async function startAgentModelServer(): Promise<AgentModelServer> {
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.baseUrl = `${state.url}/v1`;
   state.close = () =>
     new Promise((resolve) => {
       for (const s of sockets) s.destroy();

@@ -34,7 +34,11 @@ export interface Turn {
   cwd?: string;
 }
 
-export type Step = { text: string } | { tool: string; args: Record<string, unknown>; preface: string };
+export type Step =
+  | { text: string }
+  | { tool: string; args: Record<string, unknown>; preface: string }
+  // A freeform tool (Codex's apply_patch): its input is plain text.
+  | { custom: string; input: string; preface: string };
 
 let callCounter = 0;
 const callId = (prefix: string) => `${prefix}_fake_${process.pid}_${++callCounter}`;
@@ -57,6 +61,9 @@ export function decideTurn(turn: Turn): Step {
     const args: Record<string, unknown> = params.includes('cmd') ? { cmd: 'ls' } : { command: shell === 'shell' ? ['ls'] : 'ls' };
     if (params.includes('description')) args.description = 'list files';
     return { tool: shell, args, preface: 'Listing the files.' };
+  }
+  if (!find('write', 'write_file', 'Write') && find('apply_patch')) {
+    return { custom: 'apply_patch', input: '*** Begin Patch\n*** Add File: hello.txt\n+hello from the fake model\n*** End Patch\n', preface: 'Creating hello.txt.' };
   }
   const write = find('write', 'write_file', 'Write') ?? names[0] ?? 'write';
   const pathKey = paramsOf(write).includes('file_path') ? 'file_path' : 'path';
@@ -168,7 +175,13 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
 
-async function answerChat(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number): Promise<void> {
+// APIs without freeform tools get the patch as a plain answer (never happens with their agents).
+function noCustom(step: Step): Exclude<Step, { custom: string }> {
+  return 'custom' in step ? { text: step.preface } : step;
+}
+
+async function answerChat(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number): Promise<void> {
+  const step = noCustom(anyStep);
   const model = str(body.model) || 'fake-model';
   if (!body.stream) {
     const message = 'text' in step ? { role: 'assistant', content: step.text } : { role: 'assistant', content: step.preface, tool_calls: [{ id: callId('call'), type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] };
@@ -192,7 +205,8 @@ async function answerChat(res: ServerResponse, body: Record<string, unknown>, st
   w.end('data: [DONE]\n\n');
 }
 
-async function answerAnthropic(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number): Promise<void> {
+async function answerAnthropic(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number): Promise<void> {
+  const step = noCustom(anyStep);
   const model = str(body.model) || 'fake-model';
   const content: object[] = 'text' in step ? [{ type: 'text', text: step.text }] : [{ type: 'text', text: step.preface }, { type: 'tool_use', id: callId('toolu'), name: step.tool, input: step.args }];
   const stop = 'text' in step ? 'end_turn' : 'tool_use';
@@ -220,7 +234,12 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
   const model = str(body.model) || 'fake-model';
   const id = `resp_fake_${++callCounter}`;
   const message = (text: string) => ({ type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
-  const output: object[] = 'text' in step ? [message(step.text)] : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, arguments: JSON.stringify(step.args), status: 'completed' }];
+  const output: object[] =
+    'text' in step
+      ? [message(step.text)]
+      : 'custom' in step
+        ? [message(step.preface), { type: 'custom_tool_call', id: `ctc_${id}`, call_id: callId('call'), name: step.custom, input: step.input, status: 'completed' }]
+        : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, arguments: JSON.stringify(step.args), status: 'completed' }];
   const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model, output, usage };
   if (!body.stream) return json(res, 200, response);
@@ -236,7 +255,8 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
   w.end();
 }
 
-async function answerGemini(res: ServerResponse, streaming: boolean, step: Step, slowMs: number): Promise<void> {
+async function answerGemini(res: ServerResponse, streaming: boolean, anyStep: Step, slowMs: number): Promise<void> {
+  const step = noCustom(anyStep);
   const parts = 'text' in step ? [{ text: step.text }] : [{ text: step.preface }, { functionCall: { name: step.tool, args: step.args } }];
   const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 };
   const reply = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'fake-model' };

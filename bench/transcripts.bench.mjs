@@ -7,7 +7,7 @@
 // and are deleted afterwards.
 // Knobs (env): RW_BENCH_TAIL_LINES (600), RW_BENCH_TAIL_GAP_MS (20), RW_BENCH_TRANSCRIPT_MB (100), RW_BENCH_REPS (3).
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

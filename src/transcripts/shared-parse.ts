@@ -4,10 +4,22 @@
  * Agent-specific record shapes stay in each adapter's parse.ts.
  */
 
-/** Cut text to max characters (code units), marking the cut with an ellipsis. */
+/**
+ * Cut text to max characters (code units), marking the cut with an ellipsis. The result is a fresh
+ * string: a plain slice would keep the whole original (a 3 MB tool output) alive for as long as the
+ * event lives, because V8 slices point into their parent.
+ */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  return text.slice(0, Math.max(0, max - 1)) + '…';
+  return copyString(text.slice(0, Math.max(0, max - 1)) + '…');
+}
+
+/**
+ * A copy that shares no memory with the string it came from: slicing a concatenation makes V8 flatten
+ * it into a new string first (one copy of text, one character longer).
+ */
+export function copyString(text: string): string {
+  return (' ' + text).slice(1);
 }
 
 /** ISO string, epoch seconds or epoch milliseconds → epoch ms; undefined when unusable. */

@@ -11,8 +11,10 @@ export type AgentId = (typeof AGENT_IDS)[number];
 export const EVENT_TEXT_MAX_CHARS = 4000;
 /** Cap on compact tool-call args kept by parsers. */
 export const TOOL_ARGS_MAX_CHARS = 1000;
-/** Cap on tool-result text kept by parsers. */
-export const TOOL_RESULT_MAX_CHARS = 1000;
+/** Cap on tool-result text kept by parsers (the recap context uses at most 400). */
+export const TOOL_RESULT_MAX_CHARS = 600;
+/** Cap on thinking text kept by parsers: it is never shown nor sent, only counted and flagged. */
+export const THINKING_MAX_CHARS = 300;
 
 interface EventBase {
   /** Id of the source record (entry id, uuid, call id, or `L<line>` when the record has none). */

@@ -5,7 +5,7 @@
  * stay in the chain (they are links in it) but carry no events.
  */
 import {
-  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, toEpochMs } from '../shared-parse.js';
@@ -262,8 +262,9 @@ function assistantEvents(message: QwenContent | undefined, sourceId: string, ts:
         ts,
       });
     } else if (typeof part.text === 'string' && part.text.trim()) {
-      const text = clip(part.text.trim(), EVENT_TEXT_MAX_CHARS);
-      events.push(part.thought === true ? { kind: 'thinking', text, sourceId, ts } : { kind: 'assistant', text, sourceId, ts });
+      const thought = part.thought === true;
+      const text = clip(part.text.trim(), thought ? THINKING_MAX_CHARS : EVENT_TEXT_MAX_CHARS);
+      events.push(thought ? { kind: 'thinking', text, sourceId, ts } : { kind: 'assistant', text, sourceId, ts });
     }
   }
   // Qwen records no stop reason; a complete model message without tool calls ends the turn.

@@ -130,6 +130,10 @@ function listFiles(files: readonly string[]): string {
 }
 
 function commitMessage(command: string): string | undefined {
+  // git commit -m "$(cat <<'EOF' subject … EOF)": the subject follows the heredoc marker.
+  // (Commands are folded to one line and may be cut: the closing marker can be missing.)
+  const heredoc = /<<-?\s*['"]?(\w+)['"]?\s+(.+?)(?:\s+\1\b|$)/.exec(command);
+  if (heredoc) return heredoc[2]?.split(/ Co-Authored-By:|\. /)[0]?.trim();
   const m = /\s-[a-zA-Z]*m\s*(?:"([^"]+)"|'([^']+)'|(\S+))/.exec(command);
   return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }

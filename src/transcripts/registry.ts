@@ -3,6 +3,7 @@
  * recapwrap names agents (display names and flags live in each adapter).
  */
 import { AGENT_IDS, type AgentId, type TranscriptAdapter } from './types.js';
+import { claudeAdapter } from './claude/index.js';
 import { piAdapter } from './pi/index.js';
 import { qwenAdapter } from './qwen/index.js';
 
@@ -11,6 +12,7 @@ export { AGENT_IDS, agentFromCommand, isAgentId } from './agent-ids.js';
 const ADAPTERS: Partial<Record<AgentId, TranscriptAdapter>> = {
   pi: piAdapter,
   qwen: qwenAdapter,
+  claude: claudeAdapter,
 };
 
 /** The adapter for an agent, or undefined while that agent has none. */

@@ -61,6 +61,24 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
     ['pi: a fixture session names the file it wrote and that it was not tested', 'pi', join(AGENT_FIXTURES_DIR, 'pi', 'print-mode-2turns.jsonl'), (r) => {
       expect(r.line).toBe('recap: "now list the files with ls" — finished, not yet tested; changed hello.txt. Next: review the changes and run the tests.');
     }],
+    ['claude: a session that only hit API errors says nothing was done', 'claude', known('claude', 'xeus-api-errors-only.jsonl'), (r) => {
+      expect(r.line).toMatch(/— stopped on an API error \(API error 500: .*\); nothing was done\. Next: fix the provider problem/);
+      expect(r.status).toBe('errored');
+    }],
+    ['claude: credit too low is named', 'claude', known('claude', 'tokenapp-credit-low.jsonl'), (r) => {
+      expect(r.line).toContain('stopped on an API error (Credit balance is too low)');
+    }],
+    ['claude: a file copied mid-tool-call says it was cut off', 'claude', known('claude', 'raze-hook-progress.jsonl'), (r) => {
+      expect(r.line).toContain('cut off mid-tool-call (Bash(');
+    }],
+    ['claude: a session that ends on the user’s words says the agent never answered', 'claude', known('claude', 'random-site-ends-on-user.jsonl'), (r) => {
+      expect(r.line).toContain('"i think there\'s a session file somwhere for the whole session" — cut off before the agent answered');
+      expect(r.line).toContain('committed "Initial commit: pixel art random numbe');
+    }],
+    ['claude: a Japanese session keeps the Japanese phrase', 'claude', known('claude', 'subly-vault-count-ja.jsonl'), (r) => {
+      expect(r.line).toContain('"本当にそれだけ、、？Depositされた回数って何件？');
+      expect(r.language).toBe('ja');
+    }],
   ];
   for (const [name, agent, file, check] of cases) {
     it.skipIf(!file)(name, async () => check(await recapOf(agent, file!)));

@@ -1,0 +1,157 @@
+/**
+ * The Claude Code adapter. recapwrap pins the first session id with Claude's own `--session-id <uuid>`
+ * unless the user chose a session. While Claude runs, its live record `sessions/<pid>.json` (the pid is
+ * the one node-pty spawned: the CLI is a native binary) names the current session, and follows `/clear`,
+ * which starts a new id and file. Without a record, the pinned or resumed file, then files created in the
+ * project folder after our start (as candidates).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { parseJsonObject } from '../shared-parse.js';
+import { createClaudeParser } from './parse.js';
+import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
+import type { ClaudeLiveRecord } from './schema.js';
+
+// Flags after which Claude does not start a fresh session of its own choosing.
+const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']);
+const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
+const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
+// `claude <subcommand>` manages things and records no conversation.
+const SUBCOMMANDS = new Set(['mcp', 'config', 'doctor', 'update', 'install', 'setup-token', 'plugin', 'migrate-installer', 'auth']);
+const START_SLACK_MS = 1000;
+// Entry and metadata types only Claude Code writes.
+const CLAUDE_ONLY_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'permission-mode', 'last-prompt', 'ai-title', 'summary', 'atis-latch', 'mode', 'custom-title']);
+
+function flagName(arg: string): string {
+  const eq = arg.indexOf('=');
+  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+}
+
+function flagValue(args: readonly string[], i: number): string | undefined {
+  const arg = args[i] as string;
+  const eq = arg.indexOf('=');
+  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
+  const next = args[i + 1];
+  return next !== undefined && !next.startsWith('-') ? next : undefined;
+}
+
+export function planClaudeLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
+  if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
+  let resume = false;
+  let resumeTarget: string | undefined;
+  let userChoseSession = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') break;
+    const name = flagName(arg);
+    if (NO_SESSION_FLAGS.has(name)) return { args: [...args], resume: false };
+    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
+    if (RESUME_FLAGS.has(name)) {
+      resume = true;
+      if (name === '--resume' || name === '-r') resumeTarget = flagValue(args, i);
+    }
+    if (name === '--session-id' && !resume) {
+      const value = flagValue(args, i);
+      if (isUuid(value)) return { args: [...args], pinnedId: value, resume: false };
+    }
+  }
+  if (userChoseSession) return { args: [...args], resume, resumeTarget };
+  const id = ctx.newId();
+  return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
+}
+
+interface FileEntry {
+  file: string;
+  birth: number;
+  mtimeMs: number;
+  size: number;
+}
+
+async function listJsonl(dir: string): Promise<FileEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names
+      .filter((n) => n.endsWith('.jsonl'))
+      .map(async (n) => {
+        const file = join(dir, n);
+        try {
+          const st = await stat(file);
+          return st.isFile() ? { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size } : undefined;
+        } catch {
+          return undefined;
+        }
+      }),
+  );
+  return entries.filter((e): e is FileEntry => e !== undefined);
+}
+
+async function readLiveRecord(file: string): Promise<ClaudeLiveRecord | undefined> {
+  try {
+    return parseJsonObject(await readFile(file, 'utf8')) as ClaudeLiveRecord | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function locateClaudeLive(ctx: LiveLocateContext): Promise<SessionCandidate[]> {
+  // 1. Claude's own record for a process of ours names the current session exactly (and follows /clear).
+  for (const pid of ctx.pids) {
+    const rec = await readLiveRecord(getClaudeLiveRecordPath(ctx.env, ctx.home, pid));
+    if (rec && rec.pid === pid && isUuid(rec.sessionId)) {
+      const dir = getClaudeProjectDir({ ...ctx, cwd: typeof rec.cwd === 'string' ? rec.cwd : ctx.cwd });
+      return [{ file: join(dir, `${rec.sessionId}.jsonl`), confidence: 'exact' }];
+    }
+  }
+  const dir = getClaudeProjectDir(ctx);
+  const anchorId = ctx.plan.pinnedId ?? (isUuid(ctx.plan.resumeTarget) ? ctx.plan.resumeTarget : undefined);
+  const anchor = anchorId ? join(dir, `${anchorId}.jsonl`) : undefined;
+  // 2. Files born after our start (a /clear before the record was readable, or -c / --resume <name>).
+  const files = (await listJsonl(dir)).filter((f) => f.birth >= ctx.startedAt - START_SLACK_MS && f.file !== anchor);
+  files.sort((a, b) => b.birth - a.birth);
+  const out: SessionCandidate[] = files.map((f) => ({ file: f.file, confidence: 'candidate' }));
+  if (anchor) out.push({ file: anchor, confidence: 'exact' });
+  else if (ctx.plan.resume && out.length === 0) {
+    // `-c` or `--resume <name>` on an existing file: the newest one that changes after our start.
+    const newest = (await listJsonl(dir)).sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+    if (newest && newest.mtimeMs >= ctx.startedAt - START_SLACK_MS) out.push({ file: newest.file, confidence: 'candidate' });
+  }
+  return out;
+}
+
+export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
+  const files = await listJsonl(getClaudeProjectDir(ctx));
+  return files
+    .filter((f) => f.size > 0)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .map((f) => ({ agent: 'claude' as const, file: f.file, id: basename(f.file, '.jsonl'), mtimeMs: f.mtimeMs, size: f.size }));
+}
+
+export function looksLikeClaude(firstLines: readonly string[]): boolean {
+  for (const line of firstLines) {
+    const rec = parseJsonObject(line);
+    if (!rec) continue;
+    if (typeof rec.type === 'string' && CLAUDE_ONLY_TYPES.has(rec.type)) return true;
+    if ('userType' in rec && typeof rec.sessionId === 'string') return true;
+    const message = rec.message as { content?: unknown; parts?: unknown } | undefined;
+    if (typeof rec.uuid === 'string' && typeof rec.sessionId === 'string' && message && 'content' in message && !('parts' in message)) return true;
+  }
+  return false;
+}
+
+export const claudeAdapter: TranscriptAdapter = {
+  id: 'claude',
+  label: 'Claude Code',
+  createParser: createClaudeParser,
+  detect: looksLikeClaude,
+  planLaunch: planClaudeLaunch,
+  sessionDirs: (ctx) => [getClaudeProjectDir(ctx)],
+  locateLive: locateClaudeLive,
+  listSessions: listClaudeSessions,
+  resumeArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl')],
+};

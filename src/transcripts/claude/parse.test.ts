@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AGENT_FIXTURES_DIR, RECAP_CORPUS_DIR } from '../../../test/helpers/shared.js';
+import type { SessionSnapshot, TranscriptEvent } from '../types.js';
+import { createClaudeParser } from './parse.js';
+
+function parseLines(lines: string[]): SessionSnapshot {
+  const p = createClaudeParser();
+  for (const l of lines) p.push(l);
+  return p.snapshot();
+}
+const parseFile = (file: string) => parseLines(readFileSync(file, 'utf8').split('\n'));
+const count = (s: SessionSnapshot) => s.events.reduce<Record<string, number>>((c, e) => ((c[e.kind] = (c[e.kind] ?? 0) + 1), c), {});
+const texts = (s: SessionSnapshot, kind: TranscriptEvent['kind']) => s.events.filter((e) => e.kind === kind).map((e) => ('text' in e ? e.text : ''));
+
+const base = { sessionId: 's1', cwd: '/w', userType: 'external', isSidechain: false, timestamp: '2026-11-22T08:00:00.000Z' };
+const user = (uuid: string, parentUuid: string | null, content: unknown, extra: object = {}) => JSON.stringify({ ...base, type: 'user', uuid, parentUuid, message: { role: 'user', content }, ...extra });
+const assistant = (uuid: string, parentUuid: string, block: object, stop: string | null = null, extra: object = {}) => JSON.stringify({ ...base, type: 'assistant', uuid, parentUuid, message: { id: 'm1', role: 'assistant', model: 'claude-x', content: [block], stop_reason: stop }, ...extra });
+
+describe('claude parser on real files', () => {
+  it('interactive 2.1.330 session: two typed prompts, one block per line, turn ends', () => {
+    const s = parseFile(join(AGENT_FIXTURES_DIR, 'claude', 'interactive-2turns-exit.jsonl'));
+    expect(s.id).toBe('22222222-3333-4444-8555-666666666666');
+    expect(s.cwd).toBe('/home/dev/proj/ws/claude-proj-i');
+    expect(s.skipped).toBe(0);
+    expect(count(s)).toEqual({ user: 2, thinking: 2, assistant: 4, 'tool-call': 2, 'tool-result': 2, 'turn-end': 4 });
+    expect(texts(s, 'user')).toEqual(['List the files here', 'Please list them again']);
+    expect(s.events.filter((e) => e.kind === 'tool-call').map((e) => (e.kind === 'tool-call' ? e.command : ''))).toEqual(['ls', 'ls']);
+  });
+
+  it('print-mode session resumed into the same file', () => {
+    const s = parseFile(join(AGENT_FIXTURES_DIR, 'claude', 'print-mode-2turns.jsonl'));
+    expect(s.id).toBe('11111111-2222-4333-8444-555555555555');
+    expect(count(s)).toEqual({ user: 2, thinking: 2, assistant: 4, 'tool-call': 2, 'tool-result': 2, 'turn-end': 2 });
+  });
+
+  it('/clear: each file holds its own conversation', () => {
+    const before = parseFile(join(AGENT_FIXTURES_DIR, 'claude', 'clear-switches-session', '55555555-6666-4777-8888-999999999999.jsonl'));
+    const after = parseFile(join(AGENT_FIXTURES_DIR, 'claude', 'clear-switches-session', '691f541c-a8a0-4bc2-895d-cb7ec6744431.jsonl'));
+    expect(texts(before, 'user')).toEqual(['List the files here']);
+    expect(texts(after, 'user')).toEqual(['Please list them again']);
+  });
+
+  it('old 1.0.x session with a compaction: the summary, then only the post-compaction chain', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'bollywood-datastory-v1.jsonl'));
+    expect(count(s)).toEqual({ summary: 1, user: 4, assistant: 30, 'tool-call': 41, 'tool-result': 41 });
+    expect(s.events[0]?.kind).toBe('summary');
+    expect(texts(s, 'user').at(-1)).toMatch(/^Add a layman friendly non-technical README\.md/);
+  });
+
+  it('a compaction on 2.1.x, an interrupted turn, Chinese prompts', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'posthog-impact-zh.jsonl'));
+    expect(count(s)).toMatchObject({ summary: 1, user: 11, aborted: 1, 'tool-call': 24, 'tool-result': 23 });
+    expect(texts(s, 'user').at(-1)).toMatch(/^1\. 請直接輸出approach summary \(結合剛剛的輸出一個console output ~30 words\), 2\. please direct me/);
+  });
+
+  it('a session that only hit API errors has errors and no answer', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'xeus-api-errors-only.jsonl'));
+    const c = count(s);
+    expect(c.assistant ?? 0).toBe(0);
+    expect(c.error).toBeGreaterThan(0);
+    expect(texts(s, 'error')[0]).toBe('API error 500: your current token plan not support model, MiniMax-M2.7 (2061)');
+  });
+
+  it('credit too low shows as an error, not as the agent’s answer', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'tokenapp-credit-low.jsonl'));
+    expect(texts(s, 'error').some((t) => /Credit balance is too low/.test(t))).toBe(true);
+    expect(texts(s, 'assistant').some((t) => /Credit balance is too low/.test(t))).toBe(false);
+  });
+});
+
+describe('claude parser rules', () => {
+  it('keeps only person-typed prompts', () => {
+    const s = parseLines([
+      user('u1', null, 'real request'),
+      user('u2', 'u1', '<system-reminder>x</system-reminder>', { isMeta: true }),
+      user('u3', 'u2', '<command-name>/compact</command-name>'),
+      user('u4', 'u3', '<local-command-stdout>ok</local-command-stdout>'),
+      user('u5', 'u4', 'a notification', { origin: { kind: 'task-notification' } }),
+      user('u6', 'u5', [{ type: 'text', text: '[Request interrupted by user]' }]),
+      user('u7', 'u6', [{ type: 'tool_result', tool_use_id: 't1', content: 'boom', is_error: true }]),
+    ]);
+    expect(s.events.map((e) => e.kind)).toEqual(['user', 'aborted', 'tool-result']);
+    expect(s.events[2]).toMatchObject({ kind: 'tool-result', callId: 't1', ok: false, text: 'boom' });
+  });
+
+  it('follows the leaf: a later last-prompt pointing back (a rewind) wins over the last entry', () => {
+    const lines = [
+      user('a', null, 'first'),
+      assistant('b', 'a', { type: 'text', text: 'answer one' }, 'end_turn'),
+      user('c', 'b', 'second'),
+      assistant('d', 'c', { type: 'text', text: 'answer two' }, 'end_turn'),
+    ];
+    expect(texts(parseLines(lines), 'user')).toEqual(['first', 'second']);
+    const rewound = parseLines([...lines, JSON.stringify({ type: 'last-prompt', leafUuid: 'b', sessionId: 's1' })]);
+    expect(texts(rewound, 'user')).toEqual(['first']);
+    // A last-prompt written before later entries does not hold them back.
+    const stale = parseLines([...lines.slice(0, 2), JSON.stringify({ type: 'last-prompt', leafUuid: 'a' }), ...lines.slice(2)]);
+    expect(texts(stale, 'user')).toEqual(['first', 'second']);
+  });
+
+  it('a compact boundary starts the branch again, with the summary first', () => {
+    const s = parseLines([
+      user('a', null, 'old task'),
+      JSON.stringify({ ...base, type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'a' }),
+      user('sum', 'cb', 'This session is being continued… summary text', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+      user('n', 'sum', 'new task'),
+    ]);
+    expect(s.events.map((e) => e.kind)).toEqual(['summary', 'user']);
+    expect(texts(s, 'user')).toEqual(['new task']);
+  });
+
+  it('tool calls with paths, thinking kept short, titles, noise not counted, unknown types counted, garbage skipped', () => {
+    const s = parseLines([
+      JSON.stringify({ type: 'queue-operation', operation: 'enqueue' }),
+      user('a', null, 'edit it'),
+      assistant('b', 'a', { type: 'thinking', thinking: 'x'.repeat(5000) }, 'tool_use'),
+      assistant('c', 'b', { type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: '/w/src/a.ts', old_string: 'a', new_string: 'b' } }, 'tool_use'),
+      JSON.stringify({ type: 'ai-title', aiTitle: 'Edit a.ts', sessionId: 's1' }),
+      JSON.stringify({ type: 'brand-new-record' }),
+      'not json',
+    ]);
+    expect(s.title).toBe('Edit a.ts');
+    expect(s.skipped).toBe(2);
+    const call = s.events.find((e) => e.kind === 'tool-call');
+    expect(call).toMatchObject({ name: 'Edit', paths: ['/w/src/a.ts'] });
+    expect((s.events.find((e) => e.kind === 'thinking') as { text: string }).text.length).toBeLessThanOrEqual(300);
+  });
+
+  it('the stamp changes with the summarized state only', () => {
+    const p = createClaudeParser();
+    p.push(user('a', null, 'go'));
+    const s1 = p.snapshot().stamp;
+    p.push(JSON.stringify({ type: 'cost-state' }));
+    p.push(JSON.stringify({ type: 'file-history-snapshot' }));
+    expect(p.snapshot().stamp).toBe(s1);
+    p.push(assistant('b', 'a', { type: 'text', text: 'done' }, 'end_turn'));
+    expect(p.snapshot().stamp).not.toBe(s1);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * Pure incremental parser for Claude Code session files (1.0.x and 2.1.x). Chain entries (user,
+ * assistant, attachment, system) form a uuid/parentUuid tree; an assistant message is written as one
+ * line per content block. The leaf is the last chain entry, unless a later `last-prompt` names another
+ * (a rewind). A compaction starts a new root (`compact_boundary`, parent null) followed by the summary
+ * (`isCompactSummary`): only the root→leaf path is summarized. Person-typed prompts are told apart
+ * from meta, command, caveat, task-notification and summary messages.
+ */
+import {
+  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+} from '../types.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, toEpochMs } from '../shared-parse.js';
+import type { ClaudeBlock, ClaudeEntry } from './schema.js';
+
+interface Node {
+  parentId: string | null;
+  events: TranscriptEvent[];
+}
+
+// Chain entry types (they carry uuid/parentUuid).
+const CHAIN_TYPES = new Set(['user', 'assistant', 'attachment', 'system', 'progress']);
+// Metadata lines recapwrap reads nothing from (known, so not counted as skipped).
+const QUIET_TYPES = new Set([
+  'queue-operation', 'file-history-snapshot', 'mode', 'permission-mode', 'atis-latch', 'api-request-shape',
+  'api-request-blob', 'api-request', 'tools-used', 'cost-state', 'tag', 'agent-name', 'pr-link', 'worktree-state',
+  'content-replacement', 'progress',
+]);
+// User text that a person did not type.
+const SYNTHETIC_USER = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|task-notification|system-reminder|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook)>/;
+const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+
+function blocksOf(content: unknown): ClaudeBlock[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? (content.filter((b) => b && typeof b === 'object') as ClaudeBlock[]) : [];
+}
+
+function apiErrorText(entry: ClaudeEntry): string {
+  const e = entry.error as { status?: number; message?: string; error?: { message?: string; error?: { message?: string } } } | undefined;
+  const message = e?.error?.error?.message ?? e?.error?.message ?? e?.message ?? (typeof entry.content === 'string' ? entry.content : undefined);
+  return clip(`${e?.status ? `API error ${e.status}` : 'API error'}${message ? `: ${message}` : ''}`, EVENT_TEXT_MAX_CHARS);
+}
+
+export function createClaudeParser(): TranscriptParser {
+  const nodes = new Map<string, Node>();
+  let lastChainId: string | undefined;
+  let lastPromptLeaf: string | undefined;
+  let promptAfterChain = false;
+  let sessionId: string | undefined;
+  let cwd: string | undefined;
+  let title: string | undefined;
+  let customTitle: string | undefined;
+  let model: string | undefined;
+  let skipped = 0;
+  let startedAt: number | undefined;
+  let updatedAt: number | undefined;
+
+  function userEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+    const message = entry.message;
+    const blocks = blocksOf(message?.content);
+    const events: TranscriptEvent[] = [];
+    if (entry.isCompactSummary === true) {
+      const text = clip(textFromParts(message?.content).trim(), EVENT_TEXT_MAX_CHARS);
+      return text ? [{ kind: 'summary', source: 'compaction', text, sourceId, ts }] : [];
+    }
+    const person = entry.isMeta !== true && entry.promptSource !== 'system' && entry.origin?.kind !== 'task-notification' && entry.isVisibleInTranscriptOnly !== true;
+    const texts: string[] = [];
+    for (const b of blocks) {
+      if (b.type === 'tool_result') {
+        const content = typeof b.content === 'string' ? b.content : textFromParts(b.content);
+        events.push({ kind: 'tool-result', callId: b.tool_use_id, ok: b.is_error !== true, text: clip(content.trim(), TOOL_RESULT_MAX_CHARS), sourceId, ts });
+      } else if (b.type === 'text' && typeof b.text === 'string') {
+        texts.push(b.text);
+      }
+    }
+    const text = texts.join('\n').trim();
+    if (text) {
+      if (INTERRUPTED.test(text)) events.push({ kind: 'aborted', text, sourceId, ts });
+      else if (person && !SYNTHETIC_USER.test(text)) events.push({ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts });
+    }
+    return events;
+  }
+
+  function assistantEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+    const message = entry.message;
+    if (typeof message?.model === 'string' && message.model !== '<synthetic>') model = message.model;
+    const events: TranscriptEvent[] = [];
+    let hasText = false;
+    for (const b of blocksOf(message?.content)) {
+      if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking.trim()) {
+        events.push({ kind: 'thinking', text: clip(b.thinking.trim(), THINKING_MAX_CHARS), sourceId, ts });
+      } else if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) {
+        hasText = true;
+        // An API error Claude Code shows as an assistant message (e.g. "Credit balance is too low").
+        if (entry.isApiErrorMessage === true) events.push({ kind: 'error', text: clip(b.text.trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
+        else events.push({ kind: 'assistant', text: clip(b.text.trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
+      } else if (b.type === 'tool_use' && typeof b.name === 'string') {
+        events.push({
+          kind: 'tool-call',
+          callId: b.id,
+          name: b.name,
+          args: compactArgs(b.input, TOOL_ARGS_MAX_CHARS),
+          command: commandFromToolCall(b.name, b.input),
+          paths: pathsFromToolCall(b.name, b.input),
+          sourceId,
+          ts,
+        });
+      }
+    }
+    // Every line of a message repeats its stop reason: the turn ends after the text line of an end_turn.
+    const stop = message?.stop_reason;
+    if (hasText && entry.isApiErrorMessage !== true && (stop === 'end_turn' || stop === 'stop_sequence' || stop === 'max_tokens')) {
+      events.push({ kind: 'turn-end', reason: stop, sourceId, ts });
+    }
+    return events;
+  }
+
+  function systemEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+    switch (entry.subtype) {
+      case 'api_error':
+        return [{ kind: 'error', text: apiErrorText(entry), sourceId, ts }];
+      case 'turn_duration':
+        return [{ kind: 'turn-end', sourceId, ts }];
+      default:
+        return [];
+    }
+  }
+
+  function push(line: string): void {
+    const raw = parseJsonObject(line);
+    if (!raw) {
+      if (line.trim()) skipped++;
+      return;
+    }
+    const entry = raw as ClaudeEntry;
+    const type = typeof entry.type === 'string' ? entry.type : '';
+    const ts = toEpochMs(entry.timestamp);
+    if (typeof entry.sessionId === 'string' && !sessionId) sessionId = entry.sessionId;
+    if (typeof entry.cwd === 'string' && !cwd) cwd = entry.cwd;
+    if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
+      if (entry.isSidechain === true) return; // subagent lines of old versions: not the main conversation
+      if (ts !== undefined) {
+        startedAt ??= ts;
+        updatedAt = ts;
+      }
+      const sourceId = entry.uuid;
+      const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
+      const parentId = entry.subtype === 'compact_boundary' ? null : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
+      nodes.set(entry.uuid, { parentId, events });
+      lastChainId = entry.uuid;
+      promptAfterChain = false;
+      return;
+    }
+    switch (type) {
+      case 'last-prompt':
+        if (typeof entry.leafUuid === 'string') {
+          lastPromptLeaf = entry.leafUuid;
+          promptAfterChain = true;
+        }
+        return;
+      case 'ai-title':
+        if (typeof entry.aiTitle === 'string' && entry.aiTitle.trim()) title = entry.aiTitle.trim();
+        return;
+      case 'custom-title':
+        if (typeof entry.customTitle === 'string' && entry.customTitle.trim()) customTitle = entry.customTitle.trim();
+        return;
+      case 'summary':
+        // 1.0.x: a title for the conversation that ends at leafUuid.
+        if (typeof entry.summary === 'string' && entry.summary.trim()) title ??= entry.summary.trim();
+        return;
+      default:
+        if (QUIET_TYPES.has(type)) return;
+        skipped++;
+    }
+  }
+
+  function leaf(): string | undefined {
+    // A last-prompt written after the last chain entry may point elsewhere (a rewind to an older turn).
+    if (promptAfterChain && lastPromptLeaf && nodes.has(lastPromptLeaf)) return lastPromptLeaf;
+    return lastChainId;
+  }
+
+  function snapshot(): SessionSnapshot {
+    const leafId = leaf();
+    const events: TranscriptEvent[] = [];
+    for (const id of activeBranch(nodes, leafId)) events.push(...(nodes.get(id) as Node).events);
+    const name = customTitle ?? title;
+    if (name) events.unshift({ kind: 'title', text: name, sourceId: 'title' });
+    return {
+      agent: 'claude',
+      id: sessionId ?? '',
+      cwd,
+      title: name,
+      model,
+      events,
+      // What is summarized: the last event of the branch and how many there are (noise lines do not count).
+      stamp: `${events[events.length - 1]?.sourceId ?? 'empty'}:${events.length}`,
+      skipped,
+      startedAt,
+      updatedAt,
+    };
+  }
+
+  return { push, snapshot };
+}

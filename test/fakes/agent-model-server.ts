@@ -107,13 +107,14 @@ function anthropicTurn(body: Record<string, unknown>): Turn {
   const blocks = (c: string | Block[]): Block[] => (typeof c === 'string' ? [{ type: 'text', text: c }] : c);
   const system = typeof body.system === 'string' ? body.system : Array.isArray(body.system) ? (body.system as Block[]).map((b) => str(b.text)).join('\n') : '';
   const texts = messages.flatMap((m) => blocks(m.content).map((b) => (b.type === 'text' ? str(b.text) : str(b.content))));
-  const userTexts = (m: { content: string | Block[] }) => blocks(m.content).filter((b) => b.type === 'text' && !isReminder(str(b.text))).map((b) => str(b.text));
+  // What the person typed: text blocks that are not injected context (<system-reminder>, command caveats…).
+  const userTexts = (m: { content: string | Block[] }) => blocks(m.content).filter((b) => b.type === 'text' && !/^\s*</.test(str(b.text))).map((b) => str(b.text));
   const lastUser = [...messages].reverse().find((m) => m.role === 'user' && userTexts(m).length > 0);
   const last = messages[messages.length - 1];
   return {
     tools: tools.map((t) => ({ name: t.name ?? '', params: Object.keys(t.input_schema?.properties ?? {}) })),
     afterTool: last?.role === 'user' && blocks(last.content).some((b) => b.type === 'tool_result'),
-    prompt: lastUser ? userTexts(lastUser).join('\n') : '',
+    prompt: lastUser ? (userTexts(lastUser).at(-1) ?? '') : '',
     allText: texts.join('\n'),
     cwd: cwdFrom(`${system}\n${texts.join('\n')}`),
   };

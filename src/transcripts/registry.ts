@@ -4,6 +4,7 @@
  */
 import { AGENT_IDS, type AgentId, type TranscriptAdapter } from './types.js';
 import { claudeAdapter } from './claude/index.js';
+import { codexAdapter } from './codex/index.js';
 import { piAdapter } from './pi/index.js';
 import { qwenAdapter } from './qwen/index.js';
 
@@ -13,6 +14,7 @@ const ADAPTERS: Partial<Record<AgentId, TranscriptAdapter>> = {
   pi: piAdapter,
   qwen: qwenAdapter,
   claude: claudeAdapter,
+  codex: codexAdapter,
 };
 
 /** The adapter for an agent, or undefined while that agent has none. */

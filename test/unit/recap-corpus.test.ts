@@ -79,6 +79,13 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
       expect(r.line).toContain('"本当にそれだけ、、？Depositされた回数って何件？');
       expect(r.language).toBe('ja');
     }],
+    ['codex: a question at the end of /init becomes the next step', 'codex', known('codex', 'init-question-0101.jsonl'), (r) => {
+      expect(r.line).toContain('"init" — waiting for your answer');
+      expect(r.line).toContain('Next: answer: Git: create an initial commit');
+    }],
+    ['codex: edits made by apply_patch are named, and said to be untested', 'codex', known('codex', 'opencode-zenmux.jsonl'), (r) => {
+      expect(r.line).toContain('finished, not yet tested; changed opencode.jsonc, .zshrc');
+    }],
   ];
   for (const [name, agent, file, check] of cases) {
     it.skipIf(!file)(name, async () => check(await recapOf(agent, file!)));

@@ -12,7 +12,7 @@ function parseLines(lines: string[]): SessionSnapshot {
 }
 const parseFile = (file: string) => parseLines(readFileSync(file, 'utf8').split('\n'));
 const count = (s: SessionSnapshot) => s.events.reduce<Record<string, number>>((c, e) => ((c[e.kind] = (c[e.kind] ?? 0) + 1), c), {});
-const texts = (s: SessionSnapshot, kind: TranscriptEvent['kind']) => s.events.filter((e) => e.kind === kind).map((e) => ('text' in e ? e.text : ''));
+const texts = (s: SessionSnapshot, kind: TranscriptEvent['kind']) => s.events.filter((e) => e.kind === kind).map((e) => ('text' in e ? (e.text ?? '') : ''));
 
 const base = { sessionId: 's1', cwd: '/w', userType: 'external', isSidechain: false, timestamp: '2026-11-22T08:00:00.000Z' };
 const user = (uuid: string, parentUuid: string | null, content: unknown, extra: object = {}) => JSON.stringify({ ...base, type: 'user', uuid, parentUuid, message: { role: 'user', content }, ...extra });

@@ -5,16 +5,18 @@
 import { AGENT_IDS, type AgentId, type TranscriptAdapter } from './types.js';
 import { claudeAdapter } from './claude/index.js';
 import { codexAdapter } from './codex/index.js';
+import { geminiAdapter } from './gemini/index.js';
 import { piAdapter } from './pi/index.js';
 import { qwenAdapter } from './qwen/index.js';
 
 export { AGENT_IDS, agentFromCommand, isAgentId } from './agent-ids.js';
 
-const ADAPTERS: Partial<Record<AgentId, TranscriptAdapter>> = {
+const ADAPTERS: Record<AgentId, TranscriptAdapter> = {
   pi: piAdapter,
   qwen: qwenAdapter,
   claude: claudeAdapter,
   codex: codexAdapter,
+  gemini: geminiAdapter,
 };
 
 /** The adapter for an agent, or undefined while that agent has none. */

@@ -7,9 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { geminiAdapter } from '../../src/transcripts/gemini/index.js';
 import { piAdapter } from '../../src/transcripts/pi/index.js';
 import { SWITCH_GRACE_MS, SessionTracker } from '../../src/transcripts/tracker.js';
-import type { LaunchPlan, Session } from '../../src/transcripts/types.js';
+import type { LaunchPlan, Session, TranscriptAdapter } from '../../src/transcripts/types.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
 
@@ -41,17 +42,17 @@ function context() {
   const home = join(root, 'home');
   const cwd = join(root, 'work');
   mkdirSync(cwd, { recursive: true });
-  return { cwd, home, env: { HOME: home, PI_CODING_AGENT_DIR: join(home, 'pi') } };
+  return { cwd, home, env: { HOME: home, PI_CODING_AGENT_DIR: join(home, 'pi'), GEMINI_CLI_HOME: join(home, 'g') } };
 }
 
-// One "wrapper": a fake pi agent launched with the plan's args, and a tracker on its pid.
-function wrap(plan: LaunchPlan, startedAt: number): Wrapped {
+// One "wrapper": a fake agent (pi unless told) launched with the plan's args, and a tracker on its pid.
+function wrap(plan: LaunchPlan, startedAt: number, adapter: TranscriptAdapter = piAdapter): Wrapped {
   const ctx = context();
-  const agent = spawn(process.execPath, [FAKE_AGENT, '--format', 'pi', ...plan.args], { cwd: ctx.cwd, env: { ...process.env, ...ctx.env } });
+  const agent = spawn(process.execPath, [FAKE_AGENT, '--format', adapter.id, ...plan.args], { cwd: ctx.cwd, env: { ...process.env, ...ctx.env } });
   agents.push(agent);
   let out = '';
   agent.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  const tracker = new SessionTracker({ ...ctx, adapter: piAdapter, plan, childPid: agent.pid!, startedAt, stateDir: join(root, 'state'), log: () => {}, pollMs: 300 });
+  const tracker = new SessionTracker({ ...ctx, adapter, plan, childPid: agent.pid!, startedAt, stateDir: join(root, 'state'), log: () => {}, pollMs: 300 });
   trackers.push(tracker);
   const seen: Session[] = [];
   tracker.onSession((s) => seen.push(s));
@@ -74,7 +75,7 @@ async function pastSwitchGrace(...wrapped: Wrapped[]): Promise<void> {
 }
 
 const userPrompts = (s: Session | undefined) => (s?.events ?? []).flatMap((e) => (e.kind === 'user' ? [e.text] : []));
-const pinnedPlan = (id: string) => piAdapter.planLaunch([], { ...context(), newId: () => id, now: Date.now() });
+const pinnedPlan = (id: string, adapter: TranscriptAdapter = piAdapter) => adapter.planLaunch([], { ...context(), newId: () => id, now: Date.now() });
 const DISCOVERY_ONLY: LaunchPlan = { args: [], resume: false };
 
 // Wait until the tracker's session holds exactly these prompts (its own, none of the other agent's).
@@ -146,5 +147,44 @@ describe('two agents of one kind in one directory', () => {
     const fa = await pollUntil(() => a.tracker.currentFile, { timeoutMs: 8000, description: 'wrapper A to find a file' });
     const fb = await pollUntil(() => b.tracker.currentFile, { timeoutMs: 8000, description: 'wrapper B to find a file' });
     expect(fa).not.toBe(fb);
+  });
+});
+
+// Gemini CLI pins like pi (`--session-id`), keeps no fd and no pid record: its /clear is found by discovery.
+describe('two Gemini CLI agents in one directory', () => {
+  const A = 'aaaaaaaa-0000-4000-8000-000000000001';
+  const B = 'bbbbbbbb-0000-4000-8000-000000000002';
+
+  it('each wrapper follows its own pinned file, even when the other is born later in the same chats folder', async () => {
+    const t0 = Date.now();
+    const a = wrap(pinnedPlan(A, geminiAdapter), t0, geminiAdapter);
+    const b = wrap(pinnedPlan(B, geminiAdapter), t0, geminiAdapter);
+    await a.send('turn task of A');
+    await expectPrompts(a, ['task of A']);
+    await b.send('turn task of B');
+    await expectPrompts(b, ['task of B']);
+    await pastSwitchGrace(a, b);
+    await a.send('turn second task of A');
+    await expectPrompts(a, ['task of A', 'second task of A']);
+    await expectPrompts(b, ['task of B']);
+    expect(a.tracker.currentFile).toMatch(/-aaaaaaaa\.jsonl$/);
+    expect(b.tracker.currentFile).toMatch(/-bbbbbbbb\.jsonl$/);
+    for (const s of a.seen) expect(userPrompts(s)).not.toContain('task of B');
+  });
+
+  it('a /clear moves the wrapper to the new file while the neighbour keeps its own', async () => {
+    const t0 = Date.now();
+    const a = wrap(pinnedPlan(A, geminiAdapter), t0, geminiAdapter);
+    const b = wrap(pinnedPlan(B, geminiAdapter), t0, geminiAdapter);
+    await a.send('turn before clear');
+    await b.send('turn task of B');
+    await expectPrompts(a, ['before clear']);
+    await expectPrompts(b, ['task of B']);
+    await a.send('new');
+    await a.send('turn after clear');
+    await b.send('turn more for B');
+    await pollUntil(() => userPrompts(a.tracker.current).join('|') === 'after clear', { timeoutMs: SWITCH_GRACE_MS + 6000, description: "A to follow its agent's /clear" });
+    await pastSwitchGrace(a, b);
+    await expectPrompts(b, ['task of B', 'more for B']);
   });
 });

@@ -86,6 +86,14 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
     ['codex: edits made by apply_patch are named, and said to be untested', 'codex', known('codex', 'opencode-zenmux.jsonl'), (r) => {
       expect(r.line).toContain('finished, not yet tested; changed opencode.jsonc, .zshrc');
     }],
+    ['gemini: the pre-0.39 single-JSON recording names the files written and the build that ran', 'gemini', known('gemini', 'figma-dashstack.json'), (r) => {
+      expect(r.line).toMatch(/^recap: "You are an expert frontend software engineer\. .*" — finished, not yet tested; changed tsconfig\.json, tsconfig\.node\.json, pack_files\.py/);
+      expect(r.done).toContain('npm run build passed');
+    }],
+    ['gemini: a 0.61 JSONL session (resumed once) finished without changing files', 'gemini', join(AGENT_FIXTURES_DIR, 'gemini', 'print-mode-2turns-session-2026-11-22T08-53-08cf117f.jsonl'), (r) => {
+      expect(r.line).toContain('— finished; 2 tool calls, no file changed.');
+      expect(r.status).toBe('idle');
+    }],
   ];
   for (const [name, agent, file, check] of cases) {
     it.skipIf(!file)(name, async () => check(await recapOf(agent, file!)));

@@ -1,0 +1,373 @@
+/**
+ * Pure incremental parser for Gemini CLI chat recordings. Since 0.39 a chat is JSON lines, replayed the way
+ * Gemini's own loader does: messages live in an insertion-ordered map by id (a re-appended id replaces the
+ * message in place: last wins), `{"$set": {"messages": [...]}}` is a checkpoint (clear, then rebuild),
+ * `{"$rewindTo": id}` drops that message and everything after it, and other `$set` keys update metadata
+ * (`summary` is the title). Before 0.39 the file was one JSON document rewritten whole; `parseGeminiWhole`
+ * reads it, and the line parser also collects a pretty-printed document line by line, so a live file of
+ * that format is followed too (each rewrite resets the tailer and the parser).
+ *
+ * Messages are normalized when they arrive; only their (clipped) events are kept, never the records.
+ * Tool results can appear twice (in the model message's `toolCalls`, and as a user `functionResponse`
+ * record; a checkpoint adds a synthetic `<id>_response` message): the first per call id counts.
+ */
+import {
+  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+} from '../types.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, toEpochMs } from '../shared-parse.js';
+import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
+
+interface Entry {
+  events: TranscriptEvent[];
+  model?: string;
+}
+
+const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
+// User content Gemini itself treats as not a prompt: slash commands, `?` help, injected context.
+const NOT_A_PROMPT = /^(?:\/|\?|<session_context>|<hook_context>)/;
+// Where Gemini appends the contents of @-referenced files to the prompt.
+const REFERENCED_FILES_MARKER = '\n--- Content from referenced files ---';
+// The first workspace folder Gemini lists in the context it injects at the start of a chat.
+const WORKSPACE_DIR = /\*\*Workspace Directories:\*\*\s*\n\s*- (.+)|I'm currently working in the directory: (.+)/;
+const CANCELLED_INFO = /^\s*Request cancelled/i;
+// A pretty-printed whole-file document is not held beyond this (the format is rewritten whole anyway).
+const MAX_DOCUMENT_CHARS = 256 * 1024 * 1024;
+const TERMINAL_TOOL_STATUSES = new Set(['success', 'error', 'cancelled']);
+
+export interface GeminiParser extends TranscriptParser {
+  /** Apply a whole pre-0.39 conversation document. */
+  pushDocument(doc: GeminiConversation): void;
+}
+
+export function createGeminiParser(): GeminiParser {
+  const messages = new Map<string, Entry>();
+  let sessionId: string | undefined;
+  let cwd: string | undefined;
+  let title: string | undefined;
+  // The title event, emitted after the message that was last when the title was set ('' before any).
+  let titleEvent: { anchor: string; event: TranscriptEvent } | undefined;
+  let revision = 0;
+  let lineNo = 0;
+  let skipped = 0;
+  let startedAt: number | undefined;
+  let updatedAt: number | undefined;
+  let doc: string[] | undefined;
+  let docChars = 0;
+  let cached: SessionSnapshot | undefined;
+
+  const changed = () => {
+    revision++;
+    cached = undefined;
+  };
+  const seeTime = (ts: number | undefined) => {
+    if (ts === undefined) return;
+    startedAt = startedAt === undefined ? ts : Math.min(startedAt, ts);
+    updatedAt = updatedAt === undefined ? ts : Math.max(updatedAt, ts);
+  };
+
+  function setMessage(msg: GeminiMessage): void {
+    const ts = toEpochMs(msg.timestamp);
+    seeTime(ts);
+    const entry = messageEntry(msg, msg.id, ts);
+    if (entry === undefined) skipped++;
+    if (cwd === undefined && msg.type === 'user') cwd = contextCwd(msg.content);
+    messages.set(msg.id, entry ?? { events: [] });
+    changed();
+  }
+
+  function rewind(id: string): void {
+    let found = false;
+    for (const key of [...messages.keys()]) {
+      if (key === id) found = true;
+      if (found) messages.delete(key);
+    }
+    // Gemini's loader clears everything when the id is unknown; so do we.
+    if (!found) messages.clear();
+    changed();
+  }
+
+  function checkpoint(list: unknown[]): void {
+    messages.clear();
+    for (const m of list) if (isMessage(m)) setMessage(m);
+    changed();
+  }
+
+  function setTitle(text: unknown, sourceId: string, ts: number | undefined): void {
+    if (typeof text !== 'string' || !text.trim()) return;
+    const next = clip(text.trim().replace(/\s+/g, ' '), EVENT_TEXT_MAX_CHARS);
+    if (next === title) return;
+    title = next;
+    let anchor = '';
+    for (const key of messages.keys()) anchor = key;
+    titleEvent = { anchor, event: { kind: 'title', text: next, sourceId, ts } };
+    changed();
+  }
+
+  function applySet(set: Record<string, unknown>): void {
+    if (Array.isArray(set.messages)) checkpoint(set.messages);
+    if (typeof set.sessionId === 'string' && set.sessionId) sessionId ??= set.sessionId;
+    const last = toEpochMs(set.lastUpdated);
+    if (last !== undefined) updatedAt = Math.max(updatedAt ?? last, last);
+    if ('summary' in set) setTitle(set.summary, `L${lineNo}`, last);
+    cached = undefined;
+  }
+
+  function pushDocument(d: GeminiConversation): void {
+    if (typeof d.sessionId === 'string' && d.sessionId) sessionId ??= d.sessionId;
+    seeTime(toEpochMs(d.startTime));
+    if (Array.isArray(d.messages)) checkpoint(d.messages);
+    const last = toEpochMs(d.lastUpdated);
+    if (last !== undefined) updatedAt = Math.max(updatedAt ?? last, last);
+    setTitle(d.summary, 'summary', last);
+    cached = undefined;
+  }
+
+  function pushRecord(rec: Record<string, unknown>): void {
+    if (typeof rec.$rewindTo === 'string') rewind(rec.$rewindTo);
+    else if (typeof rec.id === 'string' && rec.id) setMessage(rec as unknown as GeminiMessage);
+    else if (rec.$set && typeof rec.$set === 'object' && !Array.isArray(rec.$set)) applySet(rec.$set as Record<string, unknown>);
+    else if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') pushDocument(rec as GeminiConversation);
+    else skipped++;
+  }
+
+  function pushDocumentLine(line: string): void {
+    const lines = doc as string[];
+    lines.push(line);
+    docChars += line.length + 1;
+    if (docChars > MAX_DOCUMENT_CHARS) {
+      skipped++;
+      doc = undefined;
+      return;
+    }
+    if (line.trimEnd() !== '}') return;
+    const whole = parseJsonObject(lines.join('\n'));
+    if (!whole) return; // A `}` closing an inner object at column 0 is not the end yet.
+    doc = undefined;
+    docChars = 0;
+    pushDocument(whole as GeminiConversation);
+  }
+
+  function push(line: string): void {
+    lineNo++;
+    if (doc) return pushDocumentLine(line);
+    const rec = parseJsonObject(line);
+    if (rec) return pushRecord(rec);
+    const trimmed = line.trim();
+    if (!trimmed) return;
+    // The older format, pretty-printed: collect the document from its opening brace.
+    if (trimmed === '{' && messages.size === 0 && sessionId === undefined) {
+      doc = [line];
+      docChars = line.length + 1;
+      return;
+    }
+    skipped++;
+  }
+
+  function snapshot(): SessionSnapshot {
+    if (cached) return cached;
+    const events: TranscriptEvent[] = [];
+    const calls = new Set<string>();
+    const results = new Set<string>();
+    let model: string | undefined;
+    let lastId: string | undefined;
+    if (titleEvent?.anchor === '' || (titleEvent && !messages.has(titleEvent.anchor))) events.push(titleEvent.event);
+    for (const [id, entry] of messages) {
+      if (entry.model && entry.model !== model) {
+        model = entry.model;
+        events.push({ kind: 'model', model, sourceId: id, ts: entry.events[0]?.ts });
+      }
+      for (const e of entry.events) {
+        if (e.kind === 'tool-call' && e.callId) {
+          if (calls.has(e.callId)) continue;
+          calls.add(e.callId);
+        } else if (e.kind === 'tool-result' && e.callId) {
+          if (results.has(e.callId)) continue;
+          results.add(e.callId);
+        }
+        events.push(e);
+      }
+      if (entry.events.length > 0) lastId = id;
+      if (titleEvent && titleEvent.anchor === id) events.push(titleEvent.event);
+    }
+    cached = {
+      agent: 'gemini',
+      id: sessionId ?? '',
+      cwd,
+      title,
+      model,
+      events,
+      stamp: `${lastId ?? sessionId ?? 'empty'}:${events.length}:${revision}`,
+      skipped,
+      startedAt,
+      updatedAt,
+    };
+    return cached;
+  }
+
+  return { push, pushDocument, snapshot };
+}
+
+/** The session of a pre-0.39 whole-file chat (one JSON document). */
+export function parseGeminiWhole(content: string): SessionSnapshot {
+  const parser = createGeminiParser();
+  const doc = parseJsonObject(content);
+  if (doc) parser.pushDocument(doc as GeminiConversation);
+  else for (const line of content.split('\n')) parser.push(line);
+  return parser.snapshot();
+}
+
+function isMessage(m: unknown): m is GeminiMessage {
+  return !!m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string' && (m as { id: string }).id.length > 0;
+}
+
+function partsOf(content: unknown): GeminiPart[] {
+  if (typeof content === 'string') return [{ text: content }];
+  if (Array.isArray(content)) {
+    return content.flatMap((p): GeminiPart[] => (typeof p === 'string' ? [{ text: p }] : p && typeof p === 'object' ? [p as GeminiPart] : []));
+  }
+  return content && typeof content === 'object' ? [content as GeminiPart] : [];
+}
+
+function plainText(parts: GeminiPart[]): string {
+  return parts
+    .filter((p) => typeof p.text === 'string' && p.thought !== true)
+    .map((p) => p.text as string)
+    .join('');
+}
+
+function contextCwd(content: unknown): string | undefined {
+  const text = plainText(partsOf(content));
+  if (!text.trimStart().startsWith('<session_context>')) return undefined;
+  const m = WORKSPACE_DIR.exec(text);
+  const dir = (m?.[1] ?? m?.[2])?.trim().replace(/\.$/, '');
+  return dir && dir.startsWith('/') ? dir : undefined;
+}
+
+// Normalized events of one message; undefined when its type is not one Gemini writes.
+function messageEntry(msg: GeminiMessage, sourceId: string, ts: number | undefined): Entry | undefined {
+  const type = typeof msg.type === 'string' ? msg.type : '';
+  if (!MESSAGE_TYPES.has(type)) return undefined;
+  switch (type) {
+    case 'user':
+      return { events: userEvents(msg, sourceId, ts) };
+    case 'gemini':
+      return { events: modelEvents(msg, sourceId, ts), model: typeof msg.model === 'string' && msg.model ? msg.model : undefined };
+    case 'error': {
+      const text = clip(plainText(partsOf(msg.content)).trim() || 'error', EVENT_TEXT_MAX_CHARS);
+      return { events: [{ kind: 'error', text, sourceId, ts }] };
+    }
+    case 'info': {
+      // Notices Gemini shows in the UI; a cancelled request is the one a recap needs.
+      const text = plainText(partsOf(msg.content)).trim();
+      return { events: CANCELLED_INFO.test(text) ? [{ kind: 'aborted', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts }] : [] };
+    }
+    default:
+      return { events: [] };
+  }
+}
+
+function userEvents(msg: GeminiMessage, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  const parts = partsOf(msg.content);
+  const events: TranscriptEvent[] = [];
+  for (const p of parts) {
+    const fr = p.functionResponse;
+    if (!fr || typeof fr !== 'object') continue;
+    const response = fr.response && typeof fr.response === 'object' ? fr.response : undefined;
+    events.push({
+      kind: 'tool-result',
+      callId: typeof fr.id === 'string' ? fr.id : undefined,
+      name: typeof fr.name === 'string' ? fr.name : undefined,
+      ok: response?.error === undefined,
+      text: clip(responseText(response, undefined), TOOL_RESULT_MAX_CHARS),
+      sourceId,
+      ts,
+    });
+  }
+  if (events.length > 0) return events;
+  const display = msg.displayContent !== undefined ? plainText(partsOf(msg.displayContent)) : '';
+  let text = display.trim() ? display : plainText(parts);
+  const cut = text.indexOf(REFERENCED_FILES_MARKER);
+  if (cut >= 0) text = text.slice(0, cut);
+  text = text.trim();
+  if (!text || NOT_A_PROMPT.test(text)) return [];
+  return [{ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts }];
+}
+
+function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  const events: TranscriptEvent[] = [];
+  for (const t of Array.isArray(msg.thoughts) ? msg.thoughts : []) {
+    if (!t || typeof t !== 'object') continue;
+    const text = [t.subject, t.description].filter((s): s is string => typeof s === 'string' && s.trim() !== '').join(': ');
+    if (text) events.push({ kind: 'thinking', text: clip(text, THINKING_MAX_CHARS), sourceId, ts });
+  }
+  const parts = partsOf(msg.content);
+  const inlineCalls: GeminiToolCall[] = [];
+  const texts: string[] = [];
+  for (const p of parts) {
+    if (p.functionCall && typeof p.functionCall === 'object') inlineCalls.push(p.functionCall);
+    else if (typeof p.text === 'string' && p.text.trim()) {
+      if (p.thought === true) events.push({ kind: 'thinking', text: clip(p.text.trim(), THINKING_MAX_CHARS), sourceId, ts });
+      else texts.push(p.text);
+    }
+  }
+  const text = texts.join('').trim();
+  if (text) events.push({ kind: 'assistant', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts });
+  // `toolCalls` (with results and status) when recorded; the checkpoint form has functionCall parts.
+  const toolCalls = Array.isArray(msg.toolCalls) && msg.toolCalls.length > 0 ? msg.toolCalls : inlineCalls;
+  let cancelled = false;
+  for (const call of toolCalls) {
+    if (!call || typeof call !== 'object') continue;
+    const name = typeof call.name === 'string' && call.name ? call.name : 'unknown';
+    const callId = typeof call.id === 'string' && call.id ? call.id : undefined;
+    const callTs = toEpochMs(call.timestamp) ?? ts;
+    events.push({
+      kind: 'tool-call',
+      callId,
+      name,
+      args: compactArgs(call.args, TOOL_ARGS_MAX_CHARS),
+      command: commandFromToolCall(name, call.args),
+      paths: pathsFromToolCall(name, call.args),
+      sourceId,
+      ts: callTs,
+    });
+    const status = typeof call.status === 'string' ? call.status : undefined;
+    if (call.result === undefined && !(status && TERMINAL_TOOL_STATUSES.has(status))) continue;
+    const response = firstResponse(call.result);
+    events.push({
+      kind: 'tool-result',
+      callId,
+      name,
+      ok: status ? status === 'success' : response?.error === undefined,
+      text: clip(typeof call.result === 'string' ? call.result.trim() : responseText(response, call.resultDisplay), TOOL_RESULT_MAX_CHARS),
+      sourceId,
+      ts: callTs,
+    });
+    if (status === 'cancelled') cancelled = true;
+  }
+  if (cancelled) events.push({ kind: 'aborted', text: 'tool call cancelled', sourceId, ts });
+  // Gemini records no stop reason: a model message that calls no tool ends the turn.
+  else if (toolCalls.length === 0 && (text || events.length > 0)) events.push({ kind: 'turn-end', reason: 'stop', sourceId, ts });
+  return events;
+}
+
+function firstResponse(result: unknown): Record<string, unknown> | undefined {
+  const parts = Array.isArray(result) ? result : result && typeof result === 'object' ? [result] : [];
+  for (const p of parts) {
+    const r = (p as GeminiPart | undefined)?.functionResponse?.response;
+    if (r && typeof r === 'object') return r;
+  }
+  return undefined;
+}
+
+function responseText(response: Record<string, unknown> | undefined, display: unknown): string {
+  for (const c of [response?.output, response?.error, response?.content, display]) {
+    if (typeof c === 'string' && c.trim()) return c.trim();
+    if (c && typeof c === 'object') {
+      const o = c as Record<string, unknown>;
+      const s = o.message ?? o.summary ?? o.fileName;
+      if (typeof s === 'string' && s.trim()) return s.trim();
+    }
+  }
+  return '';
+}

@@ -288,6 +288,7 @@ process.stdout.write(JSON.stringify({ session_id: id, response: '<recap>recap: f
     expect(args[0]).toBe('-p');
     expect(args.slice(2, 5)).toEqual(['-o', 'json', '--session-id']);
     expect(args[5]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(args[6]).toBe('--skip-trust');
     // Run in the session's project folder (no new project registered); our session file is gone, others stay.
     expect(cwd).toBe(project);
     expect(readdirSync(join(tmp, 'ghome', '.gemini', 'tmp', 'app', 'chats'))).toEqual(['session-2026-11-22T08-53-keepme00.jsonl']);

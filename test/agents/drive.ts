@@ -30,6 +30,8 @@ export interface AgentScenario {
   newCommand: '/new' | '/clear';
   /** Keys (tmux send-keys arguments, one call each) that make the agent exit. */
   exitKeys: string[][];
+  /** How long the agent needs after the new-conversation command before it takes typing (default 1500 ms). */
+  settleAfterNewMs?: number;
   /** Whether the agent turns on focus reporting (then recapwrap must forward focus reports). */
   wantsFocus: boolean;
   /** The one-off mode still offers tools (Gemini CLI's headless mode offers read-only ones). */
@@ -172,8 +174,11 @@ export function defineAgentScenario(s: AgentScenario): void {
 
     // A new conversation: recapwrap follows the agent to its new file.
     const first = liveState().sessionFile;
-    type(s.newCommand);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Typed text and Enter apart: Gemini CLI takes an Enter that arrives with the text as pasted.
+    keys('-l', s.newCommand);
+    await new Promise((r) => setTimeout(r, 300));
+    keys('Enter');
+    await new Promise((r) => setTimeout(r, s.settleAfterNewMs ?? 1500));
     keys('-l', 'now list the files with ls');
     await new Promise((r) => setTimeout(r, 300));
     keys('Enter');
@@ -197,7 +202,8 @@ export function defineAgentScenario(s: AgentScenario): void {
 
   it(`${s.agent}: the agent generator uses the one-off mode: no tools sent, no session file left`, async () => {
     const files = readdirSync(s.sessionRoot(home, work), { recursive: true }).map(String).filter((f) => /\.jsonl?$/.test(f));
-    const session = join(s.sessionRoot(home, work), files[0]!);
+    // The conversation of the first test (agents keep other JSON beside it: Gemini's logs.json has the prompts too).
+    const session = join(s.sessionRoot(home, work), files.find((f) => f.endsWith('.jsonl') && read(join(s.sessionRoot(home, work), f)).includes('please create hello.txt'))!);
     const before = countJsonl(s.sessionRoot(home, work));
     const sent = model.requests.length;
     const r = await runCli(['recap', '--session', session, '--generator', 'agent', '--agent', s.agent], { ...process.env, ...env });

@@ -139,13 +139,15 @@ function responsesTurn(body: Record<string, unknown>): Turn {
 }
 
 // ---- Gemini ----
+// Gemini CLI sends its <session_context> as the first part of the first prompt's own content.
+const isGeminiContext = (t: string) => t.trimStart().startsWith('<session_context>');
 interface Part { text?: string; functionCall?: unknown; functionResponse?: unknown }
 function geminiTurn(body: Record<string, unknown>): Turn {
   const contents = (body.contents as Array<{ role?: string; parts?: Part[] }> | undefined) ?? [];
   const decls = ((body.tools as Array<{ functionDeclarations?: Array<{ name?: string; parameters?: { properties?: object }; parametersJsonSchema?: { properties?: object } }> }> | undefined) ?? []).flatMap((t) => t.functionDeclarations ?? []);
   const system = ((body.systemInstruction as { parts?: Part[] } | undefined)?.parts ?? []).map((p) => str(p.text)).join('\n');
   const texts = contents.flatMap((c) => (c.parts ?? []).map((p) => str(p.text)));
-  const userPrompts = contents.filter((c) => c.role === 'user').map((c) => (c.parts ?? []).map((p) => str(p.text)).filter((t) => t && !isReminder(t)).join('\n')).filter(Boolean);
+  const userPrompts = contents.filter((c) => c.role === 'user').map((c) => (c.parts ?? []).map((p) => str(p.text)).filter((t) => t && !isReminder(t) && !isGeminiContext(t)).join('\n')).filter(Boolean);
   const last = contents[contents.length - 1];
   return {
     tools: decls.map((d) => ({ name: d.name ?? '', params: Object.keys(d.parametersJsonSchema?.properties ?? d.parameters?.properties ?? {}) })),
@@ -154,6 +156,24 @@ function geminiTurn(body: Record<string, unknown>): Turn {
     allText: texts.join('\n'),
     cwd: cwdFrom(`${system}\n${texts.join('\n')}`),
   };
+}
+
+// The smallest value of a JSON schema (Gemini's OpenAPI-style types in upper case too).
+function sampleOf(schema: Record<string, unknown> | undefined): unknown {
+  const type = String(schema?.type ?? 'object').toLowerCase();
+  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (type === 'string') return 'fake';
+  if (type === 'integer' || type === 'number') return 10;
+  if (type === 'boolean') return false;
+  if (type === 'array') return [];
+  const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, sampleOf(v)]));
+}
+
+function geminiJsonAnswer(body: Record<string, unknown>): string | undefined {
+  const config = body.generationConfig as { responseMimeType?: string; responseJsonSchema?: Record<string, unknown>; responseSchema?: Record<string, unknown> } | undefined;
+  if (config?.responseMimeType !== 'application/json') return undefined;
+  return JSON.stringify(sampleOf(config.responseJsonSchema ?? config.responseSchema));
 }
 
 type Writer = { event(name: string | undefined, data: unknown): Promise<void>; end(tail?: string): void };
@@ -294,7 +314,12 @@ export async function startAgentModelServer(): Promise<AgentModelServer> {
       if (path.endsWith('/chat/completions')) return void answerChat(res, body, decideTurn(chatTurn(body)), slow);
       if (path.endsWith('/messages')) return void answerAnthropic(res, body, decideTurn(anthropicTurn(body)), slow);
       if (path.endsWith('/responses')) return void answerResponses(res, body, decideTurn(responsesTurn(body)), slow);
-      if (path.includes(':streamGenerateContent') || path.includes(':generateContent')) return void answerGemini(res, path.includes(':stream'), decideTurn(geminiTurn(body)), slow);
+      if (path.includes(':streamGenerateContent') || path.includes(':generateContent')) {
+        // Gemini CLI's side calls (model routing, next speaker) ask for JSON of a schema.
+        const schemaJson = geminiJsonAnswer(body);
+        const step = schemaJson === undefined ? decideTurn(geminiTurn(body)) : { text: schemaJson };
+        return void answerGemini(res, path.includes(':stream'), step, slow);
+      }
       return json(res, 404, { error: { message: `no ${path}` } });
     });
   });

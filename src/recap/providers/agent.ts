@@ -103,7 +103,8 @@ export function oneOffCommand(ctx: RecapContext, settings: Pick<AgentGeneratorSe
     case 'gemini': {
       const id = randomUUID();
       return {
-        args: ['-p', buildCombinedPrompt(ctx), '-o', 'json', '--session-id', id, ...(model ? ['-m', model] : [])],
+        // --skip-trust: headless Gemini refuses (exit 55) in a folder not trusted yet; this trusts it for this run only.
+        args: ['-p', buildCombinedPrompt(ctx), '-o', 'json', '--session-id', id, '--skip-trust', ...(model ? ['-m', model] : [])],
         isolatedCwd: false,
         parse: (stdout) => {
           try {

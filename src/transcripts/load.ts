@@ -3,7 +3,6 @@
  * file through the adapter's parser in bounded chunks, so a 100 MB transcript is never in memory at once.
  * Unlike parsers, this is a CLI edge: a missing file or an unknown format is an Error with one clear line.
  */
-import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { parseJsonObject } from './shared-parse.js';
 import { LineReader } from './line-reader.js';
@@ -11,7 +10,7 @@ import { detectAgent, getAdapter } from './registry.js';
 import type { AgentId, Session } from './types.js';
 
 const SNIFF_BYTES = 64 * 1024;
-const READ_CHUNK_BYTES = 1 << 20;
+const READ_CHUNK_BYTES = 1 << 18;
 
 function describeError(file: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
@@ -71,13 +70,22 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
   }
   const parser = adapter.createParser();
   const reader = new LineReader();
+  // One read buffer, reused: a stream's fresh chunk per read is memory outside the JS heap that waits
+  // for a GC to be freed, and it added ~70 MB to the peak RSS of loading 100 MB. The reader copies the
+  // partial last line it keeps, so overwriting the buffer is safe.
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let handle;
   try {
-    const stream = createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
-    for await (const chunk of stream) {
-      for (const line of reader.push(chunk as Buffer)) parser.push(line);
+    handle = await open(file, 'r');
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      for (const line of reader.push(buffer.subarray(0, bytesRead))) parser.push(line);
     }
   } catch (error) {
     throw describeError(file, error);
+  } finally {
+    await handle?.close();
   }
   const last = reader.flush();
   if (last !== undefined) parser.push(last);

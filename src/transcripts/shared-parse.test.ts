@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, toEpochMs } from './shared-parse.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from './shared-parse.js';
+import { THINKING_MAX_CHARS } from './types.js';
 
 describe('shared parse helpers', () => {
-  it('clips with an ellipsis', () => {
-    expect(clip('abcdef', 4)).toBe('abc…');
+  it('clips with an ASCII marker (Latin-1 text stays one byte per character in V8)', () => {
+    expect(clip('abcdefgh', 6)).toBe('abc...');
     expect(clip('abc', 4)).toBe('abc');
+    expect(clip('x'.repeat(5000), 4000)).toHaveLength(4000);
+  });
+  it('keeps the start of a thinking text and counts all of it', () => {
+    const e = thinkingEvent('r'.repeat(5000), 's1', 7);
+    expect(e).toMatchObject({ kind: 'thinking', chars: 5000, sourceId: 's1', ts: 7 });
+    expect(e.text).toHaveLength(THINKING_MAX_CHARS);
   });
   it('normalizes timestamps', () => {
     expect(toEpochMs('2026-11-22T08:39:52.827Z')).toBe(Date.UTC(2026, 10, 22, 8, 39, 52, 827));

@@ -3,15 +3,18 @@
  * files a tool call touches, the command a shell tool runs, and the active branch of an id/parent tree.
  * Agent-specific record shapes stay in each adapter's parse.ts.
  */
+import { THINKING_MAX_CHARS, type ThinkingEvent } from './types.js';
 
 /**
- * Cut text to max characters (code units), marking the cut with an ellipsis. The result is a fresh
- * string: a plain slice would keep the whole original (a 3 MB tool output) alive for as long as the
- * event lives, because V8 slices point into their parent.
+ * Cut text to max characters (code units), marking the cut with `...`. The result is a fresh string: a
+ * plain slice would keep the whole original (a 3 MB tool output) alive for as long as the event lives,
+ * because V8 slices point into their parent. The marker is ASCII on purpose: `…` is outside Latin-1 and
+ * would make V8 store the whole kept text at two bytes per character (a sixth of a long session's
+ * memory). Displays cut further and mark their own cuts with `…`.
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  return copyString(text.slice(0, Math.max(0, max - 1)) + '…');
+  return copyString(text.slice(0, Math.max(0, max - 3)) + '...');
 }
 
 /**
@@ -20,6 +23,11 @@ export function clip(text: string, max: number): string {
  */
 export function copyString(text: string): string {
   return (' ' + text).slice(1);
+}
+
+/** A thinking event: its start kept (never shown nor sent), its full length counted. */
+export function thinkingEvent(text: string, sourceId: string, ts: number | undefined): ThinkingEvent {
+  return { kind: 'thinking', text: clip(text, THINKING_MAX_CHARS), chars: text.length, sourceId, ts };
 }
 
 /** ISO string, epoch seconds or epoch milliseconds → epoch ms; undefined when unusable. */

@@ -11,10 +11,10 @@ export type AgentId = (typeof AGENT_IDS)[number];
 export const EVENT_TEXT_MAX_CHARS = 4000;
 /** Cap on compact tool-call args kept by parsers. */
 export const TOOL_ARGS_MAX_CHARS = 1000;
-/** Cap on tool-result text kept by parsers (the recap context uses at most 400). */
-export const TOOL_RESULT_MAX_CHARS = 600;
-/** Cap on thinking text kept by parsers: it is never shown nor sent, only counted and flagged. */
-export const THINKING_MAX_CHARS = 300;
+/** Cap on tool-result text kept by parsers: what the recap context uses, no more (memory of long sessions). */
+export const TOOL_RESULT_MAX_CHARS = 400;
+/** Cap on thinking text kept by parsers: it is never shown nor sent, only counted (`chars`) and flagged. */
+export const THINKING_MAX_CHARS = 80;
 
 interface EventBase {
   /** Id of the source record (entry id, uuid, call id, or `L<line>` when the record has none). */
@@ -27,7 +27,13 @@ interface EventBase {
 export interface UserPromptEvent extends EventBase { kind: 'user'; text: string }
 export interface AssistantTextEvent extends EventBase { kind: 'assistant'; text: string }
 /** Model reasoning: kept for completeness, never shown nor sent to a recap model. */
-export interface ThinkingEvent extends EventBase { kind: 'thinking'; text: string }
+export interface ThinkingEvent extends EventBase {
+  kind: 'thinking';
+  /** The start of the reasoning (≤ THINKING_MAX_CHARS). */
+  text: string;
+  /** Length of the whole reasoning text, when the parser saw it. */
+  chars?: number;
+}
 export interface ToolCallEvent extends EventBase {
   kind: 'tool-call';
   callId?: string;

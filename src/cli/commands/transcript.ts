@@ -18,7 +18,7 @@ export function renderEvent(e: TranscriptEvent): string {
     case 'assistant':
       return `${time} assistant  ${clip(e.text)}`;
     case 'thinking':
-      return `${time} thinking   (${e.text.length} chars, not shown)`;
+      return `${time} thinking   (${e.chars ?? e.text.length} chars, not shown)`;
     case 'tool-call':
       return `${time} tool       ${e.name}(${clip(e.args)})${e.paths.length ? ` → ${e.paths.join(', ')}` : ''}`;
     case 'tool-result':
@@ -63,7 +63,7 @@ export async function runTranscript(file: string, options: { agent?: string; jso
   if (options.json) {
     const { agent, id, cwd, title, stamp, skipped } = session;
     // Thinking is never shown: its length stands in for its text.
-    const events = session.events.map((e) => (e.kind === 'thinking' ? { kind: e.kind, chars: e.text.length, sourceId: e.sourceId, ts: e.ts } : e));
+    const events = session.events.map((e) => (e.kind === 'thinking' ? { kind: e.kind, chars: e.chars ?? e.text.length, sourceId: e.sourceId, ts: e.ts } : e));
     return { out: JSON.stringify({ agent, id, cwd: cwd ?? null, title: title ?? null, stamp, state, events, skipped }) + '\n', err: '', code: 0 };
   }
   return { out: renderSession(session, state) + '\n', err: '', code: 0 };

@@ -7,10 +7,10 @@
  * from meta, command, caveat, task-notification and summary messages.
  */
 import {
-  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, toEpochMs } from '../shared-parse.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
 
 interface Node {
@@ -88,7 +88,7 @@ export function createClaudeParser(): TranscriptParser {
     let hasText = false;
     for (const b of blocksOf(message?.content)) {
       if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking.trim()) {
-        events.push({ kind: 'thinking', text: clip(b.thinking.trim(), THINKING_MAX_CHARS), sourceId, ts });
+        events.push(thinkingEvent(b.thinking.trim(), sourceId, ts));
       } else if (b.type === 'text' && typeof b.text === 'string' && b.text.trim()) {
         hasText = true;
         // An API error Claude Code shows as an assistant message (e.g. "Credit balance is too low").

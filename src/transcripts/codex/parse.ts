@@ -5,10 +5,10 @@
  * aborts, `compacted` replaces everything before it with the agent's summary.
  */
 import {
-  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { CodexLine, CodexPayload } from './schema.js';
 
 // Text Codex injects as a user message: environment, instructions, notices.
@@ -72,7 +72,7 @@ export function createCodexParser(): TranscriptParser {
       }
       case 'reasoning': {
         const text = textFromParts(p.summary, ['summary_text']).trim();
-        if (text) events.push({ kind: 'thinking', text: clip(text, THINKING_MAX_CHARS), sourceId, ts });
+        if (text) events.push(thinkingEvent(text, sourceId, ts));
         return;
       }
       case 'function_call':

@@ -12,10 +12,10 @@
  * record; a checkpoint adds a synthetic `<id>_response` message): the first per call id counts.
  */
 import {
-  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -299,7 +299,7 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
   for (const t of Array.isArray(msg.thoughts) ? msg.thoughts : []) {
     if (!t || typeof t !== 'object') continue;
     const text = [t.subject, t.description].filter((s): s is string => typeof s === 'string' && s.trim() !== '').join(': ');
-    if (text) events.push({ kind: 'thinking', text: clip(text, THINKING_MAX_CHARS), sourceId, ts });
+    if (text) events.push(thinkingEvent(text, sourceId, ts));
   }
   const parts = partsOf(msg.content);
   const inlineCalls: GeminiToolCall[] = [];
@@ -307,7 +307,7 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
   for (const p of parts) {
     if (p.functionCall && typeof p.functionCall === 'object') inlineCalls.push(p.functionCall);
     else if (typeof p.text === 'string' && p.text.trim()) {
-      if (p.thought === true) events.push({ kind: 'thinking', text: clip(p.text.trim(), THINKING_MAX_CHARS), sourceId, ts });
+      if (p.thought === true) events.push(thinkingEvent(p.text.trim(), sourceId, ts));
       else texts.push(p.text);
     }
   }

@@ -4,10 +4,10 @@
  * entry's parent is the entry before it (what pi's own v1→v2 migration does).
  */
 import {
-  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, toEpochMs } from '../shared-parse.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
 
 interface Node {
@@ -163,7 +163,7 @@ function assistantEvents(m: PiMessage, sourceId: string, ts: number | undefined)
   for (const part of parts) {
     if (!part || typeof part !== 'object') continue;
     if (part.type === 'thinking' && typeof part.thinking === 'string' && part.thinking.trim()) {
-      events.push({ kind: 'thinking', text: clip(part.thinking.trim(), THINKING_MAX_CHARS), sourceId, ts });
+      events.push(thinkingEvent(part.thinking.trim(), sourceId, ts));
     } else if (part.type === 'text' && typeof part.text === 'string' && part.text.trim()) {
       events.push({ kind: 'assistant', text: clip(part.text.trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
     } else if (part.type === 'toolCall' && typeof part.name === 'string') {

@@ -5,10 +5,10 @@
  * stay in the chain (they are links in it) but carry no events.
  */
 import {
-  EVENT_TEXT_MAX_CHARS, THINKING_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
+  EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, toEpochMs } from '../shared-parse.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
 
 interface Node {
@@ -262,9 +262,8 @@ function assistantEvents(message: QwenContent | undefined, sourceId: string, ts:
         ts,
       });
     } else if (typeof part.text === 'string' && part.text.trim()) {
-      const thought = part.thought === true;
-      const text = clip(part.text.trim(), thought ? THINKING_MAX_CHARS : EVENT_TEXT_MAX_CHARS);
-      events.push(thought ? { kind: 'thinking', text, sourceId, ts } : { kind: 'assistant', text, sourceId, ts });
+      if (part.thought === true) events.push(thinkingEvent(part.text.trim(), sourceId, ts));
+      else events.push({ kind: 'assistant', text: clip(part.text.trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts });
     }
   }
   // Qwen records no stop reason; a complete model message without tool calls ends the turn.

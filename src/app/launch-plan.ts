@@ -2,7 +2,6 @@
  * Before the agent starts: which agent it is, the flags that pin its session file, and which display
  * the options choose here. Kept small: it runs on every start, ahead of the child.
  */
-import { randomUUID } from 'node:crypto';
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, type Env } from '../config/paths.js';
 import { agentFromCommand } from '../transcripts/agent-ids.js';
@@ -28,6 +27,8 @@ export async function planRecap(input: RecapPlanInput): Promise<RecapPlan> {
   const agent = input.agent ?? agentFromCommand(input.command);
   const adapter = agent ? (await import('../transcripts/registry.js')).findAdapter(agent) : undefined;
   if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
+  // node:crypto is a dozen internal modules: loaded only when an agent needs a session id.
+  const { randomUUID } = await import('node:crypto');
   const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
   return { agent, adapter, launch };
 }

@@ -55,7 +55,8 @@ function inlineHost(init: MirrorInit): MirrorHost {
   };
 }
 
-const WORKER_URL = new URL('./screen-worker.js', import.meta.url);
+// Up and back down: right from dist/display/ and from the start-up bundle in dist/fast/ alike.
+const WORKER_URL = new URL('../display/screen-worker.js', import.meta.url);
 
 function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
   if (!existsSync(fileURLToPath(WORKER_URL))) return undefined;
@@ -67,6 +68,7 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
     return undefined;
   }
   worker.unref();
+  log?.('overlay', 'screen copy in a worker thread');
   let nextId = 0;
   const waiting = new Map<number, (result: FrameResult) => void>();
   worker.on('message', (reply: MirrorReply) => {

@@ -1,8 +1,10 @@
 // The overlay outside tmux, end to end: recapwrap runs the scripted agent on a real pty whose output
 // drives a virtual user terminal (which also answers the cursor-position query). Focus out, the agent
 // finishes a turn, focus in after the threshold: the bar is on the bottom row and names the file the
-// agent wrote; the next key removes it and the screen is exactly as before, cell for cell.
-import { mkdtempSync, rmSync } from 'node:fs';
+// agent wrote; the next key removes it and the screen is exactly as before, cell for cell. Twice: with
+// options on the command line (the full CLI), and as `recapwrap pi` with options from the environment
+// (the start-up bundle in dist/fast/, which must find the screen worker too).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,8 +35,12 @@ afterEach(async () => {
 });
 
 describe('overlay bar outside tmux', () => {
-  it('appears on focus return after the threshold and leaves the screen exactly as it was', async () => {
+  it.each(['flags', 'plain'] as const)('appears on focus return after the threshold and leaves the screen exactly as it was (%s launch)', async (launch) => {
     dir = mkdtempSync(join(tmpdir(), 'rw-overlay-'));
+    // `recapwrap pi …`: the scripted agent under pi's name, so recapwrap takes it for pi by its name.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    symlinkSync(DEMO_AGENT, join(bin, 'pi'));
     const term = new VirtualTerminal(COLS, ROWS);
     user = term;
     const env = {
@@ -44,8 +50,11 @@ describe('overlay bar outside tmux', () => {
       RECAPWRAP_STATE_DIR: join(dir, 'state'),
       RECAPWRAP_DRAFT_DEBOUNCE_MS: '100',
       RECAPWRAP_DEMO_STEP_MS: '150',
+      RECAPWRAP_DEBUG_LOG: join(dir, 'debug.log'),
+      ...(launch === 'plain' ? { PATH: `${bin}:${process.env.PATH}`, RECAPWRAP_DISPLAY: 'overlay', RECAPWRAP_AWAY: '1', RECAPWRAP_GENERATOR: 'heuristic' } : {}),
     };
-    const pty = runCliInPty(['--agent', 'pi', '--display', 'overlay', '--away', '1', '--generator', 'heuristic', '--', DEMO_AGENT], { cols: COLS, rows: ROWS, env, cwd: dir });
+    const args = launch === 'flags' ? ['--agent', 'pi', '--display', 'overlay', '--away', '1', '--generator', 'heuristic', '--', DEMO_AGENT] : ['pi'];
+    const pty = runCliInPty(args, { cols: COLS, rows: ROWS, env, cwd: dir });
     run = pty;
     // Feed the virtual terminal with everything recapwrap prints; let it answer queries (cursor position).
     let fed = 0;
@@ -84,6 +93,8 @@ describe('overlay bar outside tmux', () => {
 
       pty.write('\x04');
       expect((await pty.exit).exitCode).toBe(0);
+      // The screen copy ran in its worker (found from the start-up bundle too), not inline.
+      expect(readFileSync(join(dir as string, 'debug.log'), 'utf8')).toContain('"msg":"screen copy in a worker thread"');
     } finally {
       clearInterval(pump);
     }

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Thin launcher. The CLI is built to dist/ by `npm run build` (run by `npm install` via prepare).
+// CommonJS on purpose, like the bundle it loads (dist/fast/): `recapwrap <command> …` without options
+// and `recapwrap status` start without the ES module loader; everything else loads the full CLI.
+'use strict';
+
+// `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+const argv = process.argv.slice(2);
+
+async function main() {
+  // `recapwrap status` runs from tmux status lines every few seconds.
+  if (argv[0] === 'status') {
+    const code = require('../dist/fast/status.cjs').runStatusFast(argv.slice(1));
+    if (code !== undefined) return code;
+  }
+  const code = await require('../dist/fast/fast-wrap.cjs').runFastWrap(argv);
+  if (code !== undefined) return code;
+  return (await import('../dist/cli/main.js')).main(argv);
+}
+
+main().then(
+  (code) => {
+    if (typeof code === 'number') process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`recapwrap: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

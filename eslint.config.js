@@ -50,8 +50,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    // The CommonJS launcher (bin/recapwrap.cjs): require() is how it loads the start-up bundle.
-    files: ['**/*.cjs'],
+    // The CommonJS launchers in bin/ (bin/package.json): require() is how it loads the start-up bundle.
+    files: ['**/*.cjs', 'bin/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -4,7 +4,7 @@
 //   start-up of `recapwrap true` vs `node -e 0`; the same throughput and latency with the live-recap
 //   machinery active (transcript tracker + overlay screen copy, via bench/fixtures/as-pi), and the
 //   time from focus-in to a drafted recap on screen.
-// Uses the BUILT CLI (bin/recapwrap.cjs -> dist/); run `npx tsc -p tsconfig.build.json` first.
+// Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npx tsc -p tsconfig.build.json` first.
 // Knobs (env): RW_BENCH_MB (200), RW_BENCH_REPS (3), RW_BENCH_KEYS (400), RW_BENCH_IDLE_S (30),
 //              RW_BENCH_STARTS (15), RW_BENCH_RECAPS (5), RW_BENCH_IDLE_WARMUP_S (20), RW_BENCH_ONLY (startup,latency,throughput,idle,recap,status). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
 import { execFileSync } from 'node:child_process';
@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const pty = require('node-pty');
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(REPO, 'bin', 'recapwrap.cjs');
+const CLI = join(REPO, 'bin', 'recapwrap.js');
 const AS_PI = join(REPO, 'bench', 'fixtures', 'as-pi');
 const DEMO_AGENT = join(REPO, 'bin', 'demo-agent.js');
 // recapwrap with the overlay machinery on: an agent it follows (as pi) and the overlay display.

@@ -19,7 +19,7 @@ export interface DemoPlan {
   argv: string[];
 }
 
-const CLI = fileURLToPath(new URL('../../bin/recapwrap.cjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/recapwrap.js', import.meta.url));
 const AGENT = fileURLToPath(new URL('../../bin/demo-agent.js', import.meta.url));
 
 export function planDemo(base = tmpdir()): DemoPlan {

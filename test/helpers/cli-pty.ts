@@ -1,5 +1,5 @@
 /**
- * Runs the BUILT CLI (`node bin/recapwrap.cjs …`) as the user's terminal would: under a real node-pty
+ * Runs the BUILT CLI (`node bin/recapwrap.js …`) as the user's terminal would: under a real node-pty
  * that plays the outer terminal. Collects every byte it prints (latin1, one char per byte) and holds the
  * pty's slave side until the process is gone so the harness itself never loses the tail (node-pty #72).
  */
@@ -9,7 +9,7 @@ import * as nodePty from 'node-pty';
 import { REPO_DIR } from './shared.js';
 import { pollUntil, type PollOptions } from './poll.js';
 
-export const CLI_BIN = join(REPO_DIR, 'bin', 'recapwrap.cjs');
+export const CLI_BIN = join(REPO_DIR, 'bin', 'recapwrap.js');
 export const RECORD_INPUT_FIXTURE = join(REPO_DIR, 'test', 'fixtures', 'bin', 'record-input.mjs');
 
 export interface CliPty {

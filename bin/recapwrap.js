@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Thin launcher. The CLI is built to dist/ by `npm run build` (run by `npm install` via prepare).
-// CommonJS on purpose, like the bundle it loads (dist/fast/): `recapwrap <command> …` without options
-// and `recapwrap status` start without the ES module loader; everything else loads the full CLI.
+// CommonJS on purpose (bin/package.json), like the bundle it loads (dist/fast/): `recapwrap <command> …`
+// without options and `recapwrap status` start without the ES module loader; the rest loads the full CLI.
 'use strict';
 
 // `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.

@@ -7,6 +7,7 @@ import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
 import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
 import { MAX_PENDING_BYTES } from './screen-mirror.js';
 import { OverlayScreen, REDRAW_THROTTLE_MS } from './screen.js';
+import { unfinishedTailStart } from './stream-boundary.js';
 
 const COLS = 100;
 const ROWS = 30;
@@ -66,7 +67,9 @@ describe('overlay over real agent screens', () => {
       // Stop halfway, at the end of a synchronized frame when the agent uses them (never mid-frame).
       const SYNC_END = '\x1b[?2026l';
       const frameEnd = data.lastIndexOf(SYNC_END, Math.floor(data.length / 2));
-      const cut = frameEnd >= 0 ? frameEnd + SYNC_END.length : Math.floor(data.length / 2);
+      let cut = frameEnd >= 0 ? frameEnd + SYNC_END.length : Math.floor(data.length / 2);
+      // And not inside an escape sequence: the bar waits for the agent to finish one (tested below).
+      while (unfinishedTailStart(Buffer.from(data.slice(0, cut), 'utf8')) >= 0) cut++;
       const r = rig();
       for (const part of chunks(data.slice(0, cut), 4096)) await r.agent(part);
       await r.same();
@@ -114,6 +117,33 @@ describe('overlay over full-screen and inline programs', () => {
     expect(r.user.row(0)).toContain('✦ recap: 中文 recap');
     r.screen.clear();
     await r.same();
+  });
+
+  it('waits while the agent is inside an escape sequence or a UTF-8 character, then draws', async () => {
+    const r = rig('bottom');
+    const colour = Buffer.from('\x1b[2J\x1b[Hstatus \x1b[38;2;149;117;185mdone ✦ ok\x1b[0m', 'utf8');
+    const star = colour.indexOf(Buffer.from('✦', 'utf8'));
+    // Cut inside `ESC[38;2;149;…m`, then inside the three bytes of ✦.
+    for (const cut of [colour.indexOf(0x1b, 10) + 9, star + 1]) {
+      const user = r.user;
+      const before = r.screen.before();
+      if (before) void user.write(before);
+      void user.write(colour.subarray(0, cut));
+      void r.reference.write(colour.subarray(0, cut));
+      r.screen.after(colour.subarray(0, cut));
+      r.screen.show('recap: waits');
+      await wait(REDRAW_THROTTLE_MS * 3);
+      expect(r.screen.isVisible).toBe(false);
+      const rest = colour.subarray(cut);
+      const gate = r.screen.before();
+      if (gate) void user.write(gate);
+      void user.write(rest);
+      void r.reference.write(rest);
+      r.screen.after(rest);
+      expect(await r.barShown()).toBe(true);
+      r.screen.clear();
+      await r.same();
+    }
   });
 
   it('pending wrap: the cursor stays after the last column, so the next character wraps as before', async () => {

@@ -4,7 +4,8 @@
  * repaints that row exactly. The copy runs in a worker thread when the built worker exists (the
  * wrapper), inline otherwise (tests): either way the agent's output is forwarded before the copy
  * sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
- * paints, never drawn while the copy lags, mid-frame (?2026h), or over rows with older output.
+ * paints, never drawn while the copy lags, mid-frame (?2026h), inside an escape sequence or UTF-8
+ * character the agent has not finished writing, or over rows with older output.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { DebugLog } from '../util/debug-log.js';
 import type { BarPosition } from './overlay.js';
 import { ScreenMirror, type FrameResult, type MirrorInit } from './screen-mirror.js';
+import { unfinishedTailStart } from './stream-boundary.js';
 
 export { sgrOf } from './screen-mirror.js';
 
@@ -25,6 +27,8 @@ const SYNC_RETRY_MS = 20;
  */
 export const FLOOD_BYTES = 512 * 1024;
 export const FLOOD_WINDOW_MS = 100;
+/** An unfinished sequence longer than this (a runaway OSC string) is let go: memory stays bounded. */
+const MAX_UNFINISHED_BYTES = 64 * 1024;
 
 export type MirrorRequest =
   | { type: 'feed'; data: Uint8Array }
@@ -160,6 +164,8 @@ export class OverlayScreen {
   private windowStart = 0;
   private windowBytes = 0;
   private flooding = false;
+  /** The agent's last bytes that do not yet end an escape sequence or UTF-8 character ([] at a boundary). */
+  private unfinished: Uint8Array = new Uint8Array(0);
 
   constructor(private readonly options: OverlayScreenOptions) {
     const init = { cols: options.cols, rows: options.rows, cursorAtStart: options.cursorAtStart };
@@ -196,6 +202,7 @@ export class OverlayScreen {
       this.mirror.lose();
     }
     if (!this.flooding) this.mirror.feed(chunk);
+    this.trackBoundary(chunk);
     if (this.active && !this.redrawTimer) {
       this.redrawTimer = setTimeout(() => {
         this.redrawTimer = undefined;
@@ -237,9 +244,16 @@ export class OverlayScreen {
     this.mirror.dispose();
   }
 
-  // Ask the copy for the bar's bytes; draw them only if no agent output came in meanwhile.
+  private trackBoundary(chunk: Uint8Array): void {
+    const data = this.unfinished.length > 0 ? Buffer.concat([this.unfinished, chunk]) : chunk;
+    const start = unfinishedTailStart(data);
+    this.unfinished = start < 0 || data.length - start > MAX_UNFINISHED_BYTES ? new Uint8Array(0) : Uint8Array.from(data.subarray(start));
+  }
+
+  // Ask the copy for the bar's bytes; draw them only if no agent output came in meanwhile. Never while
+  // the agent is in the middle of a sequence: its next chunk schedules the redraw.
   private draw(): void {
-    if (!this.active || this.visible || this.disposed || this.requesting) return;
+    if (!this.active || this.visible || this.disposed || this.requesting || this.unfinished.length > 0) return;
     this.requesting = true;
     const seq = this.outputSeq;
     void this.mirror.frame(this.text, this.options.position).then((result) => {

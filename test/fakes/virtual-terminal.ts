@@ -25,7 +25,7 @@ export class VirtualTerminal {
     this.term = new Terminal({ cols, rows, scrollback: 0, allowProposedApi: true });
   }
 
-  write(data: string): Promise<void> {
+  write(data: string | Uint8Array): Promise<void> {
     if (!data) return this.queue;
     this.queue = this.queue.then(() => new Promise<void>((resolve) => this.term.write(data, resolve)));
     return this.queue;

@@ -200,7 +200,7 @@ export function defineAgentScenario(s: AgentScenario): void {
     expect(screen()).not.toMatch(/\^\[\[[IO]/);
   }, 6 * 60_000);
 
-  it(`${s.agent}: the agent generator uses the one-off mode: no tools sent, no session file left`, async () => {
+  it(`${s.agent}: the agent generator uses the one-off mode: ${s.oneOffOffersTools ? 'read-only tools at most' : 'no tools sent'}, no session file left`, async () => {
     const files = readdirSync(s.sessionRoot(home, work), { recursive: true }).map(String).filter((f) => /\.jsonl?$/.test(f));
     // The conversation of the first test (agents keep other JSON beside it: Gemini's logs.json has the prompts too).
     const session = join(s.sessionRoot(home, work), files.find((f) => f.endsWith('.jsonl') && read(join(s.sessionRoot(home, work), f)).includes('please create hello.txt'))!);

@@ -7,7 +7,7 @@
  * - the last message carries a tool result → a final answer that names hello.txt;
  * - the user's last prompt mentions `ls`/`list` → one shell tool call running `ls`;
  * - otherwise → one write tool call creating hello.txt (absolute when the tool wants `file_path` and the
- *   request states the working directory).
+ *   request states the working directory); apply_patch, or the shell, when the agent offers no write tool.
  * Tool and argument names are taken from the tools the agent offers, so one server serves every agent.
  * `slowMs` delays each streamed event; `failNext` fails the next request with that HTTP status.
  */
@@ -64,6 +64,13 @@ export function decideTurn(turn: Turn): Step {
   }
   if (!find('write', 'write_file', 'Write') && find('apply_patch')) {
     return { custom: 'apply_patch', input: '*** Begin Patch\n*** Add File: hello.txt\n+hello from the fake model\n*** End Patch\n', preface: 'Creating hello.txt.' };
+  }
+  // No file tool at all (Codex 0.169 offers only exec_command): write it with the shell.
+  const shellOnly = !find('write', 'write_file', 'Write') && find('exec_command', 'shell_command', 'shell');
+  if (shellOnly) {
+    const script = "printf 'hello from the fake model\\n' > hello.txt";
+    const args: Record<string, unknown> = paramsOf(shellOnly).includes('cmd') ? { cmd: script } : { command: shellOnly === 'shell' ? ['bash', '-lc', script] : script };
+    return { tool: shellOnly, args, preface: 'Creating hello.txt.' };
   }
   const write = find('write', 'write_file', 'Write') ?? names[0] ?? 'write';
   const pathKey = paramsOf(write).includes('file_path') ? 'file_path' : 'path';

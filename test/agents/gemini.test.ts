@@ -15,7 +15,8 @@ describe.skipIf(!tmuxAvailable())('Gemini CLI under recapwrap (real CLI)', () =>
         join(home, '.gemini', 'settings.json'),
         JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }),
       );
-      return { GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'fake-gemini-key' };
+      // CI=true (as .ci/run runs) puts Gemini CLI in headless mode even on a terminal.
+      return { GOOGLE_GEMINI_BASE_URL: model.url, GEMINI_API_KEY: 'fake-gemini-key', CI: '' };
     },
     args: ['-m', 'gemini-2.5-flash', '--skip-trust', '--yolo'],
     ready: /Type your message/,

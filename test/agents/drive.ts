@@ -32,6 +32,11 @@ export interface AgentScenario {
   exitKeys: string[][];
   /** How long the agent needs after the new-conversation command before it takes typing (default 1500 ms). */
   settleAfterNewMs?: number;
+  /**
+   * What the agent writes to its session file when the model API fails a turn (HTTP 400, not retried);
+   * when given, the scenario also fails a turn and expects the recap to say so.
+   */
+  apiErrorMarker?: RegExp;
   /** Whether the agent turns on focus reporting (then recapwrap must forward focus reports). */
   wantsFocus: boolean;
   /** The one-off mode still offers tools (Gemini CLI's headless mode offers read-only ones). */
@@ -186,6 +191,21 @@ export function defineAgentScenario(s: AgentScenario): void {
       const now = liveState().sessionFile;
       return Boolean(now && now !== first && /Done: hello\.txt/.test(read(now)));
     }, 90_000, `recapwrap to follow ${s.newCommand} to the new file`);
+
+    // The model API fails the next turn: the recap on return says so.
+    if (s.apiErrorMarker) {
+      const marker = s.apiErrorMarker;
+      model.failNext = 400;
+      keys('-l', 'and now list them again');
+      await new Promise((r) => setTimeout(r, 300));
+      keys('Enter');
+      tmux.run(['select-pane', '-t', other]);
+      await wait(() => marker.test(read(liveState().sessionFile ?? '')), 60_000, `${s.agent} to record the failed turn`);
+      await new Promise((r) => setTimeout(r, 2500));
+      tmux.run(['select-pane', '-t', pane]);
+      await wait(() => /API error/.test(recapOption()), 20_000, '@recap to tell of the API error');
+      expect(recapOption()).toMatch(/stopped on an API error \(.*fake failure 400.*\)/);
+    }
 
     // Exit: the shell shows the agent's exit code and no stray focus reports.
     for (const k of s.exitKeys) {

@@ -21,6 +21,8 @@ describe.skipIf(!tmuxAvailable())('pi under recapwrap (real CLI)', () => {
     // Ctrl-D on an empty editor.
     exitKeys: [['C-d']],
     wantsFocus: false,
+    // pi does not retry a 400: the turn ends with stopReason "error".
+    apiErrorMarker: /"stopReason":"error"/,
     sessionRoot: (home) => join(home, '.pi', 'agent', 'sessions'),
   });
 });

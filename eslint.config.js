@@ -21,6 +21,7 @@ const PURE_FILES = [
   'src/recap/trigger.ts',
   'src/display/overlay.ts',
   'src/transcripts/shared-parse.ts',
+  'src/transcripts/launch-args.ts',
   'src/transcripts/activity.ts',
   'src/config/hotkey.ts',
   'src/util/text-width.ts',

@@ -5,10 +5,12 @@
  * which starts a new id and file. Without a record, the pinned or resumed file, then files created in the
  * project folder after our start (as candidates).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { flagName, flagValue } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
+import { listSessionFiles } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
 import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
@@ -22,19 +24,6 @@ const SUBCOMMANDS = new Set(['mcp', 'config', 'doctor', 'update', 'install', 'se
 const START_SLACK_MS = 1000;
 // Entry and metadata types only Claude Code writes.
 const CLAUDE_ONLY_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'permission-mode', 'last-prompt', 'ai-title', 'summary', 'atis-latch', 'mode', 'custom-title']);
-
-function flagName(arg: string): string {
-  const eq = arg.indexOf('=');
-  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-}
-
-function flagValue(args: readonly string[], i: number): string | undefined {
-  const arg = args[i] as string;
-  const eq = arg.indexOf('=');
-  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-  const next = args[i + 1];
-  return next !== undefined && !next.startsWith('-') ? next : undefined;
-}
 
 export function planClaudeLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
   if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
@@ -61,35 +50,7 @@ export function planClaudeLaunch(args: readonly string[], ctx: AgentContext & { 
   return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
 }
 
-interface FileEntry {
-  file: string;
-  birth: number;
-  mtimeMs: number;
-  size: number;
-}
-
-async function listJsonl(dir: string): Promise<FileEntry[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const entries = await Promise.all(
-    names
-      .filter((n) => n.endsWith('.jsonl'))
-      .map(async (n) => {
-        const file = join(dir, n);
-        try {
-          const st = await stat(file);
-          return st.isFile() ? { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size } : undefined;
-        } catch {
-          return undefined;
-        }
-      }),
-  );
-  return entries.filter((e): e is FileEntry => e !== undefined);
-}
+const listJsonl = (dir: string) => listSessionFiles(dir, (n) => n.endsWith('.jsonl'));
 
 async function readLiveRecord(file: string): Promise<ClaudeLiveRecord | undefined> {
   try {

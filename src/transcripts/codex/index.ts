@@ -4,10 +4,11 @@
  * /proc/<pid>/fd; with `--no-daemon` that is the TUI itself); otherwise rollout files created after our
  * start whose session_meta names this folder, as candidates. `codex resume <id>` appends to that id's file.
  */
-import { readdir, readlink, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readdir, readlink } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { parseJsonObject } from '../shared-parse.js';
+import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createCodexParser } from './parse.js';
 import { codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
 
@@ -30,35 +31,7 @@ export function planCodexLaunch(args: readonly string[], _ctx: AgentContext & { 
   return { args: [...args], resume: false };
 }
 
-interface Rollout {
-  file: string;
-  birth: number;
-  mtimeMs: number;
-  size: number;
-}
-
-async function rolloutsIn(dir: string): Promise<Rollout[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const out = await Promise.all(
-    names
-      .filter((n) => n.startsWith('rollout-') && n.endsWith('.jsonl'))
-      .map(async (n) => {
-        const file = join(dir, n);
-        try {
-          const st = await stat(file);
-          return st.isFile() ? { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size } : undefined;
-        } catch {
-          return undefined;
-        }
-      }),
-  );
-  return out.filter((r): r is Rollout => r !== undefined);
-}
+const rolloutsIn = (dir: string) => listSessionFiles(dir, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'));
 
 /** The project folder a rollout belongs to (its session_meta), or undefined. */
 export async function rolloutCwd(file: string): Promise<string | undefined> {
@@ -101,7 +74,7 @@ export async function locateCodexLive(ctx: LiveLocateContext): Promise<SessionCa
   if (open.length === 1) return [{ file: open[0] as string, confidence: 'exact' }];
   const out: SessionCandidate[] = [];
   const dirs = [codexDayDir(sessions, new Date(ctx.startedAt - DAY_MS)), ...codexSessionDirs(ctx, ctx.startedAt)];
-  const fresh: Rollout[] = [];
+  const fresh: SessionFileStat[] = [];
   for (const dir of dirs) fresh.push(...(await rolloutsIn(dir)).filter((r) => r.birth >= ctx.startedAt - START_SLACK_MS));
   fresh.sort((a, b) => b.birth - a.birth);
   for (const r of fresh) if ((await rolloutCwd(r.file)) === ctx.cwd) out.push({ file: r.file, confidence: open.includes(r.file) ? 'exact' : 'candidate' });

@@ -6,10 +6,12 @@
  * candidate (the tracker's claims keep another wrapper's pinned file its own). Resuming (`--resume latest|N`)
  * appends to the old file: the file of this folder written since our start is the one.
  */
-import { open, readdir, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { flagName, flagValue } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
+import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
 import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiTmpDir } from './paths.js';
 
@@ -23,19 +25,6 @@ const SUBCOMMANDS = new Set(['mcp', 'extensions', 'extension', 'skills', 'skill'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
-
-function flagName(arg: string): string {
-  const eq = arg.indexOf('=');
-  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-}
-
-function flagValue(args: readonly string[], i: number): string | undefined {
-  const arg = args[i] as string;
-  const eq = arg.indexOf('=');
-  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-  const next = args[i + 1];
-  return next !== undefined && !next.startsWith('-') ? next : undefined;
-}
 
 export function planGeminiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
   if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
@@ -65,38 +54,10 @@ export function planGeminiLaunch(args: readonly string[], ctx: AgentContext & { 
   return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
 }
 
-interface ChatFile {
-  file: string;
-  birth: number;
-  mtimeMs: number;
-  size: number;
-}
-
-async function chatFiles(dir: string): Promise<ChatFile[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const out = await Promise.all(
-    names
-      .filter((n) => geminiShortIdFromFileName(n) !== undefined)
-      .map(async (n) => {
-        const file = join(dir, n);
-        try {
-          const st = await stat(file);
-          return st.isFile() ? { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size } : undefined;
-        } catch {
-          return undefined;
-        }
-      }),
-  );
-  return out.filter((f): f is ChatFile => f !== undefined);
-}
+const chatFiles = (dir: string) => listSessionFiles(dir, (n) => geminiShortIdFromFileName(n) !== undefined);
 
 /** The chat file of a pinned session id, in whichever project folder Gemini put it. */
-async function pinnedFile(ctx: LiveLocateContext, id: string): Promise<ChatFile | undefined> {
+async function pinnedFile(ctx: LiveLocateContext, id: string): Promise<SessionFileStat | undefined> {
   const short = id.slice(0, 8).toLowerCase();
   const dirs = [...(await geminiChatsDirs(ctx)), ...(await allGeminiChatsDirs(ctx.env, ctx.home))];
   for (const dir of new Set(dirs)) {
@@ -111,7 +72,7 @@ async function pinnedFile(ctx: LiveLocateContext, id: string): Promise<ChatFile 
 export async function locateGeminiLive(ctx: LiveLocateContext): Promise<SessionCandidate[]> {
   const out: SessionCandidate[] = [];
   const mine = ctx.plan.pinnedId ? await pinnedFile(ctx, ctx.plan.pinnedId) : undefined;
-  const files: ChatFile[] = [];
+  const files: SessionFileStat[] = [];
   for (const dir of await geminiChatsDirs(ctx)) files.push(...(await chatFiles(dir)));
   if (ctx.plan.resume && ctx.plan.resumeTarget && UUID.test(ctx.plan.resumeTarget)) {
     const named = await pinnedFile(ctx, ctx.plan.resumeTarget);

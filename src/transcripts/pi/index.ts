@@ -3,10 +3,11 @@
  * exist becomes a new session there), unless the user chose a session themselves. `/new` makes pi switch
  * to a new file in the same folder, which locateLive offers as a candidate.
  */
-import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { flagName, flagValue } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
+import { listSessionFiles } from '../session-files.js';
 import { createPiParser } from './parse.js';
 import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
 
@@ -17,19 +18,6 @@ const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r', '--session',
 const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v', '--list-models', '--export']);
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
-
-function flagName(arg: string): string {
-  const eq = arg.indexOf('=');
-  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-}
-
-function flagValue(args: readonly string[], i: number): string | undefined {
-  const arg = args[i] as string;
-  const eq = arg.indexOf('=');
-  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-  const next = args[i + 1];
-  return next !== undefined && !next.startsWith('-') ? next : undefined;
-}
 
 export function planPiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
   let resume = false;
@@ -54,35 +42,7 @@ export function planPiLaunch(args: readonly string[], ctx: AgentContext & { newI
   return { args: ['--session', file, ...args], pinnedFile: file, resume: false };
 }
 
-interface FileEntry {
-  file: string;
-  birth: number;
-  mtimeMs: number;
-  size: number;
-}
-
-async function listJsonl(dir: string): Promise<FileEntry[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const entries = await Promise.all(
-    names
-      .filter((n) => n.endsWith('.jsonl'))
-      .map(async (n) => {
-        const file = join(dir, n);
-        try {
-          const st = await stat(file);
-          return { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size };
-        } catch {
-          return undefined;
-        }
-      }),
-  );
-  return entries.filter((e): e is FileEntry => e !== undefined);
-}
+const listJsonl = (dir: string) => listSessionFiles(dir, (n) => n.endsWith('.jsonl'));
 
 // Best first: a file created after the pinned one (a /new switch) as a candidate, then the pinned file.
 export async function locatePiLive(ctx: LiveLocateContext): Promise<SessionCandidate[]> {

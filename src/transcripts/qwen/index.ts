@@ -4,10 +4,12 @@
  * `sessions/<pid>.json` for a pid in our child's tree names the current session exactly, and follows
  * `/clear` (which starts a new id and file); files born after our start are offered as candidates otherwise.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { flagName, flagValue } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
+import { listSessionFiles } from '../session-files.js';
 import { createQwenParser } from './parse.js';
 import { getQwenChatsDir, getQwenLiveRecordPath, isQwenSessionId } from './paths.js';
 import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
@@ -21,19 +23,6 @@ const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
 const SUBCOMMANDS = new Set(['mcp', 'extensions', 'sessions']);
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
-
-function flagName(arg: string): string {
-  const eq = arg.indexOf('=');
-  return arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
-}
-
-function flagValue(args: readonly string[], i: number): string | undefined {
-  const arg = args[i] as string;
-  const eq = arg.indexOf('=');
-  if (arg.startsWith('--') && eq > 0) return arg.slice(eq + 1);
-  const next = args[i + 1];
-  return next !== undefined && !next.startsWith('-') ? next : undefined;
-}
 
 // `--chat-recording=false`, `--chat-recording false` or `--no-chat-recording`: qwen writes no file.
 function disablesRecording(args: readonly string[], i: number): boolean {
@@ -71,35 +60,7 @@ export function planQwenLaunch(args: readonly string[], ctx: AgentContext & { ne
   return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
 }
 
-interface FileEntry {
-  file: string;
-  birth: number;
-  mtimeMs: number;
-  size: number;
-}
-
-async function listFiles(dir: string, suffix: string): Promise<FileEntry[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  const entries = await Promise.all(
-    names
-      .filter((n) => n.endsWith(suffix))
-      .map(async (n) => {
-        const file = join(dir, n);
-        try {
-          const st = await stat(file);
-          return { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size };
-        } catch {
-          return undefined;
-        }
-      }),
-  );
-  return entries.filter((e): e is FileEntry => e !== undefined);
-}
+const listFiles = (dir: string, suffix: string) => listSessionFiles(dir, (n) => n.endsWith(suffix));
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   try {

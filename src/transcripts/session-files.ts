@@ -1,0 +1,33 @@
+/** The session files in one folder with their times and sizes, for the adapters' locate and list steps. */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface SessionFileStat {
+  file: string;
+  /** Creation time (ctime where the file system keeps no birth time). */
+  birth: number;
+  mtimeMs: number;
+  size: number;
+}
+
+/** Regular files in `dir` whose names `accept` takes; [] when the folder is missing or unreadable. */
+export async function listSessionFiles(dir: string, accept: (name: string) => boolean): Promise<SessionFileStat[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names.filter(accept).map(async (name) => {
+      const file = join(dir, name);
+      try {
+        const st = await stat(file);
+        return st.isFile() ? { file, birth: st.birthtimeMs || st.ctimeMs, mtimeMs: st.mtimeMs, size: st.size } : undefined;
+      } catch {
+        return undefined; // gone between readdir and stat
+      }
+    }),
+  );
+  return entries.filter((e): e is SessionFileStat => e !== undefined);
+}

@@ -9,7 +9,7 @@
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { flagName, flagValue } from '../launch-args.js';
+import { planSessionIdLaunch } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
@@ -27,31 +27,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const START_SLACK_MS = 1000;
 
 export function planGeminiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
-  let resume = false;
-  let resumeTarget: string | undefined;
-  let userChoseSession = false;
-  let userId: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') break;
-    const name = flagName(arg);
-    if (NO_SESSION_FLAGS.has(name)) return { args: [...args], resume: false };
-    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
-    if (name === '--session-id') userId = flagValue(args, i);
-    if (RESUME_FLAGS.has(name)) {
-      resume = true;
-      resumeTarget = flagValue(args, i) ?? resumeTarget;
-    }
-  }
-  if (userChoseSession) {
-    const plan: LaunchPlan = { args: [...args], resume, resumeTarget };
-    // A `--session-id` the user chose names the file as exactly as our own pin would.
-    if (userId && UUID.test(userId) && !resume) plan.pinnedId = userId;
-    return plan;
-  }
-  const id = ctx.newId();
-  return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
+  return planSessionIdLaunch(args, ctx.newId, {
+    subcommands: SUBCOMMANDS,
+    noSession: NO_SESSION_FLAGS,
+    userSession: USER_SESSION_FLAGS,
+    resume: RESUME_FLAGS,
+    resumeTargets: RESUME_FLAGS,
+    isId: (id) => UUID.test(id),
+  });
 }
 
 const chatFiles = (dir: string) => listSessionFiles(dir, (n) => geminiShortIdFromFileName(n) !== undefined);

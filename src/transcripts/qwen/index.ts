@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { flagName, flagValue } from '../launch-args.js';
+import { flagName, flagValue, planSessionIdLaunch } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
 import { createQwenParser } from './parse.js';
@@ -17,6 +17,7 @@ import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
 // Flags after which qwen does not start a fresh session of its own choosing.
 const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session']);
 const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
+const RESUME_TARGET_FLAGS = new Set(['--resume', '-r']);
 // Invocations that print and exit without a session.
 const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
 // `qwen <subcommand> …` manages things and records no chat.
@@ -33,31 +34,15 @@ function disablesRecording(args: readonly string[], i: number): boolean {
 }
 
 export function planQwenLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
-  let resume = false;
-  let resumeTarget: string | undefined;
-  let userChoseSession = false;
-  let userId: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') break;
-    const name = flagName(arg);
-    if (NO_SESSION_FLAGS.has(name) || disablesRecording(args, i)) return { args: [...args], resume: false };
-    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
-    if (name === '--session-id') userId = flagValue(args, i);
-    if (RESUME_FLAGS.has(name)) {
-      resume = true;
-      if (name === '--resume' || name === '-r') resumeTarget = flagValue(args, i) ?? resumeTarget;
-    }
-  }
-  if (userChoseSession) {
-    // A `--session-id` the user chose names the file as exactly as our own pin would.
-    const plan: LaunchPlan = { args: [...args], resume, resumeTarget };
-    if (userId && isQwenSessionId(userId) && !resume) plan.pinnedId = userId;
-    return plan;
-  }
-  const id = ctx.newId();
-  return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
+  return planSessionIdLaunch(args, ctx.newId, {
+    subcommands: SUBCOMMANDS,
+    noSession: NO_SESSION_FLAGS,
+    userSession: USER_SESSION_FLAGS,
+    resume: RESUME_FLAGS,
+    resumeTargets: RESUME_TARGET_FLAGS,
+    disablesRecording,
+    isId: isQwenSessionId,
+  });
 }
 
 const listFiles = (dir: string, suffix: string) => listSessionFiles(dir, (n) => n.endsWith(suffix));

@@ -4,7 +4,41 @@
  * Linux reads /proc; elsewhere (macOS) `ps` gives the same pid/ppid table.
  */
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+
+/**
+ * Linux: walk down from rootPid through /proc/<pid>/task/<tid>/children, reading only the tree (a few
+ * files) instead of every process's stat (15 ms of CPU with 90 processes, every relocate poll).
+ * Synchronous on purpose: /proc reads do not block. undefined where the kernel has no children files.
+ */
+function procChildrenTree(rootPid: number): number[] | undefined {
+  const out = [rootPid];
+  for (let i = 0; i < out.length; i++) {
+    const pid = out[i] as number;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      if (i === 0) return undefined; // no /proc (macOS), or the root has exited
+      continue; // a descendant exited while we looked
+    }
+    for (const tid of tasks) {
+      let children: string;
+      try {
+        children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && i === 0) return undefined; // no CONFIG_PROC_CHILDREN
+        continue;
+      }
+      for (const c of children.split(' ')) {
+        const child = Number(c);
+        if (c && Number.isInteger(child) && !out.includes(child)) out.push(child);
+      }
+    }
+  }
+  return out;
+}
 
 async function procTable(): Promise<Map<number, number> | undefined> {
   let names: string[];
@@ -48,6 +82,8 @@ function psTable(): Promise<Map<number, number>> {
 
 /** rootPid and all its descendants (rootPid first); [rootPid] when the table cannot be read. */
 export async function getProcessTree(rootPid: number): Promise<number[]> {
+  const fast = procChildrenTree(rootPid);
+  if (fast) return fast;
   const table = (await procTable()) ?? (await psTable());
   const children = new Map<number, number[]>();
   for (const [pid, ppid] of table) {

@@ -7,17 +7,10 @@
 import { sanitizeLine } from '../util/sanitize.js';
 import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import type { RecapContext } from './context.js';
-import type { RecapArtifact, RecapStatus } from './types.js';
+import type { Recap, RecapArtifact, RecapStatus } from './types.js';
 
-export interface RecapDraft {
-  line: string;
-  headline: string;
-  done: string[];
-  next: string[];
-  artifacts: RecapArtifact[];
-  status: RecapStatus;
-  language: string;
-}
+/** A recap's text, before the engine adds who wrote it, for which session and when. */
+export type RecapDraft = Omit<Recap, 'generator' | 'session' | 'stamp' | 'createdAt'>;
 
 const LINE_MAX = 220;
 const HEADLINE_MAX = 80;

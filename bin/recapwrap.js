@@ -4,20 +4,19 @@
 // without options and `recapwrap status` start without the ES module loader; the rest loads the full CLI.
 'use strict';
 
-// `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
-
 const argv = process.argv.slice(2);
 
 async function main() {
-  // `recapwrap status` runs from tmux status lines every few seconds.
+  // `recapwrap status` runs from tmux status lines every few seconds; it writes without process.stdout.
   if (argv[0] === 'status') {
     const code = require('../dist/fast/status.cjs').runStatusFast(argv.slice(1));
     if (code !== undefined) return code;
   }
+  // `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const code = await require('../dist/fast/fast-wrap.cjs').runFastWrap(argv);
   if (code !== undefined) return code;
   return (await import('../dist/cli/main.js')).main(argv);

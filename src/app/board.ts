@@ -21,7 +21,7 @@ const WATCH_DEBOUNCE_MS = 100;
 
 export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
   return [...states]
-    .sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.pid - b.pid)
+    .sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.pid - b.pid))
     .map((s) => ({
       key: String(s.pid),
       agent: s.agent ?? s.command,

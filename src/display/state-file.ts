@@ -140,5 +140,7 @@ export function readLiveStates(stateDir: string, options: ReadStatesOptions = {}
     }
     out.push(state);
   }
-  return out.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  // Plain code-unit order (ISO timestamps sort as text): localeCompare would start ICU, ~15 ms of a
+  // status line's run.
+  return out.sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0));
 }

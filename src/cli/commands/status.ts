@@ -3,7 +3,7 @@
  * status lines (`#(recapwrap status --format tmux)`). Reads the state files only: fast, and prints
  * nothing (exit 0) when there is no recap, so a status line stays clean.
  */
-import { parseArgs } from 'node:util';
+import { writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getStateDir } from '../../config/paths.js';
 import { readLiveStates, type LiveState } from '../../display/state-file.js';
@@ -36,17 +36,40 @@ export function runStatus(options: StatusOptions, env = process.env, cwd = proce
 /**
  * Fast path for status lines: `recapwrap status [--pane ID] [--format F]` without loading the full CLI
  * (tmux runs it every few seconds). Undefined means "let the full CLI handle argv" (help, bad flags).
+ * Writes with writeSync: creating process.stdout loads the stream machinery, ~5 ms of a ~120 ms run.
  */
 export function runStatusFast(argv: readonly string[]): number | undefined {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: { pane: { type: 'string' }, format: { type: 'string', default: 'plain' } }, strict: true, allowPositionals: false });
-  } catch {
-    return undefined;
+  const parsed = parseStatusArgs(argv);
+  if (!parsed) return undefined;
+  const { out, code } = runStatus(parsed);
+  if (out) {
+    try {
+      writeSync(code === 0 ? 1 : 2, out);
+    } catch {
+      // A closed pipe or a gone terminal: a status line has nobody left to tell.
+    }
   }
-  const { out, code } = runStatus({ pane: parsed.values.pane, format: parsed.values.format ?? 'plain' });
-  (code === 0 ? process.stdout : process.stderr).write(out);
   return code;
+}
+
+/** `--pane ID`, `--pane=ID`, `--format F`, `--format=F`, each at most once; anything else: undefined. */
+export function parseStatusArgs(argv: readonly string[]): StatusOptions | undefined {
+  const values: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (name !== '--pane' && name !== '--format') return undefined;
+    if (name in values) return undefined;
+    let value: string | undefined;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else {
+      value = argv[++i];
+      if (value === undefined || value.startsWith('-')) return undefined;
+    }
+    values[name] = value;
+  }
+  return { pane: values['--pane'], format: values['--format'] ?? 'plain' };
 }
 
 export function registerStatus(program: Command): void {

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseStatusArgs, runStatus } from './status.js';
+
+describe('status fast-path arguments', () => {
+  it('takes --pane and --format, spaced or with =', () => {
+    expect(parseStatusArgs([])).toEqual({ pane: undefined, format: 'plain' });
+    expect(parseStatusArgs(['--pane', '%7', '--format', 'tmux'])).toEqual({ pane: '%7', format: 'tmux' });
+    expect(parseStatusArgs(['--format=tmux', '--pane=%3'])).toEqual({ pane: '%3', format: 'tmux' });
+  });
+  it('hands anything else to the full CLI (help, unknown flags, missing or repeated values)', () => {
+    for (const argv of [['--help'], ['-h'], ['--pane'], ['--pane', '--format', 'tmux'], ['--pane', '%1', '--pane', '%2'], ['extra'], ['--verbose']]) {
+      expect(parseStatusArgs(argv), argv.join(' ')).toBeUndefined();
+    }
+  });
+});
+
+describe('runStatus over real state files', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const stateDir = (states: object[]): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'rw-status-'));
+    dirs.push(dir);
+    states.forEach((s, i) => writeFileSync(join(dir, `live-${1000 + i}.json`), JSON.stringify(s)));
+    return dir;
+  };
+  const live = (over: object): object => ({ version: 1, pid: process.pid, cwd: '/p', tmuxPane: '%1', startedAt: '2026-11-22T10:00:00Z', ...over });
+
+  it('prints the recap of the asked pane, # doubled for tmux', () => {
+    const dir = stateDir([live({ tmuxPane: '%1', lastRecap: { line: 'recap: one' } }), live({ tmuxPane: '%2', lastRecap: { line: 'recap: #2 done' } })]);
+    const env = { RECAPWRAP_STATE_DIR: dir };
+    expect(runStatus({ pane: '%2', format: 'tmux' }, env, '/p')).toEqual({ out: 'recap: ##2 done\n', code: 0 });
+    expect(runStatus({ pane: '%2', format: 'plain' }, env, '/p')).toEqual({ out: 'recap: #2 done\n', code: 0 });
+    expect(runStatus({ pane: '%9', format: 'plain' }, env, '/p')).toEqual({ out: '', code: 0 });
+  });
+  it('without a pane takes the newest wrapper in this folder', () => {
+    const dir = stateDir([
+      live({ tmuxPane: null, startedAt: '2026-11-22T09:00:00Z', lastRecap: { line: 'recap: older' } }),
+      live({ tmuxPane: null, startedAt: '2026-11-22T11:00:00Z', lastRecap: { line: 'recap: newer' } }),
+      live({ tmuxPane: null, startedAt: '2026-11-22T10:00:00Z', lastRecap: { line: 'recap: middle' } }),
+    ]);
+    expect(runStatus({ format: 'plain' }, { RECAPWRAP_STATE_DIR: dir }, '/p').out).toBe('recap: newer\n');
+  });
+  it('rejects an unknown format with exit 2', () => {
+    expect(runStatus({ format: 'json' }, { RECAPWRAP_STATE_DIR: stateDir([]) }, '/p')).toMatchObject({ code: 2, out: expect.stringContaining('plain or tmux') });
+  });
+});

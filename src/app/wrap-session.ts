@@ -7,7 +7,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
 import { ModeTracker } from '../pty/mode-tracker.js';
-import { startPassthrough, type Passthrough } from '../pty/passthrough.js';
+import { startPassthrough, terminalSize, type Passthrough } from '../pty/passthrough.js';
 import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
 import { resolveConfig } from '../config/load.js';
 import type { OptionName } from '../config/options-table.js';
@@ -135,6 +135,17 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
 
+  // The child first: it starts while we take over the terminal (raw mode, stty) in this same tick, so
+  // none of its output can come before the passthrough is ready; a failed spawn leaves the terminal alone.
+  try {
+    child = spawnPty(options.command, options.args, {
+      ...terminalSize(stdout),
+      cwd: options.cwd ?? process.cwd(),
+      env,
+    });
+  } catch (error) {
+    throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
   const passthrough: Passthrough = startPassthrough({
     stdin,
     stdout,
@@ -165,17 +176,6 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   });
 
   if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
-  try {
-    child = spawnPty(options.command, options.args, {
-      cols: passthrough.cols,
-      rows: passthrough.rows,
-      cwd: options.cwd ?? process.cwd(),
-      env,
-    });
-  } catch (error) {
-    passthrough.restore();
-    throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
   const pty = child;
   debugLog('wrap', 'start', { pid: pty.pid, cols: pty.cols, rows: pty.rows, focus: options.focus });
 

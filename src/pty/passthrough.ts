@@ -3,14 +3,16 @@
  * and the one idempotent restore that runs on every exit path (child exit, signals, process.exit,
  * uncaught errors). It knows nothing of focus reports or modes: the caller supplies the restore bytes.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fstatSync, writeSync } from 'node:fs';
 
 /** Signals to recapwrap that are passed on to the child (it decides; we exit as it did). */
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 
-/** stty answers in ~2 ms; never hold the start of the session on it. */
+/** stty answers in ~4 ms; never hold the child's output longer than this on it. */
 const STTY_TIMEOUT_MS = 1000;
+/** Output held for stty beyond this stops the child's reader, as a slow terminal would. */
+const HOLD_LIMIT_BYTES = 256 * 1024;
 const DEFAULT_COLS = 80;
 const DEFAULT_ROWS = 24;
 
@@ -34,24 +36,35 @@ export interface Passthrough {
   readonly rows: number;
   /** Write to the terminal, in order with everything else written here. */
   write(data: string | Buffer): void;
-  /** Put the terminal back (restore bytes, raw mode off, stop reading stdin). Safe to call many times. */
+  /**
+   * Put the terminal back (restore bytes, raw mode off, stop reading stdin). Safe to call many times.
+   * While stty -opost still runs this happens once it is done, after the output held for it.
+   */
   restore(): void;
   /** Resolves once everything written so far has left the process. */
   drained(): Promise<void>;
 }
 
+/** The terminal's size, or 80x24 when it does not say. */
+export function terminalSize(stdout: NodeJS.WriteStream): { cols: number; rows: number } {
+  return { cols: stdout.columns || DEFAULT_COLS, rows: stdout.rows || DEFAULT_ROWS };
+}
+
 // Node's raw mode keeps OPOST/ONLCR, so a bare LF from a raw-mode child (cursor down) would become
 // CR LF on the outer terminal. Turn output processing off too; setRawMode(false) restores the saved
 // termios (OPOST included). Only when stdin and stdout are the same terminal, else restore would miss it.
-function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): void {
+// stty runs beside the start of the child (a spawnSync held the start ~4 ms); the caller holds output
+// until it is done and makes sure it can never land after the restore.
+function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): ChildProcess | undefined {
   const inFd = (stdin as { fd?: number }).fd;
   const outFd = (stdout as { fd?: number }).fd;
-  if (typeof inFd !== 'number' || typeof outFd !== 'number') return;
+  if (typeof inFd !== 'number' || typeof outFd !== 'number') return undefined;
   try {
-    if (fstatSync(inFd).rdev !== fstatSync(outFd).rdev) return;
-    spawnSync('stty', ['-opost'], { stdio: [inFd, 'ignore', 'ignore'], timeout: STTY_TIMEOUT_MS });
+    if (fstatSync(inFd).rdev !== fstatSync(outFd).rdev) return undefined;
+    return spawn('stty', ['-opost'], { stdio: [inFd, 'ignore', 'ignore'], timeout: STTY_TIMEOUT_MS });
   } catch {
     // Without stty the child's LFs gain a CR: cosmetic for almost every program.
+    return undefined;
   }
 }
 
@@ -61,11 +74,39 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   let restored = false;
   let blocked = false;
   let broken = false; // stdout errored (terminal gone): drop further output
+  // While stty -opost runs, the child's output waits here (in order), so no LF of it gains a CR.
+  let stty: ChildProcess | undefined;
+  let held: Array<string | Buffer> = [];
+  let heldBytes = 0;
+  const sttyWaiters: Array<() => void> = [];
+  let restoreWhenSttyDone = false;
+
+  const writeOut = (data: string | Buffer): void => {
+    if (broken) return;
+    if (!stdout.write(data) && !blocked) {
+      blocked = true;
+      options.onBackpressure(true);
+    }
+  };
+  const releaseHeld = (): void => {
+    if (!stty) return;
+    stty = undefined;
+    const out = held;
+    held = [];
+    heldBytes = 0;
+    for (const data of out) writeOut(data);
+    if (blocked && !stdout.writableNeedDrain) onDrain(); // blocked by the hold, not by the terminal
+    if (restoreWhenSttyDone) restore();
+    for (const resolve of sttyWaiters.splice(0)) resolve();
+  };
 
   const onData = (data: Buffer | string): void => {
     options.onInput(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
   };
-  const onResize = (): void => options.onResize(stdout.columns || DEFAULT_COLS, stdout.rows || DEFAULT_ROWS);
+  const onResize = (): void => {
+    const { cols, rows } = terminalSize(stdout);
+    options.onResize(cols, rows);
+  };
   const onDrain = (): void => {
     if (!blocked) return;
     blocked = false;
@@ -82,16 +123,29 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
     signalHandlers.set(signal, handler);
     process.on(signal, handler);
   }
-  const onProcessExit = (): void => restore(true);
+  const onProcessExit = (): void => restore({ now: true, synchronous: true });
   const onUncaught = (error: unknown): void => {
-    restore(true);
+    restore({ now: true, synchronous: true });
     options.onFatal(error);
   };
 
-  // The single place that gives the terminal back.
-  function restore(synchronous = false): void {
+  // The single place that gives the terminal back. While stty -opost still runs (≤ STTY_TIMEOUT_MS), it
+  // waits for it, so the child's last output reaches the terminal as the child wrote it; `now` does not.
+  function restore({ now = false, synchronous = false } = {}): void {
     if (restored) return;
+    if (stty && !now) {
+      restoreWhenSttyDone = true;
+      return;
+    }
     restored = true;
+    if (stty) {
+      // Still running: kill it before raw mode is undone, so -opost can never land after the restore
+      // (the kernel drops a TCSETSW with a fatal signal pending). Node's exit resets termios as well.
+      try {
+        stty.kill('SIGKILL');
+      } catch {}
+      releaseHeld();
+    }
     let sequence = '';
     try {
       sequence = options.restoreSequence();
@@ -123,28 +177,33 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   stdout.on('resize', onResize);
   if (stdin.isTTY) {
     stdin.setRawMode(true);
-    disableOutputProcessing(stdin, stdout);
+    stty = disableOutputProcessing(stdin, stdout);
+    stty?.once('exit', releaseHeld);
+    stty?.once('error', releaseHeld);
   }
   stdin.on('data', onData);
   stdin.resume();
 
   return {
     get cols() {
-      return stdout.columns || DEFAULT_COLS;
+      return terminalSize(stdout).cols;
     },
     get rows() {
-      return stdout.rows || DEFAULT_ROWS;
+      return terminalSize(stdout).rows;
     },
     write(data) {
-      if (broken) return;
-      if (!stdout.write(data) && !blocked) {
+      if (!stty) return writeOut(data);
+      held.push(data);
+      heldBytes += data.length;
+      if (heldBytes > HOLD_LIMIT_BYTES && !blocked) {
         blocked = true;
         options.onBackpressure(true);
       }
     },
-    restore: () => restore(false),
-    drained() {
-      if (broken || stdout.writableLength === 0) return Promise.resolve();
+    restore: () => restore(),
+    async drained() {
+      if (stty) await new Promise<void>((resolve) => sttyWaiters.push(resolve));
+      if (broken || stdout.writableLength === 0) return;
       return new Promise((resolve) => {
         const done = (): void => {
           stdout.off('drain', done);

@@ -161,6 +161,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
     // slave; the master then drains and reads EIO, which closes the socket and ends the session.
     onNativeExit = () => {
       const waitForQuiet = (): void => {
+        if (exited) return;
         if (paused || Date.now() - lastDataAt < EXIT_DRAIN_QUIET_MS) {
           drainTimer = setTimeout(waitForQuiet, EXIT_DRAIN_POLL_MS);
           return;
@@ -181,7 +182,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
         } catch {}
         finish(nativeExit as PtyExit);
       };
-      drainTimer = setTimeout(waitForQuiet, 0); // first check at once: a quiet child is let go without delay
+      setImmediate(waitForQuiet); // first check at once (a timer would wait ≥ 1 ms): a quiet child is let go without delay
     };
   } else {
     term.onExit(({ exitCode, signal }) => finish(signal ? { exitCode, signal } : { exitCode }));

@@ -1,10 +1,11 @@
 // The wrapper under a real outer pty, through the built CLI: focus reports stripped or forwarded as the
 // child asked, other input untouched, environment, resize, exit codes and forwarded signals.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORD_INPUT_FIXTURE, runCliInPty, type CliPty } from '../helpers/cli-pty.js';
+import { CLI_BIN, RECORD_INPUT_FIXTURE, runCliInPty, spawnInPty, type CliPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 
 const ENABLE_FOCUS = '\x1b[?1004h';
@@ -111,6 +112,25 @@ describe('recapwrap <command> under a pty', () => {
     const t = runCliInPty(['sh', '-c', "stty -opost; printf 'a\\nb|'"]);
     expect(await t.exit).toEqual({ exitCode: 0 });
     expect(t.output()).toContain('a\nb|');
+  });
+
+  it('gives output processing back on exit, also when the child exits before stty -opost is done', async () => {
+    // stty -opost runs beside the child's start, so a child as quick as `true` can exit first. A slow
+    // stty (300 ms, first in PATH) makes that certain: -opost must still never outlive recapwrap.
+    const realStty = execFileSync('sh', ['-c', 'command -v stty'], { encoding: 'utf8' }).trim();
+    const slowBin = join(dir, 'slow-stty');
+    mkdirSync(slowBin, { recursive: true });
+    writeFileSync(join(slowBin, 'stty'), `#!/bin/sh\nsleep 0.3\nexec ${realStty} "$@"\n`, { mode: 0o755 });
+    for (const path of [process.env.PATH, `${slowBin}:${process.env.PATH}`]) {
+      const script = `for i in 1 2 3 4; do "$0" "$1" sh -c 'printf "x\\ny|"'; done; ${realStty} -a`;
+      const t = spawnInPty('sh', ['-c', script, process.execPath, CLI_BIN], { env: { PATH: path } });
+      expect(await t.exit).toMatchObject({ exitCode: 0 });
+      expect(t.output()).toMatch(/(^|\s)opost(\s|$)/m);
+      expect(t.output()).not.toContain('-opost');
+      // the child's output waited for stty: its pty's CR LF reaches the terminal without a second CR
+      expect(t.output()).toContain('x\r\ny|');
+      expect(t.output()).not.toContain('x\r\r\ny|');
+    }
   });
 
   it('exits with the child exit code', async () => {

@@ -32,11 +32,23 @@ export function assertBuilt(): void {
   }
 }
 
-export function runCliInPty(args: string[], options: { cols?: number; rows?: number; env?: Record<string, string | undefined>; cwd?: string } = {}): CliPty {
+export interface PtyOptions {
+  cols?: number;
+  rows?: number;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+export function runCliInPty(args: string[], options: PtyOptions = {}): CliPty {
   assertBuilt();
+  return spawnInPty(process.execPath, [CLI_BIN, ...args], options);
+}
+
+/** Any program under the outer pty (e.g. a shell that runs recapwrap and then inspects the terminal). */
+export function spawnInPty(file: string, args: string[], options: PtyOptions = {}): CliPty {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, TERM: 'xterm-256color', ...options.env })) if (v !== undefined) env[k] = v;
-  const term = nodePty.spawn(process.execPath, [CLI_BIN, ...args], {
+  const term = nodePty.spawn(file, args, {
     name: env.TERM,
     cols: options.cols ?? 80,
     rows: options.rows ?? 24,

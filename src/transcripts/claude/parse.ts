@@ -10,13 +10,9 @@ import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { EntryTree } from '../entry-tree.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
-
-interface Node {
-  parentId: string | null;
-  events: TranscriptEvent[];
-}
 
 // Chain entry types (they carry uuid/parentUuid).
 const CHAIN_TYPES = new Set(['user', 'assistant', 'attachment', 'system', 'progress']);
@@ -42,7 +38,7 @@ function apiErrorText(entry: ClaudeEntry): string {
 }
 
 export function createClaudeParser(): TranscriptParser {
-  const nodes = new Map<string, Node>();
+  const tree = new EntryTree();
   let lastChainId: string | undefined;
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
@@ -146,7 +142,7 @@ export function createClaudeParser(): TranscriptParser {
       const sourceId = entry.uuid;
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
       const parentId = entry.subtype === 'compact_boundary' ? null : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
-      nodes.set(entry.uuid, { parentId, events });
+      tree.add(entry.uuid, parentId, events);
       lastChainId = entry.uuid;
       promptAfterChain = false;
       return;
@@ -176,14 +172,13 @@ export function createClaudeParser(): TranscriptParser {
 
   function leaf(): string | undefined {
     // A last-prompt written after the last chain entry may point elsewhere (a rewind to an older turn).
-    if (promptAfterChain && lastPromptLeaf && nodes.has(lastPromptLeaf)) return lastPromptLeaf;
+    if (promptAfterChain && lastPromptLeaf && tree.has(lastPromptLeaf)) return lastPromptLeaf;
     return lastChainId;
   }
 
   function snapshot(): SessionSnapshot {
     const leafId = leaf();
-    const events: TranscriptEvent[] = [];
-    for (const id of activeBranch(nodes, leafId)) events.push(...(nodes.get(id) as Node).events);
+    const events = tree.branchEvents(leafId);
     const name = customTitle ?? title;
     if (name) events.unshift({ kind: 'title', text: name, sourceId: 'title' });
     return {

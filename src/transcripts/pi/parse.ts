@@ -7,19 +7,15 @@ import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
   type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { EntryTree } from '../entry-tree.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
-
-interface Node {
-  parentId: string | null;
-  events: TranscriptEvent[];
-}
 
 // Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
 const QUIET_ENTRY_TYPES = new Set(['thinking_level_change', 'label', 'custom', 'custom_message']);
 
 export function createPiParser(): TranscriptParser {
-  const nodes = new Map<string, Node>();
+  const tree = new EntryTree();
   let header: PiHeader | undefined;
   let leafId: string | undefined;
   let lineNo = 0;
@@ -33,7 +29,7 @@ export function createPiParser(): TranscriptParser {
     // v1 entries have no id: chain them in file order.
     const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${lineNo}`;
     const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (leafId ?? null);
-    nodes.set(id, { parentId, events });
+    tree.add(id, parentId, events);
     leafId = id;
   }
 
@@ -94,9 +90,7 @@ export function createPiParser(): TranscriptParser {
   }
 
   function snapshot(): SessionSnapshot {
-    const path = activeBranch(nodes, leafId);
-    const events: TranscriptEvent[] = [];
-    for (const id of path) events.push(...(nodes.get(id) as Node).events);
+    const events = tree.branchEvents(leafId);
     return {
       agent: 'pi',
       id: typeof header?.id === 'string' ? header.id : '',

@@ -135,17 +135,9 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
 
-  // The child first: it starts while we take over the terminal (raw mode, stty) in this same tick, so
-  // none of its output can come before the passthrough is ready; a failed spawn leaves the terminal alone.
-  try {
-    child = spawnPty(options.command, options.args, {
-      ...terminalSize(stdout),
-      cwd: options.cwd ?? process.cwd(),
-      env,
-    });
-  } catch (error) {
-    throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
+  // The terminal first (raw mode, then stty -opost in the background), the child in the same tick: stty
+  // runs while node-pty loads and forks, and is done before a quick child's output is let out. Output
+  // cannot come before the passthrough is ready; a failed spawn gives the terminal back at once.
   const passthrough: Passthrough = startPassthrough({
     stdin,
     stdout,
@@ -174,6 +166,16 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
       process.exit(1);
     },
   });
+  try {
+    child = spawnPty(options.command, options.args, {
+      ...terminalSize(stdout),
+      cwd: options.cwd ?? process.cwd(),
+      env,
+    });
+  } catch (error) {
+    passthrough.restore();
+    throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 
   if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
   const pty = child;

@@ -64,8 +64,10 @@ let nativeHookInstalled = false;
 // Private API: when its shape differs we fall back to node-pty's own (slower) exit event.
 function loadNodePty(): NodePtyModule {
   if (nodePty) return nodePty;
-  const require = createRequire(import.meta.url);
-  nodePty = require('node-pty') as NodePtyModule;
+  // In the CommonJS start-up bundle (dist/fast) `require` is the module's own: resolving from
+  // import.meta.url there meant building a file URL and parsing it back, ~1 ms of first use of URL.
+  const load = typeof require === 'function' ? require : createRequire(import.meta.url);
+  nodePty = load('node-pty') as NodePtyModule;
   const native = nodePty.native;
   if (native && typeof native.fork === 'function') {
     if (!native.__recapwrapExitHook) {

@@ -4,7 +4,7 @@
  * exit is lost). Output is delivered as raw Buffers so the bytes reach the terminal unchanged.
  * Also resolves a command on PATH, so a missing command is reported before anything is spawned.
  */
-import { accessSync, closeSync, constants, openSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { IPty } from 'node-pty';
@@ -47,6 +47,8 @@ const EXIT_DRAIN_QUIET_MS = 15;
 const EXIT_DRAIN_POLL_MS = 5;
 /** After our slave fd is closed, how long to wait for EIO (a background job may still hold the pty). */
 const EXIT_CLOSE_FALLBACK_MS = 200;
+/** The pty's input buffer was full (a big paste the child reads slowly): try the rest again after this. */
+const INPUT_RETRY_MS = 1;
 
 type NativeExitHook = (exitCode: number, signal: number) => void;
 interface NativePty {
@@ -132,6 +134,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
     slaveFd = -1;
   };
 
+  const input = createInputWriter(term);
   const dataListeners = new Set<(data: Buffer) => void>();
   const exitListeners = new Set<(exit: PtyExit) => void>();
   let lastDataAt = 0;
@@ -143,6 +146,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
   const finish = (exit: PtyExit): void => {
     if (exited) return;
     exited = exit;
+    input.stop();
     if (drainTimer) clearTimeout(drainTimer);
     closeSlave();
     for (const listener of [...exitListeners]) listener(exit);
@@ -155,6 +159,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
   });
   (term as unknown as { on(event: 'close', listener: () => void): void }).on('close', () => {
     socketClosed = true;
+    input.stop(); // node-pty closes the master's fd with its socket
     if (useHook && nativeExit) finish(nativeExit);
   });
 
@@ -210,7 +215,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
     },
     write(data) {
       if (exited) return;
-      term.write(data as string);
+      input.write(data);
     },
     resize(cols, rows) {
       if (exited || cols <= 0 || rows <= 0) return;
@@ -234,6 +239,74 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
     resume() {
       paused = false;
       term.resume();
+    },
+  };
+}
+
+// Input for the child: written at once with write(2) on the pty master (non-blocking), in order; what
+// does not fit waits (copied) for the child to read. node-pty's own write goes through the libuv
+// thread pool (fs.write), a hand-off to another thread and back for every keystroke. Falls back to it
+// when the master's fd is not where node-pty 1.x keeps it. stop() before the fd can be closed.
+interface InputWriter {
+  write(data: string | Buffer): void;
+  stop(): void;
+}
+
+function createInputWriter(term: IPty): InputWriter {
+  const { _fd: fd, _socket: socket } = term as unknown as { _fd?: unknown; _socket?: { destroyed?: unknown } };
+  if (typeof fd !== 'number' || typeof socket?.destroyed !== 'boolean') return { write: (data) => term.write(data as string), stop: () => undefined };
+  const queue: Buffer[] = [];
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  // Writes what it can and says how much; all of it when the child is gone (dropped).
+  const writeSome = (chunk: Buffer): number => {
+    // The socket owns the fd and closes it on destroy, a loop turn before its 'close' event.
+    if (socket.destroyed === true) {
+      stopped = true;
+      queue.length = 0;
+      return chunk.length;
+    }
+    try {
+      return writeSync(fd, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+      stopped = true; // EIO and the like: the child is gone, and its input with it
+      queue.length = 0;
+      return chunk.length;
+    }
+  };
+  const flush = (): void => {
+    retry = undefined;
+    while (queue.length > 0 && !stopped) {
+      const chunk = queue[0] as Buffer;
+      const written = writeSome(chunk);
+      if (written < chunk.length) {
+        queue[0] = chunk.subarray(written);
+        retry = setTimeout(flush, INPUT_RETRY_MS);
+        return;
+      }
+      queue.shift();
+    }
+  };
+  return {
+    write(data) {
+      if (stopped) return;
+      const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      if (chunk.length === 0) return;
+      if (queue.length === 0) {
+        const written = writeSome(chunk);
+        if (written >= chunk.length || stopped) return;
+        queue.push(Buffer.from(chunk.subarray(written)));
+        retry = setTimeout(flush, INPUT_RETRY_MS);
+        return;
+      }
+      queue.push(Buffer.from(chunk));
+    },
+    stop() {
+      stopped = true;
+      queue.length = 0;
+      if (retry) clearTimeout(retry);
+      retry = undefined;
     },
   };
 }

@@ -78,6 +78,17 @@ describe('recapwrap <command> under a pty', () => {
     expect(await quit(t)).toEqual({ exitCode: 0 });
   });
 
+  it('delivers a paste far larger than the pty input buffer whole and in order, to a child slow to read', async () => {
+    const { t, recorded } = await startFixture(['--stall', '1500']);
+    // No single-key commands (q, k, F, f, s, e) and no ESC: only the bytes themselves matter here.
+    const paste = Array.from({ length: 6000 }, (_, i) => `${String(i).padStart(5, '0')} PASTE LINE ABCDGHIJ\r`).join('');
+    expect(paste.length).toBeGreaterThan(150_000);
+    t.write(paste);
+    await pollUntil(() => recorded().length >= paste.length, { timeoutMs: 20_000, description: 'the whole paste recorded' });
+    expect(recorded() === paste).toBe(true);
+    expect(await quit(t)).toEqual({ exitCode: 0 });
+  });
+
   it('does not write ?1004h with --no-focus, and still forwards reports once the child asks', async () => {
     const { t } = await startFixture([], ['--no-focus']);
     expect(t.output()).not.toContain(ENABLE_FOCUS);

@@ -19,6 +19,23 @@ describe('shared parse helpers', () => {
     expect(toEpochMs(1795336792846)).toBe(1795336792846);
     expect(toEpochMs('nope')).toBeUndefined();
   });
+  it('reads toISOString timestamps digit by digit exactly as Date.parse does, and leaves the rest to it', () => {
+    let seed = 11;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const samples: string[] = ['0099-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '2026-02-29T12:00:00.000Z', '2026-13-01T00:00:00.000Z', '2026-00-10T00:00:00.000Z', '2026-11-22T24:00:00.000Z', '2026-11-22T08:60:00.000Z', '2026-11-22T08:00:60.000Z', '2026-11-22T08:00:00.000+01:00', '2026-11-22 08:00:00.000Z', '2026-11-22T08:00:00.00aZ', '2026-11-22T08:00:00Z', '+02026-11-22T08:00:00.000Z'];
+    for (let i = 0; i < 3000; i++) {
+      samples.push(`${pad(1900 + rand(300), 4)}-${pad(rand(14), 2)}-${pad(rand(33), 2)}T${pad(rand(26), 2)}:${pad(rand(62), 2)}:${pad(rand(62), 2)}.${pad(rand(1000), 3)}Z`);
+      samples.push(new Date(rand(2 ** 31) * 1000 + rand(1000)).toISOString());
+    }
+    for (const s of samples) {
+      const parsed = Date.parse(s);
+      expect(toEpochMs(s), s).toBe(Number.isNaN(parsed) ? undefined : parsed);
+    }
+  });
   it('renders args compactly on one line, JSON strings included', () => {
     expect(compactArgs({ path: 'a.txt', content: 'x\ny' }, 100)).toBe('path="a.txt" content="x\\ny"');
     expect(compactArgs('{"cmd":"ls -la"}', 100)).toBe('cmd="ls -la"');

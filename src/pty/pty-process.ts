@@ -47,8 +47,12 @@ const EXIT_DRAIN_QUIET_MS = 15;
 const EXIT_DRAIN_POLL_MS = 5;
 /** After our slave fd is closed, how long to wait for EIO (a background job may still hold the pty). */
 const EXIT_CLOSE_FALLBACK_MS = 200;
-/** The pty's input buffer was full (a big paste the child reads slowly): try the rest again after this. */
-const INPUT_RETRY_MS = 1;
+/**
+ * The pty's input buffer was full (a big paste the child reads slowly, or a stopped child): try the
+ * rest again after 1 ms, twice as long each time nothing went in, up to 64 ms.
+ */
+const INPUT_RETRY_MIN_MS = 1;
+const INPUT_RETRY_MAX_MS = 64;
 
 type NativeExitHook = (exitCode: number, signal: number) => void;
 interface NativePty {
@@ -257,6 +261,7 @@ function createInputWriter(term: IPty): InputWriter {
   if (typeof fd !== 'number' || typeof socket?.destroyed !== 'boolean') return { write: (data) => term.write(data as string), stop: () => undefined };
   const queue: Buffer[] = [];
   let retry: NodeJS.Timeout | undefined;
+  let retryMs = INPUT_RETRY_MIN_MS;
   let stopped = false;
   // Writes what it can and says how much; all of it when the child is gone (dropped).
   const writeSome = (chunk: Buffer): number => {
@@ -275,15 +280,20 @@ function createInputWriter(term: IPty): InputWriter {
       return chunk.length;
     }
   };
+  const later = (progress: boolean): void => {
+    retryMs = progress ? INPUT_RETRY_MIN_MS : Math.min(retryMs * 2, INPUT_RETRY_MAX_MS);
+    retry = setTimeout(flush, retryMs);
+  };
   const flush = (): void => {
     retry = undefined;
+    let progress = false;
     while (queue.length > 0 && !stopped) {
       const chunk = queue[0] as Buffer;
       const written = writeSome(chunk);
+      if (written > 0) progress = true;
       if (written < chunk.length) {
         queue[0] = chunk.subarray(written);
-        retry = setTimeout(flush, INPUT_RETRY_MS);
-        return;
+        return later(progress);
       }
       queue.shift();
     }
@@ -297,8 +307,7 @@ function createInputWriter(term: IPty): InputWriter {
         const written = writeSome(chunk);
         if (written >= chunk.length || stopped) return;
         queue.push(Buffer.from(chunk.subarray(written)));
-        retry = setTimeout(flush, INPUT_RETRY_MS);
-        return;
+        return later(true);
       }
       queue.push(Buffer.from(chunk));
     },

@@ -274,7 +274,8 @@ function createInputWriter(term: IPty): InputWriter {
     try {
       return writeSync(fd, chunk);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' || code === 'EINTR') return 0;
       stopped = true; // EIO and the like: the child is gone, and its input with it
       queue.length = 0;
       return chunk.length;

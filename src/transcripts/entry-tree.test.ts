@@ -19,6 +19,8 @@ describe('EntryTree', () => {
     expect(tree.size).toBe(3);
     expect(tree.has('b')).toBe(true);
     expect(tree.has('z')).toBe(false);
+    expect(tree.lastId).toBe('c');
+    expect(new EntryTree().lastId).toBeUndefined();
   });
 
   it('keeps only the root→leaf path of a branched tree', () => {

@@ -13,10 +13,15 @@ export class EntryTree {
   // Events of entry i are events[starts[i] .. starts[i + 1]).
   private readonly starts: number[] = [0];
   private readonly events: TranscriptEvent[] = [];
-  private lastId: string | undefined;
+  private last: string | undefined;
 
   get size(): number {
     return this.index.size;
+  }
+
+  /** The id of the entry added last (the leaf, unless something names another). */
+  get lastId(): string | undefined {
+    return this.last;
   }
 
   has(id: string): boolean {
@@ -25,12 +30,12 @@ export class EntryTree {
 
   add(id: string, parentId: string | null, events: readonly TranscriptEvent[]): void {
     // The usual parent is the entry before; keep that id string once rather than a second copy of it.
-    const parent = parentId !== null && parentId === this.lastId ? this.lastId : parentId;
+    const parent = parentId !== null && parentId === this.last ? this.last : parentId;
     this.index.set(id, this.parentIds.length);
     this.parentIds.push(parent);
     for (const event of events) this.events.push(event);
     this.starts.push(this.events.length);
-    this.lastId = id;
+    this.last = id;
   }
 
   /** The events of the entries from the root to leafId, in order; empty when leafId is not in the tree. */

@@ -39,7 +39,6 @@ function apiErrorText(entry: ClaudeEntry): string {
 
 export function createClaudeParser(): TranscriptParser {
   const tree = new EntryTree();
-  let lastChainId: string | undefined;
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
   let sessionId: string | undefined;
@@ -143,7 +142,6 @@ export function createClaudeParser(): TranscriptParser {
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
       const parentId = entry.subtype === 'compact_boundary' ? null : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
       tree.add(entry.uuid, parentId, events);
-      lastChainId = entry.uuid;
       promptAfterChain = false;
       return;
     }
@@ -173,7 +171,7 @@ export function createClaudeParser(): TranscriptParser {
   function leaf(): string | undefined {
     // A last-prompt written after the last chain entry may point elsewhere (a rewind to an older turn).
     if (promptAfterChain && lastPromptLeaf && tree.has(lastPromptLeaf)) return lastPromptLeaf;
-    return lastChainId;
+    return tree.lastId;
   }
 
   function snapshot(): SessionSnapshot {

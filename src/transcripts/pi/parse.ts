@@ -17,7 +17,6 @@ const QUIET_ENTRY_TYPES = new Set(['thinking_level_change', 'label', 'custom', '
 export function createPiParser(): TranscriptParser {
   const tree = new EntryTree();
   let header: PiHeader | undefined;
-  let leafId: string | undefined;
   let lineNo = 0;
   let skipped = 0;
   let title: string | undefined;
@@ -28,9 +27,8 @@ export function createPiParser(): TranscriptParser {
   function add(entry: PiEntry, events: TranscriptEvent[]): void {
     // v1 entries have no id: chain them in file order.
     const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${lineNo}`;
-    const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (leafId ?? null);
+    const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (tree.lastId ?? null);
     tree.add(id, parentId, events);
-    leafId = id;
   }
 
   function push(line: string): void {
@@ -90,6 +88,7 @@ export function createPiParser(): TranscriptParser {
   }
 
   function snapshot(): SessionSnapshot {
+    const leafId = tree.lastId;
     const events = tree.branchEvents(leafId);
     return {
       agent: 'pi',

@@ -4,7 +4,6 @@
  * home. The slug is registered in `~/.gemini/projects.json` (`{"projects": {"/abs/root": "slug"}}`); before
  * 0.29 the folder was the sha256 of the project root.
  */
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, Env } from '../types.js';
@@ -41,6 +40,8 @@ export async function registeredSlug(ctx: AgentContext): Promise<string | undefi
  */
 export async function geminiChatsDirs(ctx: AgentContext): Promise<string[]> {
   const tmp = getGeminiTmpDir(ctx.env, ctx.home);
+  // node:crypto on first use only: importing it costs every process that loads the adapters ~2 MB of RSS.
+  const { createHash } = await import('node:crypto');
   const slugs = [await registeredSlug(ctx), geminiSlug(ctx.cwd), createHash('sha256').update(ctx.cwd).digest('hex')];
   return [...new Set(slugs.filter((s): s is string => s !== undefined))].map((s) => join(tmp, s, 'chats'));
 }

@@ -263,12 +263,17 @@ function createInputWriter(term: IPty): InputWriter {
   let retry: NodeJS.Timeout | undefined;
   let retryMs = INPUT_RETRY_MIN_MS;
   let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    queue.length = 0;
+    if (retry) clearTimeout(retry);
+    retry = undefined;
+  };
   // Writes what it can and says how much; all of it when the child is gone (dropped).
   const writeSome = (chunk: Buffer): number => {
     // The socket owns the fd and closes it on destroy, a loop turn before its 'close' event.
     if (socket.destroyed === true) {
-      stopped = true;
-      queue.length = 0;
+      stop();
       return chunk.length;
     }
     try {
@@ -276,8 +281,7 @@ function createInputWriter(term: IPty): InputWriter {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN' || code === 'EINTR') return 0;
-      stopped = true; // EIO and the like: the child is gone, and its input with it
-      queue.length = 0;
+      stop(); // EIO and the like: the child is gone, and its input with it
       return chunk.length;
     }
   };
@@ -312,12 +316,7 @@ function createInputWriter(term: IPty): InputWriter {
       }
       queue.push(Buffer.from(chunk));
     },
-    stop() {
-      stopped = true;
-      queue.length = 0;
-      if (retry) clearTimeout(retry);
-      retry = undefined;
-    },
+    stop,
   };
 }
 

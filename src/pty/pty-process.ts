@@ -33,8 +33,6 @@ export interface PtyProcess {
   /** Stop reading the child's output (backpressure); the child blocks once the pty buffer is full. */
   pause(): void;
   resume(): void;
-  /** How output is read: into our own slabs (`slab`), or node-pty's stream as a fallback (`stream`). */
-  readonly readMode: 'slab' | 'stream';
 }
 
 export interface SpawnPtyOptions {
@@ -42,8 +40,6 @@ export interface SpawnPtyOptions {
   rows: number;
   cwd: string;
   env: Record<string, string | undefined>;
-  /** `stream` skips the slab reads and uses node-pty's own data stream (the fallback; for tests). */
-  read?: 'slab' | 'stream';
 }
 
 /** Output quiet time after the child's exit before we let go of the slave side (measured: 15 ms). */
@@ -57,9 +53,6 @@ const EXIT_CLOSE_FALLBACK_MS = 200;
  */
 const INPUT_RETRY_MIN_MS = 1;
 const INPUT_RETRY_MAX_MS = 64;
-/** Output is read into consecutive regions of a slab this big, each region up to OUTPUT_READ_BYTES. */
-const OUTPUT_SLAB_BYTES = 256 * 1024;
-const OUTPUT_READ_BYTES = 64 * 1024;
 
 type NativeExitHook = (exitCode: number, signal: number) => void;
 interface NativePty {
@@ -163,12 +156,11 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
     for (const listener of [...exitListeners]) listener(exit);
   };
 
-  const deliver = (buf: Buffer): void => {
+  term.onData((data) => {
     lastDataAt = Date.now();
+    const buf = data as unknown as Buffer;
     for (const listener of dataListeners) listener(buf);
-  };
-  const readMode = options.read !== 'stream' && readIntoSlabs(term, deliver) ? 'slab' : 'stream';
-  if (readMode === 'stream') term.onData((data) => deliver(data as unknown as Buffer));
+  });
   (term as unknown as { on(event: 'close', listener: () => void): void }).on('close', () => {
     socketClosed = true;
     input.stop(); // node-pty closes the master's fd with its socket
@@ -252,50 +244,7 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
       paused = false;
       term.resume();
     },
-    readMode,
   };
-}
-
-// Child output, read without a fresh buffer per read. node-pty reads the master through a tty.ReadStream:
-// per read (a pty gives at most 4 KB) Node allocates 64 KB, shrinks it, wraps it in a new ArrayBuffer
-// and runs it through the Readable machinery — about half of the wrapper's CPU when output streams
-// (measured: 100 MB relayed, 0.31–0.38 s user against 0.15–0.22 s with this). net.Socket's `onread`
-// option (public since Node 12) reads into a buffer we hand it; node-pty builds the socket itself, so
-// we set that option's slots on its socket: the symbols net.Socket gives every socket, found by name.
-// Each read gets the next unused region of a slab and a delivered chunk is never written over, so
-// listeners may keep it (the screen mirror batches chunks). pause()/resume() keep working: net.Socket
-// stops and starts reading for `onread` sockets too. EOF and EIO still take the stream's path.
-// Returns false, changing nothing, when the socket is not shaped as expected (node-pty's 'data' is used).
-function readIntoSlabs(term: IPty, deliver: (chunk: Buffer) => void): boolean {
-  const socket = (term as unknown as { _socket?: Record<symbol, unknown> & { _handle?: { useUserBuffer?: unknown }; destroyed?: unknown } })._socket;
-  const handle = socket?._handle;
-  if (!socket || socket.destroyed !== false || typeof handle?.useUserBuffer !== 'function') return false;
-  const slot = (name: string): symbol | undefined => {
-    const found = Object.getOwnPropertySymbols(socket).filter((s) => s.description === name);
-    return found.length === 1 && socket[found[0] as symbol] === null ? found[0] : undefined;
-  };
-  const [kBuffer, kBufferGen, kBufferCb] = [slot('kBuffer'), slot('kBufferGen'), slot('kBufferCb')];
-  if (!kBuffer || !kBufferGen || !kBufferCb) return false;
-
-  let slab = Buffer.allocUnsafeSlow(OUTPUT_SLAB_BYTES);
-  let used = 0;
-  const nextRegion = (): Buffer => {
-    if (OUTPUT_SLAB_BYTES - used < OUTPUT_READ_BYTES) {
-      slab = Buffer.allocUnsafeSlow(OUTPUT_SLAB_BYTES); // the old one lives on in chunks still held
-      used = 0;
-    }
-    return slab.subarray(used, used + OUTPUT_READ_BYTES);
-  };
-  const first = nextRegion();
-  socket[kBuffer] = first;
-  socket[kBufferGen] = nextRegion; // called after each read: where the next one goes
-  socket[kBufferCb] = (nread: number): void => {
-    const chunk = slab.subarray(used, used + nread);
-    used += nread;
-    deliver(chunk);
-  };
-  (handle.useUserBuffer as (buffer: Buffer) => void).call(handle, first);
-  return true;
 }
 
 // Input for the child: written at once with write(2) on the pty master (non-blocking), in order; what

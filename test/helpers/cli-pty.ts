@@ -27,8 +27,8 @@ export interface CliPty {
 
 // Fail early with a clear message when the CLI has not been built.
 export function assertBuilt(): void {
-  if (!existsSync(join(REPO_DIR, 'dist', 'cli', 'main.js'))) {
-    throw new Error('Expected a built CLI in dist/ (run `npm run build` first), got no dist/cli/main.js');
+  if (!existsSync(join(REPO_DIR, 'dist', 'fast', 'main.cjs'))) {
+    throw new Error('Expected a built CLI in dist/ (run `npm run build` first), got no dist/fast/main.cjs');
   }
 }
 

@@ -13,8 +13,13 @@ import {
 } from './ansi.js';
 import { barRow, renderOverlayBar, type BarPosition } from './overlay.js';
 
-// @xterm/headless is CommonJS without named ESM exports; its typings declare named ones.
-const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
+// @xterm/headless is CommonJS without named ESM exports; its typings declare named ones. Loaded by the
+// first copy, not with this module: the wrapper bundles this module for the inline fallback but runs
+// the copy in a worker thread, and loading xterm cost ~16 ms of the main thread before the agent
+// started (and its memory for nothing).
+let Terminal: typeof HeadlessTerminal | undefined;
+const loadTerminal = (): typeof HeadlessTerminal =>
+  (Terminal ??= (createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal }).Terminal);
 
 /**
  * Past this much unparsed output the copy gives up (a flood: `cat` of a big file) rather than burn a
@@ -94,7 +99,7 @@ export class ScreenMirror {
 
   private createTerminal(): HeadlessTerminal {
     // Scrollback just above one screen: enough to count how far older output has scrolled away.
-    const term = new Terminal({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
+    const term = new (loadTerminal())({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
     this.lastBaseY = 0;
     // The agent saved its cursor (DECSC / SCOSC): our own DECSC shares that slot, so rebuild it after drawing.
     term.parser.registerEscHandler({ final: '7' }, () => ((this.childSavedCursor = true), false));

@@ -1,24 +1,24 @@
-// The CLI as CommonJS bundles: `recapwrap <agent> …` (fast-wrap), `recapwrap status` (run by tmux status
-// lines every few seconds) and the full CLI (main: options, subcommands). Loading a few dozen ES modules
-// costs the ES module loader's own start plus a resolve/read/compile per file: the bundle saves ~20 ms of
-// a ~180 ms `recapwrap <agent>` start and ~40 ms of `recapwrap --version` (187 -> 150 ms) or a wrap with
-// options (220 -> 173 ms), measured under script(1) on the 2-core box. Shared code and what commands load
-// on demand go to chunks beside them. dist/fast/ sits at the same depth as dist/cli/, so paths built from
-// import.meta.url (package.json, bin/, the screen worker in dist/display/) hold in both.
-// Input is tsc's output, so this runs after tsc (see the build script).
+// The CLI as CommonJS bundles. Loading a few dozen ES modules costs the ES module loader's own start
+// plus a resolve/read/compile per file; bundles skip both. Measured under script(1) on the 2-core box:
+// ~20 ms of a ~180 ms `recapwrap <agent>` start; `recapwrap --version` 187 -> 150 ms and a wrap with
+// an option 220 -> 173 ms (and to 111 / 132 ms once subcommands load their work on demand).
+// - dist/fast/: the start-up paths, `recapwrap <agent> …` with no options (fast-wrap) and `recapwrap
+//   status` (run by tmux status lines every few seconds).
+// - dist/full/: the full CLI (options, subcommands), built apart so its chunks do not split the
+//   start-up paths' bundles into more files.
+// Both folders sit as deep as dist/cli/, so paths built from import.meta.url (package.json, bin/, the
+// screen worker in dist/display/) hold in all three. Input is tsc's output: this runs after tsc.
 import { defineConfig } from 'rolldown';
 
-export default defineConfig({
-  input: { 'fast-wrap': 'dist/cli/fast-wrap.js', status: 'dist/cli/commands/status.js', main: 'dist/cli/main.js' },
+const common = {
   platform: 'node',
   // Native, or required at run time next to their own files (blessed reads its terminfo files; its
   // sources also have legacy octal escapes the bundler refuses).
   external: ['node-pty', '@xterm/headless', 'commander', 'blessed'],
-  output: {
-    dir: 'dist/fast',
-    cleanDir: true,
-    format: 'cjs',
-    entryFileNames: '[name].cjs',
-    chunkFileNames: '[name]-[hash].cjs',
-  },
-});
+};
+const output = (dir) => ({ dir, cleanDir: true, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' });
+
+export default defineConfig([
+  { ...common, input: { 'fast-wrap': 'dist/cli/fast-wrap.js', status: 'dist/cli/commands/status.js' }, output: output('dist/fast') },
+  { ...common, input: { main: 'dist/cli/main.js' }, output: output('dist/full') },
+]);

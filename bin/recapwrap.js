@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Thin launcher. The CLI is built to dist/ by `npm run build` (run by `npm install` via prepare).
-// CommonJS on purpose (bin/package.json), like the bundles it loads (dist/fast/), so no run needs the ES
-// module loader: `recapwrap <command> …` without options and `recapwrap status` take their own small
-// bundles; the rest loads the full CLI's.
+// CommonJS on purpose (bin/package.json), like the bundles it loads, so no run needs the ES module
+// loader: `recapwrap <command> …` without options and `recapwrap status` take their own small bundles
+// (dist/fast/); the rest loads the full CLI's (dist/full/).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -20,7 +20,7 @@ async function main() {
   });
   const code = await require('../dist/fast/fast-wrap.cjs').runFastWrap(argv);
   if (code !== undefined) return code;
-  return require('../dist/fast/main.cjs').main(argv);
+  return require('../dist/full/main.cjs').main(argv);
 }
 
 main().then(

@@ -237,3 +237,29 @@ export function probeFocusReporting(timeoutMs: number, io: { stdin: NodeJS.ReadS
     stdin.resume();
   });
 }
+
+export interface DoctorOptions {
+  interactive: boolean;
+  endpoints: boolean;
+  json: boolean;
+}
+
+/** `recapwrap doctor`: every check in order (the focus probe only in a terminal, asked for). */
+export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv = process.env): Promise<{ results: CheckResult[]; code: number }> {
+  const deps = createDoctorDeps(env);
+  const results: CheckResult[] = [];
+  const tty = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  if (options.interactive && tty) results.push(await probeFocusReporting(15_000));
+  else results.push({ name: 'terminal focus reporting', status: 'skip', detail: tty ? 'not probed (--no-interactive)' : 'not probed (not a terminal)' });
+  results.push(...(await checkTmux(deps)));
+  results.push(...checkAgents(env));
+  const qwen = checkQwenRecap(env);
+  if (qwen) results.push(qwen);
+  results.push(...checkGenerators(env));
+  if (options.endpoints) {
+    const endpoint = await checkEndpoint(env);
+    if (endpoint) results.push(endpoint);
+  }
+  results.push(checkStateDir(env));
+  return { results, code: doctorExitCode(results) };
+}

@@ -179,7 +179,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
 
   if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
   const pty = child;
-  debugLog('wrap', 'start', { pid: pty.pid, cols: pty.cols, rows: pty.rows, focus: options.focus });
+  debugLog('wrap', 'start', { childPid: pty.pid, cols: pty.cols, rows: pty.rows, focus: options.focus });
 
   // Child output: forwarded first; modes, gate and listeners look at it afterwards.
   pty.onData((buf) => {

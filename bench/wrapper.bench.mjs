@@ -145,7 +145,7 @@ async function benchThroughput() {
   // Paired: script's time over the variant's within each rep (the two ran a few seconds apart, under
   // the same load), then the median of those; the ratio of the medians is printed beside it. Pass/fail
   // uses the paired figure, as the start-up row does: this VM's speed drifts between reps.
-  const paired = (name) => median(times.script.map((t, i) => t / times[name][i]));
+  const paired = (name, base = 'script') => median(times[base].map((t, i) => t / times[name][i]));
   const vs = (name) => `${paired(name).toFixed(2)}x script (paired), ${(m.script / m[name]).toFixed(2)}x`;
   const title = `throughput ${MB} MB into tmux pane (medians of ${REPS})`;
   row(`${title}: cat`, `${m.cat} ms (${mbps(m.cat)} MB/s)`, '', '', undefined);
@@ -153,7 +153,7 @@ async function benchThroughput() {
   row(`${title}: bare node-pty relay (floor)`, `${m.relay} ms (${mbps(m.relay)} MB/s)`, vs('relay'), '', undefined);
   row(`${title}: recapwrap`, `${m.recapwrap} ms (${mbps(m.recapwrap)} MB/s)`, vs('recapwrap'), '>= 0.95x script', paired('recapwrap') >= 0.95);
   row(`${title}: recapwrap + overlay`, `${m.overlay} ms (${mbps(m.overlay)} MB/s)`, vs('overlay'), '>= 0.9x script', paired('overlay') >= 0.9);
-  row(`${title}: recapwrap vs the bare relay`, '', `${median(times.relay.map((t, i) => t / times.recapwrap[i])).toFixed(2)}x relay (paired)`, '', undefined);
+  row(`${title}: recapwrap vs the bare relay`, '', `${paired('recapwrap', 'relay').toFixed(2)}x relay (paired)`, '', undefined);
   row('wrapper CPU during throughput run', `${Number.isNaN(wrapperCpuMs) ? '?' : Math.round(wrapperCpuMs)} ms`, '', '', undefined);
   row('peak RSS of recapwrap (throughput run)', `${wrapperRss.toFixed(1)} MB`, '', '<= 60 MB', wrapperRss <= 60);
 }

@@ -5,8 +5,6 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 
-export { formatSince, shortenDir };
-
 export function renderLs(states: readonly LiveState[], cols: number, now: number, home = homedir()): string {
   if (states.length === 0) return 'no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`';
   const rows = states.map((s) => [

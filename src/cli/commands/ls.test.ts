@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../util/text-width.js';
 import type { LiveState } from '../../display/state-file.js';
-import { formatSince, renderLs, shortenDir } from './ls-table.js';
+import { formatSince, shortenDir } from '../../util/age.js';
+import { renderLs } from './ls-table.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const state = (over: Partial<LiveState>): LiveState => ({

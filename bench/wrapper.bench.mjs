@@ -148,11 +148,13 @@ async function benchThroughput() {
   const paired = (name, base = 'script') => median(times[base].map((t, i) => t / times[name][i]));
   const vs = (name) => `${paired(name).toFixed(2)}x script (paired), ${(m.script / m[name]).toFixed(2)}x`;
   const title = `throughput ${MB} MB into tmux pane (medians of ${REPS})`;
-  row(`${title}: cat`, `${m.cat} ms (${mbps(m.cat)} MB/s)`, '', '', undefined);
-  row(`${title}: script -q`, `${m.script} ms (${mbps(m.script)} MB/s)`, '', '', undefined);
-  row(`${title}: bare node-pty relay (floor)`, `${m.relay} ms (${mbps(m.relay)} MB/s)`, vs('relay'), '', undefined);
-  row(`${title}: recapwrap`, `${m.recapwrap} ms (${mbps(m.recapwrap)} MB/s)`, vs('recapwrap'), '>= 0.95x script', paired('recapwrap') >= 0.95);
-  row(`${title}: recapwrap + overlay`, `${m.overlay} ms (${mbps(m.overlay)} MB/s)`, vs('overlay'), '>= 0.9x script', paired('overlay') >= 0.9);
+  // The median, its rate, and the spread over the reps (this VM's runs of one variant differ by 10 %+).
+  const value = (name) => `${m[name]} ms (${mbps(m[name])} MB/s; ${Math.min(...times[name])}-${Math.max(...times[name])})`;
+  row(`${title}: cat`, value('cat'), '', '', undefined);
+  row(`${title}: script -q`, value('script'), '', '', undefined);
+  row(`${title}: bare node-pty relay (floor)`, value('relay'), vs('relay'), '', undefined);
+  row(`${title}: recapwrap`, value('recapwrap'), vs('recapwrap'), '>= 0.95x script', paired('recapwrap') >= 0.95);
+  row(`${title}: recapwrap + overlay`, value('overlay'), vs('overlay'), '>= 0.9x script', paired('overlay') >= 0.9);
   row(`${title}: recapwrap vs the bare relay`, '', `${paired('recapwrap', 'relay').toFixed(2)}x relay (paired)`, '', undefined);
   row('wrapper CPU during throughput run', `${Number.isNaN(wrapperCpuMs) ? '?' : Math.round(wrapperCpuMs)} ms`, '', '', undefined);
   row('peak RSS of recapwrap (throughput run)', `${wrapperRss.toFixed(1)} MB`, '', '<= 60 MB', wrapperRss <= 60);

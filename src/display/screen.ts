@@ -12,10 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DebugLog } from '../util/debug-log.js';
 import type { BarPosition } from './overlay.js';
-import { ScreenMirror, type FrameResult, type MirrorInit } from './screen-mirror.js';
+import type { FrameResult, MirrorInit, ScreenMirror } from './screen-mirror.js';
 import { unfinishedTailStart } from './stream-boundary.js';
-
-export { sgrOf } from './screen-mirror.js';
 
 /** Redraw the bar at most this often while the agent keeps painting (a throttle: spinners never stop). */
 export const REDRAW_THROTTLE_MS = 40;
@@ -51,14 +49,36 @@ interface MirrorHost {
   dispose(): void;
 }
 
+// The copy in this thread (tests, or no built worker). Its module (xterm's screen model, the bar's
+// text widths: ~35 ms to load) is loaded on first use, so the wrapper, which runs the copy in a worker,
+// never loads it and starts the agent that much sooner; calls made while it loads wait their turn.
 function inlineHost(init: MirrorInit): MirrorHost {
-  const mirror = new ScreenMirror(init);
+  let mirror: ScreenMirror | undefined;
+  let failed = false;
+  const waiting: Array<(mirror: ScreenMirror) => void> = [];
+  const ready = import('./screen-mirror.js').then(
+    ({ ScreenMirror }) => {
+      mirror = new ScreenMirror(init);
+      for (const call of waiting.splice(0)) call(mirror);
+      return mirror;
+    },
+    () => {
+      failed = true;
+      waiting.length = 0;
+      return undefined;
+    },
+  );
+  const run = (call: (mirror: ScreenMirror) => void): void => {
+    if (mirror) call(mirror);
+    else if (!failed) waiting.push(call);
+  };
   return {
-    feed: (chunk) => mirror.feed(chunk),
-    lose: () => mirror.lose(),
-    resize: (cols, rows) => mirror.resize(cols, rows),
-    frame: (text, position) => new Promise((resolve) => mirror.whenCaughtUp(() => resolve(mirror.frame(text, position)))),
-    dispose: () => mirror.dispose(),
+    feed: (chunk) => run((m) => m.feed(chunk)),
+    lose: () => run((m) => m.lose()),
+    resize: (cols, rows) => run((m) => m.resize(cols, rows)),
+    frame: (text, position) =>
+      ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.frame(text, position)))) : { skip: 'unknown' as const })),
+    dispose: () => run((m) => m.dispose()),
   };
 }
 

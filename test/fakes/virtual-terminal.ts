@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
-import { sgrOf } from '../../src/display/screen.js';
+import { sgrOf } from '../../src/display/screen-mirror.js';
 
 const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
 

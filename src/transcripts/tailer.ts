@@ -4,7 +4,7 @@
  * watchers can miss events (terminal.md §6: chokidar drops the last line an agent writes before idling).
  * Survives truncation, replacement (inode change: the old file is drained first), deletion and re-creation.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
@@ -86,7 +86,9 @@ export class FileTailer {
     }
     this.poll = setTimeout(() => {
       if (!this.watcher) this.watchFolder();
-      this.wake();
+      // Nothing open and no file yet (an agent idle before its first message): a read would only find
+      // that out again, through the thread pool and a thrown ENOENT. One stat here says as much.
+      if (this.handle || existsSync(this.file)) this.wake();
       this.schedulePoll();
     }, delay);
     this.poll.unref();
@@ -112,8 +114,10 @@ export class FileTailer {
   private watchFolder(): void {
     if (this.stopped) return;
     const name = basename(this.file);
+    const folder = dirname(this.file);
+    if (!existsSync(folder)) return; // not there yet: the poll looks again (a failed watch() throws, dearer)
     try {
-      this.watcher = watch(dirname(this.file), { persistent: false }, (_event, filename) => {
+      this.watcher = watch(folder, { persistent: false }, (_event, filename) => {
         if (filename === null || filename === name) this.wake();
       });
       this.watcher.on('error', () => {

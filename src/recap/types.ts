@@ -37,17 +37,18 @@ export interface Recap {
  * typing): the recap layer never imports the transcript layer, app passes the object through.
  */
 export type RecapEvent =
-  | { kind: 'user'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'user'; text: string; command?: boolean; sourceId?: string; ts?: number }
   | { kind: 'assistant'; text: string; sourceId?: string; ts?: number }
   | { kind: 'thinking'; text: string; sourceId?: string; ts?: number }
-  | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; callId?: string; sourceId?: string; ts?: number }
+  | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; approval?: boolean; callId?: string; sourceId?: string; ts?: number }
   | { kind: 'tool-result'; ok: boolean; text: string; name?: string; callId?: string; sourceId?: string; ts?: number }
   | { kind: 'summary'; source: 'compaction' | 'branch'; text: string; sourceId?: string; ts?: number }
   | { kind: 'turn-end'; reason?: string; sourceId?: string; ts?: number }
   | { kind: 'aborted'; text?: string; sourceId?: string; ts?: number }
   | { kind: 'error'; text: string; sourceId?: string; ts?: number }
   | { kind: 'model'; model: string; provider?: string; sourceId?: string; ts?: number }
-  | { kind: 'title'; text: string; sourceId?: string; ts?: number };
+  | { kind: 'title'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'exit'; text?: string; sourceId?: string; ts?: number };
 
 export interface RecapSession {
   agent: string;

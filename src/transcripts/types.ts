@@ -23,8 +23,12 @@ interface EventBase {
   ts?: number;
 }
 
-/** Text typed by a person (not injected, meta, synthetic, hook or command output). */
-export interface UserPromptEvent extends EventBase { kind: 'user'; text: string }
+/**
+ * Text typed by a person (not injected, meta, synthetic, hook or command output). A slash command the
+ * user typed (built-in, custom or skill) is a prompt too: its text is the command and its arguments as
+ * typed (`/review src/app.ts`), with `command` set; the command's local output stays out.
+ */
+export interface UserPromptEvent extends EventBase { kind: 'user'; text: string; command?: boolean }
 export interface AssistantTextEvent extends EventBase { kind: 'assistant'; text: string }
 /** Model reasoning: kept for completeness, never shown nor sent to a recap model. */
 export interface ThinkingEvent extends EventBase {
@@ -45,6 +49,11 @@ export interface ToolCallEvent extends EventBase {
   command?: string;
   /** Files the call writes or edits (edit/write/patch tools), as written in the call. */
   paths: string[];
+  /**
+   * The call needs the user's approval before it runs (Codex `sandbox_permissions: "require_escalated"`,
+   * a confirmation the agent's file records). Until its result arrives the agent waits for the user.
+   */
+  approval?: boolean;
 }
 export interface ToolResultEvent extends EventBase {
   kind: 'tool-result';
@@ -54,7 +63,10 @@ export interface ToolResultEvent extends EventBase {
   /** Short text of the output (≤ TOOL_RESULT_MAX_CHARS). */
   text: string;
 }
-/** Compaction or branch summary: the agent's own account of what came before. */
+/**
+ * Compaction or branch summary: the agent's own account of what came before. A compaction summary
+ * stands where the compaction happened: the events before it are the history it compacted.
+ */
 export interface SummaryEvent extends EventBase { kind: 'summary'; source: 'compaction' | 'branch'; text: string }
 /** A turn finished normally (the agent is waiting for the user). */
 export interface TurnEndEvent extends EventBase { kind: 'turn-end'; reason?: string }
@@ -64,6 +76,8 @@ export interface AbortedEvent extends EventBase { kind: 'aborted'; text?: string
 export interface ErrorEvent extends EventBase { kind: 'error'; text: string }
 export interface ModelChangeEvent extends EventBase { kind: 'model'; model: string; provider?: string }
 export interface TitleEvent extends EventBase { kind: 'title'; text: string }
+/** The session was closed: the user left (`/exit`, `/quit`) or the file records the agent ending. */
+export interface ExitEvent extends EventBase { kind: 'exit'; text?: string }
 
 export type TranscriptEvent =
   | UserPromptEvent
@@ -76,7 +90,8 @@ export type TranscriptEvent =
   | AbortedEvent
   | ErrorEvent
   | ModelChangeEvent
-  | TitleEvent;
+  | TitleEvent
+  | ExitEvent;
 
 export type TranscriptEventKind = TranscriptEvent['kind'];
 

@@ -14,13 +14,13 @@ export function renderEvent(e: TranscriptEvent): string {
   const clip = (s: string) => sanitizeLine(s).slice(0, 160);
   switch (e.kind) {
     case 'user':
-      return `${time} user       ${clip(e.text)}`;
+      return `${time} ${e.command ? 'command   ' : 'user      '} ${clip(e.text)}`;
     case 'assistant':
       return `${time} assistant  ${clip(e.text)}`;
     case 'thinking':
       return `${time} thinking   (${e.chars ?? e.text.length} chars, not shown)`;
     case 'tool-call':
-      return `${time} tool       ${e.name}(${clip(e.args)})${e.paths.length ? ` → ${e.paths.join(', ')}` : ''}`;
+      return `${time} ${e.approval ? 'approval  ' : 'tool      '} ${e.name}(${clip(e.args)})${e.paths.length ? ` → ${e.paths.join(', ')}` : ''}`;
     case 'tool-result':
       return `${time} result     ${e.ok ? 'ok' : 'ERROR'} ${clip(e.text)}`;
     case 'summary':
@@ -35,6 +35,8 @@ export function renderEvent(e: TranscriptEvent): string {
       return `${time} model      ${e.provider ? `${e.provider}/` : ''}${e.model}`;
     case 'title':
       return `${time} title      ${clip(e.text)}`;
+    case 'exit':
+      return `${time} exit       ${clip(e.text ?? '')}`;
     default:
       return e satisfies never;
   }

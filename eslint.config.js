@@ -9,41 +9,62 @@ const IO_MODULES = [
   'node-pty', 'chokidar', 'execa', 'node:net', 'node:http', 'node:https',
 ];
 
-const PURE_FILES = [
-  'src/**/parse.ts',
+// Files that must stay pure (no I/O, no process): each layer's own, then the shared helpers outside the layers.
+export const PURE_FILES = [
+  'src/transcripts/*/parse.ts',
   'src/transcripts/line-reader.ts',
-  'src/focus/focus-state.ts',
+  'src/transcripts/shared-parse.ts',
+  'src/transcripts/launch-args.ts',
+  'src/transcripts/activity.ts',
   'src/focus/focus-reports.ts',
   'src/pty/mode-tracker.ts',
   'src/recap/heuristic.ts',
   'src/recap/prompt.ts',
   'src/recap/context.ts',
   'src/recap/trigger.ts',
+  'src/recap/compose.ts',
   'src/display/overlay.ts',
-  'src/transcripts/shared-parse.ts',
-  'src/transcripts/launch-args.ts',
-  'src/transcripts/activity.ts',
   'src/config/hotkey.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
 ];
 
-const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];
+export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];
 
-function layerRule(layer) {
+const NO_APP_OR_CLI = { group: ['**/app/**', '**/cli/**'], message: 'Feature layers and pure modules do not import app or cli.' };
+const NO_IO = IO_MODULES.map((name) => ({ name, message: 'Pure module: no I/O here (STYLE.md §2). Move I/O to a sibling file.' }));
+
+function noOtherLayers(layer) {
   const others = FEATURE_LAYERS.filter((l) => l !== layer);
-  return {
-    files: [`src/${layer}/**/*.ts`],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: others.map((o) => `**/${o}/**`), message: 'Feature layers never import each other; pass plain data through src/app.' },
-          { group: ['**/app/**', '**/cli/**'], message: 'Feature layers do not import app or cli.' },
-        ],
-      }],
-    },
-  };
+  return { group: others.map((o) => `**/${o}/**`), message: 'Feature layers never import each other; pass plain data through src/app.' };
+}
+
+// One config block per (layer, purity): a later flat-config block replaces a rule's options rather than
+// adding to them, so a pure file inside a layer gets both rule sets merged here, never one instead of the other.
+function importRules() {
+  const blocks = [];
+  const inLayer = (layer) => (glob) => glob.startsWith(`src/${layer}/`);
+  for (const layer of FEATURE_LAYERS) {
+    blocks.push({
+      files: [`src/${layer}/**/*.ts`],
+      ignores: ['**/*.test.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [noOtherLayers(layer), NO_APP_OR_CLI] }] },
+    });
+    const pure = PURE_FILES.filter(inLayer(layer));
+    if (pure.length) {
+      blocks.push({
+        files: pure,
+        rules: { 'no-restricted-imports': ['error', { paths: NO_IO, patterns: [noOtherLayers(layer), NO_APP_OR_CLI] }] },
+      });
+    }
+  }
+  const outside = PURE_FILES.filter((glob) => !FEATURE_LAYERS.some((layer) => inLayer(layer)(glob)));
+  blocks.push({ files: outside, rules: { 'no-restricted-imports': ['error', { paths: NO_IO, patterns: [NO_APP_OR_CLI] }] } });
+  blocks.push({
+    files: PURE_FILES,
+    rules: { 'no-restricted-globals': ['error', { name: 'process', message: 'Pure module: take what you need as a parameter.' }] },
+  });
+  return blocks;
 }
 
 export default tseslint.config(
@@ -66,15 +87,5 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
-  ...FEATURE_LAYERS.map(layerRule),
-  {
-    files: PURE_FILES,
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: IO_MODULES.map((name) => ({ name, message: 'Pure module: no I/O here (STYLE.md §2). Move I/O to a sibling file.' })),
-        patterns: [{ group: ['**/app/**', '**/cli/**'], message: 'Pure modules do not import app or cli.' }],
-      }],
-      'no-restricted-globals': ['error', { name: 'process', message: 'Pure module: take what you need as a parameter.' }],
-    },
-  },
+  ...importRules(),
 );

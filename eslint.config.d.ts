@@ -1,0 +1,7 @@
+// Types for what the layer-guard test imports from eslint.config.js.
+import type { Linter } from 'eslint';
+
+export const PURE_FILES: string[];
+export const FEATURE_LAYERS: string[];
+declare const config: Linter.Config[];
+export default config;

@@ -4,19 +4,41 @@
  * with the same id replaces the earlier one), but with no object or array per entry: a 100 MB pi
  * session has ~70,000 entries, and a `{ parentId, events }` node plus a Set for the walk per entry cost
  * about 140 ms and a few MB of heap at load.
+ *
+ * Bounded (history.ts): past the limits, the tree is rebuilt as one head entry (the first prompts and the
+ * summaries of the active branch's older part) followed by the newest entries in file order (any branch);
+ * the rest is dropped and counted in `dropped`. After that, an entry whose parent is not in the tree
+ * (dropped), or that has none, hangs from the head, so the session's first request stays on every branch.
  */
+import { eventWeight, headEvents, HISTORY_LIMITS, overLimits, type HistoryLimits } from './history.js';
 import type { TranscriptEvent } from './types.js';
 
+// Not an id any agent writes (they are uuids, hex or `L<line>`), and never a JSON-decoded one in practice.
+const HEAD_PREFIX = '\u0000history-head-';
+
 export class EntryTree {
-  private readonly index = new Map<string, number>();
-  private readonly parentIds: (string | null)[] = [];
-  // Events of entry i are events[starts[i] .. starts[i + 1]).
-  private readonly starts: number[] = [0];
-  private readonly events: TranscriptEvent[] = [];
+  private index = new Map<string, number>();
+  private parentIds: (string | null)[] = [];
+  // Events of entry i are events[starts[i] .. starts[i + 1]), then extra.get(i) (events added later).
+  private starts: number[] = [0];
+  private events: TranscriptEvent[] = [];
+  private extra = new Map<number, TranscriptEvent[]>();
   private last: string | undefined;
+  private weight = 0;
+  private eventCount = 0;
+  private droppedEvents = 0;
+  private headId: string | undefined;
+  private prunes = 0;
+
+  constructor(private readonly limits: HistoryLimits = HISTORY_LIMITS) {}
 
   get size(): number {
     return this.index.size;
+  }
+
+  /** Events left out to keep memory bounded (see history.ts). */
+  get dropped(): number {
+    return this.droppedEvents;
   }
 
   /** The id of the entry added last (the leaf, unless something names another). */
@@ -29,19 +51,40 @@ export class EntryTree {
   }
 
   add(id: string, parentId: string | null, events: readonly TranscriptEvent[]): void {
+    // After a prune, a parent that was dropped is somewhere in the dropped middle, and a new root follows
+    // the same session: hang from the head.
+    let parent = parentId;
+    if (this.headId !== undefined && (parent === null || !this.index.has(parent))) parent = this.headId;
     // The usual parent is the entry before; keep that id string once rather than a second copy of it.
-    const parent = parentId !== null && parentId === this.last ? this.last : parentId;
+    if (parent !== null && parent === this.last) parent = this.last;
     this.index.set(id, this.parentIds.length);
     this.parentIds.push(parent);
-    for (const event of events) this.events.push(event);
+    for (const event of events) {
+      this.events.push(event);
+      this.weight += eventWeight(event);
+    }
+    this.eventCount += events.length;
     this.starts.push(this.events.length);
     this.last = id;
+    if (overLimits(this.eventCount, this.weight, this.limits)) this.prune();
   }
 
-  /** The events of the entries from the root to leafId, in order; empty when leafId is not in the tree. */
-  branchEvents(leafId: string | undefined): TranscriptEvent[] {
-    const count = this.parentIds.length;
-    const seen = new Uint8Array(count);
+  /** Add events to an entry already in the tree (metadata recorded beside it); false when id is unknown. */
+  addTo(id: string, events: readonly TranscriptEvent[]): boolean {
+    const at = this.index.get(id);
+    if (at === undefined) return false;
+    const list = this.extra.get(at);
+    if (list) list.push(...events);
+    else this.extra.set(at, [...events]);
+    for (const event of events) this.weight += eventWeight(event);
+    this.eventCount += events.length;
+    if (overLimits(this.eventCount, this.weight, this.limits)) this.prune();
+    return true;
+  }
+
+  // Entry indexes from the root to leafId (root first); cycle-safe.
+  private path(leafId: string | undefined): number[] {
+    const seen = new Uint8Array(this.parentIds.length);
     const path: number[] = [];
     let at = leafId === undefined ? undefined : this.index.get(leafId);
     while (at !== undefined && seen[at] === 0) {
@@ -50,16 +93,93 @@ export class EntryTree {
       const parent = this.parentIds[at] as string | null;
       at = parent === null ? undefined : this.index.get(parent);
     }
-    // No branch, no replaced id: the path is every entry in file order, so the branch is all events.
-    let linear = path.length === count;
-    for (let k = 0; linear && k < count; k++) linear = path[k] === count - 1 - k;
+    return path.reverse();
+  }
+
+  private pushEntryEvents(entry: number, out: TranscriptEvent[]): void {
+    const end = this.starts[entry + 1] as number;
+    for (let e = this.starts[entry] as number; e < end; e++) out.push(this.events[e] as TranscriptEvent);
+    const more = this.extra.get(entry);
+    if (more) for (const e of more) out.push(e);
+  }
+
+  /** The events of the entries from the root to leafId, in order; empty when leafId is not in the tree. */
+  branchEvents(leafId: string | undefined): TranscriptEvent[] {
+    const count = this.parentIds.length;
+    const path = this.path(leafId);
+    // No branch, no replaced id, nothing added later: the path is every entry in file order, so the branch is all events.
+    let linear = path.length === count && this.extra.size === 0;
+    for (let k = 0; linear && k < count; k++) linear = path[k] === k;
     if (linear) return this.events.slice();
     const out: TranscriptEvent[] = [];
-    for (let k = path.length - 1; k >= 0; k--) {
-      const entry = path[k] as number;
-      const end = this.starts[entry + 1] as number;
-      for (let e = this.starts[entry] as number; e < end; e++) out.push(this.events[e] as TranscriptEvent);
-    }
+    for (const entry of path) this.pushEntryEvents(entry, out);
     return out;
+  }
+
+  /*
+   * Keep the newest entries in file order that fit in half the limits, whole; before them one head entry
+   * with what headEvents keeps of the active branch's older part. Entries older than the window that are
+   * not on the active branch go. O(entries), run once per half-limit of new events.
+   */
+  private prune(): void {
+    const count = this.parentIds.length;
+    const ids: (string | undefined)[] = new Array<string | undefined>(count);
+    for (const [id, i] of this.index) ids[i] = id;
+    const entryEvents = (i: number): TranscriptEvent[] => {
+      const out: TranscriptEvent[] = [];
+      this.pushEntryEvents(i, out);
+      return out;
+    };
+    // The window: newest entries first, while they fit in half the limits (at least one entry dropped).
+    let cut = count;
+    let events = 0;
+    let weight = 0;
+    while (cut > 1) {
+      const list = entryEvents(cut - 1);
+      let w = 0;
+      for (const e of list) w += eventWeight(e);
+      if (cut < count && (events + list.length > this.limits.maxEvents / 2 || weight + w > this.limits.maxWeight / 2)) break;
+      events += list.length;
+      weight += w;
+      cut--;
+    }
+    const older: TranscriptEvent[] = [];
+    for (const entry of this.path(this.last)) if (entry < cut) older.push(...entryEvents(entry));
+    let before = 0;
+    for (let i = 0; i < cut; i++) before += entryEvents(i).length;
+    const head = headEvents(older);
+    this.droppedEvents += before - head.kept.length;
+
+    const headId = `${HEAD_PREFIX}${++this.prunes}`;
+    const index = new Map<string, number>();
+    const parentIds: (string | null)[] = [];
+    const starts: number[] = [0];
+    const kept: TranscriptEvent[] = [];
+    let keptWeight = 0;
+    const put = (id: string, parent: string | null, list: readonly TranscriptEvent[]) => {
+      index.set(id, parentIds.length);
+      parentIds.push(parent);
+      for (const e of list) {
+        kept.push(e);
+        keptWeight += eventWeight(e);
+      }
+      starts.push(kept.length);
+    };
+    put(headId, null, head.kept);
+    for (let i = cut; i < count; i++) {
+      const id = ids[i];
+      if (id === undefined) continue; // replaced by a later entry with the same id
+      const parent = this.parentIds[i] as string | null;
+      const parentAt = parent === null ? undefined : this.index.get(parent);
+      put(id, parentAt !== undefined && parentAt >= cut ? parent : headId, entryEvents(i));
+    }
+    this.index = index;
+    this.parentIds = parentIds;
+    this.starts = starts;
+    this.events = kept;
+    this.extra = new Map();
+    this.weight = keptWeight;
+    this.eventCount = kept.length;
+    this.headId = headId;
   }
 }

@@ -112,6 +112,11 @@ export interface SessionSnapshot {
   stamp: string;
   /** Lines that were not JSON, not this agent's, or of a record type the adapter does not know. */
   skipped: number;
+  /**
+   * Events left out to keep memory bounded in a very long session (history.ts): the middle of the history.
+   * The first prompts, the summaries and the recent window stay. Absent when nothing was dropped.
+   */
+  dropped?: number;
   startedAt?: number;
   updatedAt?: number;
 }

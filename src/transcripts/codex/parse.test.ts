@@ -45,7 +45,7 @@ describe('codex parser on real files', () => {
 });
 
 describe('codex parser rules', () => {
-  it('compaction replaces what came before with the summary; titles, errors and failing exits', () => {
+  it('compaction keeps what came before and puts the summary where it happened; titles, errors and failing exits', () => {
     const s = parseLines([
       line('session_meta', { id: 'abc', cwd: '/w' }, 0),
       line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'old task' }] }, 1),
@@ -59,7 +59,8 @@ describe('codex parser rules', () => {
       line('mystery', {}, 9),
       'garbage',
     ]);
-    expect(s.events.map((e) => e.kind)).toEqual(['summary', 'title', 'user', 'tool-call', 'tool-result', 'error']);
+    expect(s.events.map((e) => e.kind)).toEqual(['user', 'summary', 'title', 'user', 'tool-call', 'tool-result', 'error']);
+    expect(users(s)).toEqual(['old task', 'new task']);
     expect(s.title).toBe('Grant application');
     expect(s.events.find((e) => e.kind === 'tool-call')).toMatchObject({ command: 'npm test', callId: 'c1' });
     expect(s.events.find((e) => e.kind === 'tool-result')).toMatchObject({ ok: false });

@@ -26,4 +26,6 @@ export interface CodexPayload {
   reason?: string;
   message?: string;
   thread_name?: string;
+  /** compacted: the history the model continues from (user messages and, for local compaction, the summary). */
+  replacement_history?: unknown[];
 }

@@ -94,15 +94,19 @@ describe('gemini parser rules', () => {
     expect(s.skipped).toBe(0);
   });
 
-  it('what a person typed: displayContent over the expanded content, @-file contents cut, commands and injected context left out', () => {
+  it('what a person typed: displayContent over the expanded content, @-file contents cut, commands as commands, injected context left out', () => {
     const s = parseLines([
       meta,
       msg('u1', 'user', [{ text: 'explain @a.ts' }, { text: '\n--- Content from referenced files ---\nexport const a = 1;' }]),
       msg('u2', 'user', [{ text: 'look at the expanded thing' }], { displayContent: [{ text: 'look at @b.ts' }] }),
       msg('u3', 'user', '/stats'),
       msg('u4', 'user', [{ text: '<hook_context>injected</hook_context>' }]),
+      msg('u5', 'user', [{ text: 'System: Please continue.' }]),
+      msg('u6', 'user', '/quit'),
     ]);
-    expect(users(s)).toEqual(['explain @a.ts', 'look at @b.ts']);
+    expect(users(s)).toEqual(['explain @a.ts', 'look at @b.ts', '/stats', '/quit']);
+    expect(s.events.filter((e) => e.kind === 'user' && e.command).length).toBe(2);
+    expect(s.events.at(-1)).toMatchObject({ kind: 'exit', text: '/quit' });
   });
 
   it('errors, cancelled requests and cancelled tool calls; warnings and other notices are quiet', () => {

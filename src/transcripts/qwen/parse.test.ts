@@ -196,8 +196,9 @@ describe('qwen active branch and edge shapes', () => {
       sys('s1', 'u8', 'slash_command', { phase: 'invocation', rawCommand: '/compress' }),
     ]);
     expect(of(s, 'user').map((e) => e.text)).toEqual([
-      'real prompt', 'save logs', '[User message received during tool execution]: and lint', 'explain @src/a.ts', 'what I typed',
+      'real prompt', 'save logs', '[User message received during tool execution]: and lint', 'explain @src/a.ts', 'what I typed', '/compress',
     ]);
+    expect(of(s, 'user').at(-1)).toMatchObject({ command: true });
     expect(s.skipped).toBe(0);
   });
 
@@ -258,6 +259,6 @@ describe('qwen active branch and edge shapes', () => {
 
   it('gives an empty snapshot before any line', () => {
     const s = createQwenParser().snapshot();
-    expect(s).toMatchObject({ agent: 'qwen', id: '', events: [], skipped: 0, stamp: 'empty:0:0' });
+    expect(s).toMatchObject({ agent: 'qwen', id: '', events: [], skipped: 0, stamp: 'empty:0:0:0' });
   });
 });

@@ -87,11 +87,13 @@ export function compactArgs(args: unknown, max: number): string {
   return clip(out.replace(/\s+/g, ' '), max);
 }
 
+// JSON of a value, never throwing: a value nested past the stack (a tool argument 100,000 arrays deep)
+// cannot be stringified, and String() of it recurses just as deep, so it is shown as elided.
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? typeof value;
   } catch {
-    return String(value);
+    return Array.isArray(value) ? '[...]' : value !== null && typeof value === 'object' ? '{...}' : typeof value;
   }
 }
 
@@ -232,14 +234,33 @@ function stripObjects(line: string, objects: readonly Recovered[]): string {
   return out + line.slice(at);
 }
 
-// Complete top-level JSON objects in a line that is not one object (string-aware brace matching, no recursion).
+// Most restarts after a cut record (bounds the work on a hostile line of braces).
+const MAX_RECOVERY_RESTARTS = 256;
+
+/*
+ * Complete top-level JSON objects in a line that is not one object (string-aware brace matching, no
+ * recursion). A record cut short leaves its braces open: the scan then starts again at the next `{"` after
+ * where that record began, so a whole record glued behind a cut one is still found.
+ */
 function recoverObjects(line: string): Recovered[] {
   const out: Recovered[] = [];
+  let from = line.indexOf('{');
+  for (let restarts = 0; from >= 0 && restarts <= MAX_RECOVERY_RESTARTS; restarts++) {
+    const end = scanObjects(line, from, out);
+    if (end === undefined) return out;
+    from = line.indexOf('{"', end + 1);
+  }
+  return out;
+}
+
+// Scan from `from`, adding each complete object; undefined at the end of the line with every brace closed,
+// else where the unclosed (cut) object began.
+function scanObjects(line: string, from: number, out: Recovered[]): number | undefined {
   let depth = 0;
   let start = -1;
   let inString = false;
   let escaped = false;
-  for (let i = 0; i < line.length; i++) {
+  for (let i = from; i < line.length; i++) {
     const ch = line.charCodeAt(i);
     if (inString) {
       if (escaped) escaped = false;
@@ -258,7 +279,7 @@ function recoverObjects(line: string): Recovered[] {
       }
     }
   }
-  return out;
+  return depth > 0 ? start : undefined;
 }
 
 /** Parse one JSON line into an object; undefined for anything else (never throws). */

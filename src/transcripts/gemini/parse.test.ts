@@ -142,3 +142,31 @@ describe('gemini parser rules', () => {
     expect(s.events.filter((e) => e.kind === 'title')).toEqual([expect.objectContaining({ text: 'Better title' })]);
   });
 });
+
+describe('gemini: compression keeps the history (#16)', () => {
+  it('a checkpoint opening with a <state_snapshot> keeps what came before, the snapshot as the summary', () => {
+    const checkpoint = (messages: object[]) => JSON.stringify({ $set: { messages } });
+    const s = parseLines([
+      meta,
+      msg('u1', 'user', 'first request'),
+      msg('g1', 'gemini', 'done one'),
+      checkpoint([
+        { id: 'n1', type: 'user', content: [{ text: '<state_snapshot>\n<overall_goal>first request</overall_goal>\n</state_snapshot>' }] },
+        { id: 'n2', type: 'gemini', content: [{ text: 'Got it. Thanks for the additional context!' }] },
+      ]),
+      checkpoint([
+        { id: 'm1', type: 'user', content: [{ text: '<state_snapshot>second</state_snapshot>' }] },
+        { id: 'm2', type: 'gemini', content: [{ text: 'Got it.' }] },
+      ]),
+      msg('u2', 'user', 'second request'),
+    ]);
+    expect(users(s)).toEqual(['first request', 'second request']);
+    expect(s.events.filter((e) => e.kind === 'summary').map((e) => (e as { text: string }).text)).toEqual([
+      '<state_snapshot>\n<overall_goal>first request</overall_goal>\n</state_snapshot>',
+      '<state_snapshot>second</state_snapshot>',
+    ]);
+    // A checkpoint that is no compression (resume, /restore) still replaces the messages.
+    const restored = parseLines([meta, msg('u1', 'user', 'old'), checkpoint([{ id: 'u9', type: 'user', content: [{ text: 'kept' }] }])]);
+    expect(users(restored)).toEqual(['kept']);
+  });
+});

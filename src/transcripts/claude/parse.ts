@@ -32,6 +32,7 @@ const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 const COMMAND_NAME = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const EXIT_COMMANDS = new Set(['/exit', '/quit']);
+const NO_RESPONSE = 'No response requested.';
 
 /**
  * The slash command a user entry records (`<command-name>/x</command-name>` with `<command-args>`), as
@@ -107,6 +108,8 @@ export function createClaudeParser(): TranscriptParser {
   function assistantEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
     const message = entry.message;
     if (typeof message?.model === 'string' && message.model !== '<synthetic>') model = message.model;
+    // Claude's placeholder after a local command (/exit): nobody answered anything.
+    if (message?.model === '<synthetic>' && entry.isApiErrorMessage !== true && textFromParts(message.content).trim() === NO_RESPONSE) return [];
     const events: TranscriptEvent[] = [];
     let hasText = false;
     for (const b of blocksOf(message?.content)) {

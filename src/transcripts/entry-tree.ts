@@ -29,6 +29,10 @@ export class EntryTree {
   private droppedEvents = 0;
   private headId: string | undefined;
   private prunes = 0;
+  // Every entry so far is the child of the one before (the first a root), no id was reused, and no events
+  // were added later: the branch to the last entry is every event, and is read without a walk. That is
+  // the usual file, and a live tracker snapshots it after every burst of lines.
+  private linear = true;
 
   constructor(private readonly limits: HistoryLimits = HISTORY_LIMITS) {}
 
@@ -57,6 +61,8 @@ export class EntryTree {
     if (this.headId !== undefined && (parent === null || !this.index.has(parent))) parent = this.headId;
     // The usual parent is the entry before; keep that id string once rather than a second copy of it.
     if (parent !== null && parent === this.last) parent = this.last;
+    const before = this.parentIds.length;
+    if (this.linear && (this.index.has(id) || (before === 0 ? parent !== null : parent !== this.last))) this.linear = false;
     this.index.set(id, this.parentIds.length);
     this.parentIds.push(parent);
     for (const event of events) {
@@ -73,6 +79,7 @@ export class EntryTree {
   addTo(id: string, events: readonly TranscriptEvent[]): boolean {
     const at = this.index.get(id);
     if (at === undefined) return false;
+    this.linear = false;
     const list = this.extra.get(at);
     if (list) list.push(...events);
     else this.extra.set(at, [...events]);
@@ -105,6 +112,7 @@ export class EntryTree {
 
   /** The events of the entries from the root to leafId, in order; empty when leafId is not in the tree. */
   branchEvents(leafId: string | undefined): TranscriptEvent[] {
+    if (this.linear && leafId !== undefined && leafId === this.last) return this.events.slice();
     const count = this.parentIds.length;
     const path = this.path(leafId);
     // No branch, no replaced id, nothing added later: the path is every entry in file order, so the branch is all events.
@@ -119,67 +127,76 @@ export class EntryTree {
   /*
    * Keep the newest entries in file order that fit in half the limits, whole; before them one head entry
    * with what headEvents keeps of the active branch's older part. Entries older than the window that are
-   * not on the active branch go. O(entries), run once per half-limit of new events.
+   * not on the active branch go. O(entries), run once per half-limit of new events; works on the flat
+   * arrays (no array per entry), since it runs inside a push, on the agent's event loop.
    */
   private prune(): void {
     const count = this.parentIds.length;
-    const ids: (string | undefined)[] = new Array<string | undefined>(count);
-    for (const [id, i] of this.index) ids[i] = id;
-    const entryEvents = (i: number): TranscriptEvent[] => {
-      const out: TranscriptEvent[] = [];
-      this.pushEntryEvents(i, out);
-      return out;
+    const starts = this.starts;
+    const events = this.events;
+    const extra = this.extra;
+    const entryWeight = (i: number): number => {
+      let w = 0;
+      const end = starts[i + 1] as number;
+      for (let e = starts[i] as number; e < end; e++) w += eventWeight(events[e] as TranscriptEvent);
+      const more = extra.get(i);
+      if (more) for (const e of more) w += eventWeight(e);
+      return w;
     };
+    const entryCount = (i: number): number => (starts[i + 1] as number) - (starts[i] as number) + (extra.get(i)?.length ?? 0);
     // The window: newest entries first, while they fit in half the limits (at least one entry dropped).
     let cut = count;
-    let events = 0;
-    let weight = 0;
+    let kept = 0;
+    let keptWeight = 0;
     while (cut > 1) {
-      const list = entryEvents(cut - 1);
-      let w = 0;
-      for (const e of list) w += eventWeight(e);
-      if (cut < count && (events + list.length > this.limits.maxEvents / 2 || weight + w > this.limits.maxWeight / 2)) break;
-      events += list.length;
-      weight += w;
+      const n = entryCount(cut - 1);
+      const w = entryWeight(cut - 1);
+      if (cut < count && (kept + n > this.limits.maxEvents / 2 || keptWeight + w > this.limits.maxWeight / 2)) break;
+      kept += n;
+      keptWeight += w;
       cut--;
     }
     const older: TranscriptEvent[] = [];
-    for (const entry of this.path(this.last)) if (entry < cut) older.push(...entryEvents(entry));
+    for (const entry of this.path(this.last)) if (entry < cut) this.pushEntryEvents(entry, older);
     let before = 0;
-    for (let i = 0; i < cut; i++) before += entryEvents(i).length;
+    for (let i = 0; i < cut; i++) before += entryCount(i);
     const head = headEvents(older);
     this.droppedEvents += before - head.kept.length;
 
+    const ids: (string | undefined)[] = new Array<string | undefined>(count - cut);
+    for (const [id, i] of this.index) if (i >= cut) ids[i - cut] = id;
     const headId = `${HEAD_PREFIX}${++this.prunes}`;
-    const index = new Map<string, number>();
-    const parentIds: (string | null)[] = [];
-    const starts: number[] = [0];
-    const kept: TranscriptEvent[] = [];
-    let keptWeight = 0;
-    const put = (id: string, parent: string | null, list: readonly TranscriptEvent[]) => {
-      index.set(id, parentIds.length);
-      parentIds.push(parent);
-      for (const e of list) {
-        kept.push(e);
-        keptWeight += eventWeight(e);
-      }
-      starts.push(kept.length);
-    };
-    put(headId, null, head.kept);
+    const index = new Map<string, number>([[headId, 0]]);
+    const parentIds: (string | null)[] = [null];
+    const newStarts: number[] = [0, head.kept.length];
+    const newEvents: TranscriptEvent[] = head.kept;
+    let weight = 0;
+    for (const e of head.kept) weight += eventWeight(e);
     for (let i = cut; i < count; i++) {
-      const id = ids[i];
+      const id = ids[i - cut];
       if (id === undefined) continue; // replaced by a later entry with the same id
       const parent = this.parentIds[i] as string | null;
       const parentAt = parent === null ? undefined : this.index.get(parent);
-      put(id, parentAt !== undefined && parentAt >= cut ? parent : headId, entryEvents(i));
+      index.set(id, parentIds.length);
+      parentIds.push(parentAt !== undefined && parentAt >= cut ? parent : headId);
+      const end = starts[i + 1] as number;
+      for (let e = starts[i] as number; e < end; e++) newEvents.push(events[e] as TranscriptEvent);
+      const more = extra.get(i);
+      if (more) for (const e of more) newEvents.push(e);
+      newStarts.push(newEvents.length);
     }
+    this.weight = weight + keptWeight;
     this.index = index;
     this.parentIds = parentIds;
-    this.starts = starts;
-    this.events = kept;
+    this.starts = newStarts;
+    this.events = newEvents;
     this.extra = new Map();
-    this.weight = keptWeight;
-    this.eventCount = kept.length;
+    this.eventCount = newEvents.length;
     this.headId = headId;
+    this.linear = true;
+    for (let i = 1; i < parentIds.length && this.linear; i++) {
+      const parent = parentIds[i] as string | null;
+      this.linear = parent !== null && index.get(parent) === i - 1;
+    }
   }
 }

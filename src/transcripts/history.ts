@@ -5,16 +5,20 @@
  * most recent events (half the limits), and drops (and counts) the events in between. The limits sit above
  * a 100 MB transcript of ordinary turns (~130,000 events, ~40 MB by this weight), which stays whole.
  */
-import type { TranscriptEvent } from './types.js';
+import type { HistoryLimits, TranscriptEvent } from './types.js';
 
-export interface HistoryLimits {
-  /** Most events held before the middle of the history is dropped. */
-  maxEvents: number;
-  /** Most estimated bytes (see eventWeight) held before the middle is dropped. */
-  maxWeight: number;
-}
+export type { HistoryLimits } from './types.js';
 
+/** For loading a whole file (`transcript`, `recap --session`): a 100 MB transcript stays whole. */
 export const HISTORY_LIMITS: HistoryLimits = { maxEvents: 200_000, maxWeight: 64 * 1024 * 1024 };
+/**
+ * For a live wrapper following its agent for hours (the tracker): the recap needs the start and the recent
+ * turns, and the wrapper's whole process must stay under 150 MB (bench/transcripts.bench.mjs follows a
+ * session of 1,000,000 entries: 136 MB peak and 31 ms longest event-loop stall with these limits, 165 MB
+ * with twice them; parsing that file's JSON alone, keeping nothing, peaks at ~118 MB). 30,000 events are
+ * still hundreds of turns, more than a recap's context ever takes; each prune rebuilds at most half of it.
+ */
+export const LIVE_HISTORY_LIMITS: HistoryLimits = { maxEvents: 30_000, maxWeight: 8 * 1024 * 1024 };
 /** Typed prompts kept from the start of a session once its middle is dropped (the task is stated there). */
 export const HEAD_PROMPTS = 3;
 /** Compaction and branch summaries kept from the dropped part (the newest). */

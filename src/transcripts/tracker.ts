@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DebugLog } from '../util/debug-log.js';
 import { getProcessTree, isProcessAlive } from './pids.js';
+import { LIVE_HISTORY_LIMITS } from './history.js';
 import { FileTailer } from './tailer.js';
 import type { AgentContext, LaunchPlan, Session, SessionCandidate, TranscriptAdapter, TranscriptParser } from './types.js';
 
@@ -278,7 +279,7 @@ export class SessionTracker {
     await old?.stop();
     if (this.claimed && this.claimed !== this.claimPath(file)) await this.releaseClaim();
     this.file = file;
-    this.parser = o.adapter.createParser();
+    this.parser = o.adapter.createParser({ limits: LIVE_HISTORY_LIMITS });
     this.lastStamp = undefined;
     const tailer = new FileTailer(file, {
       onLines: (lines) => {
@@ -287,7 +288,7 @@ export class SessionTracker {
       },
       onReset: (reason) => {
         o.log('tracker', 'session file reset', { reason });
-        this.parser = o.adapter.createParser();
+        this.parser = o.adapter.createParser({ limits: LIVE_HISTORY_LIMITS });
       },
       onError: (error) => o.log('tracker', 'read failed', { error: error.message }),
     });

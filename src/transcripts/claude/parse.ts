@@ -12,7 +12,7 @@
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
 import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
@@ -63,8 +63,8 @@ function apiErrorText(entry: ClaudeEntry): string {
   return clip(`${e?.status ? `API error ${e.status}` : 'API error'}${message ? `: ${message}` : ''}`, EVENT_TEXT_MAX_CHARS);
 }
 
-export function createClaudeParser(): TranscriptParser {
-  const tree = new EntryTree();
+export function createClaudeParser(options: ParserOptions = {}): TranscriptParser {
+  const tree = new EntryTree(options.limits);
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
   let sessionId: string | undefined;

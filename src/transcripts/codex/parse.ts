@@ -14,7 +14,7 @@
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { boundLinear, eventWeight, HISTORY_LIMITS, overLimits } from '../history.js';
 import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
@@ -97,7 +97,8 @@ function outputOf(raw: unknown): { text: string; ok: boolean } {
   return { text: clip(text.trim(), TOOL_RESULT_MAX_CHARS), ok };
 }
 
-export function createCodexParser(): TranscriptParser {
+export function createCodexParser(options: ParserOptions = {}): TranscriptParser {
+  const limits = options.limits ?? HISTORY_LIMITS;
   let events: TranscriptEvent[] = [];
   let weight = 0;
   let dropped = 0;
@@ -113,8 +114,8 @@ export function createCodexParser(): TranscriptParser {
   function add(event: TranscriptEvent): void {
     events.push(event);
     weight += eventWeight(event);
-    if (overLimits(events.length, weight, HISTORY_LIMITS)) {
-      const bounded = boundLinear(events, HISTORY_LIMITS);
+    if (overLimits(events.length, weight, limits)) {
+      const bounded = boundLinear(events, limits);
       events = bounded.events;
       dropped += bounded.dropped;
       weight = 0;

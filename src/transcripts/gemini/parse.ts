@@ -19,7 +19,7 @@
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
 import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
@@ -52,7 +52,8 @@ export interface GeminiParser extends TranscriptParser {
   pushDocument(doc: GeminiConversation): void;
 }
 
-export function createGeminiParser(): GeminiParser {
+export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
+  const limits = options.limits ?? HISTORY_LIMITS;
   const messages = new Map<string, Entry>();
   let sessionId: string | undefined;
   let cwd: string | undefined;
@@ -84,7 +85,7 @@ export function createGeminiParser(): GeminiParser {
 
   // Past the limits: the oldest messages give way to one head entry (first prompts, summaries), first in order.
   function bound(): void {
-    if (!overLimits(eventCount, weight, HISTORY_LIMITS)) return;
+    if (!overLimits(eventCount, weight, limits)) return;
     const entries = [...messages.entries()];
     let keepFrom = entries.length;
     let events = 0;
@@ -92,7 +93,7 @@ export function createGeminiParser(): GeminiParser {
     while (keepFrom > 1) {
       const entry = (entries[keepFrom - 1] as [string, Entry])[1];
       const ew = entryWeight(entry);
-      if (keepFrom < entries.length && (events + entry.events.length > HISTORY_LIMITS.maxEvents / 2 || w + ew > HISTORY_LIMITS.maxWeight / 2)) break;
+      if (keepFrom < entries.length && (events + entry.events.length > limits.maxEvents / 2 || w + ew > limits.maxWeight / 2)) break;
       events += entry.events.length;
       w += ew;
       keepFrom--;

@@ -10,7 +10,7 @@
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
 import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
@@ -32,8 +32,8 @@ function promptOf(text: string): { text: string; command: boolean } {
   return { text, command: SLASH_COMMAND.test(text) };
 }
 
-export function createPiParser(): TranscriptParser {
-  const tree = new EntryTree();
+export function createPiParser(options: ParserOptions = {}): TranscriptParser {
+  const tree = new EntryTree(options.limits);
   let header: PiHeader | undefined;
   let lineNo = 0;
   let skipped = 0;

@@ -11,7 +11,7 @@
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
 import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
@@ -41,8 +41,8 @@ const EXIT_COMMAND = /^\/(?:quit|exit)\b/;
 /** A user record this soon after a slash command's result, chained to it, is the command's expansion. */
 export const COMMAND_EXPANSION_MS = 1000;
 
-export function createQwenParser(): TranscriptParser {
-  const tree = new EntryTree();
+export function createQwenParser(options: ParserOptions = {}): TranscriptParser {
+  const tree = new EntryTree(options.limits);
   // Title/model events recorded before any record; later ones go with the leaf they were recorded at.
   const preamble: TranscriptEvent[] = [];
   let leafId: string | undefined;

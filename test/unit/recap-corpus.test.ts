@@ -54,6 +54,7 @@ describe.skipIf(!sharedPresent)('transcripts of every real session in the corpus
     ['claude: a session compacted near its end keeps its 9 prompts, all before the compaction', 'claude/will-it-rain-compact-limit.jsonl', (s) => {
       expect(prompts(s)).toHaveLength(9);
       expect(beforeFirstSummary(s)).toHaveLength(9);
+      expect(prompts(s)[0]?.text).toMatch(/^I want you to create a TypeScript application from scatch inside of this folder/); // the IDE context cut
       expect(s.events.filter((e) => e.kind === 'summary')).toHaveLength(1);
       expect(s.events.at(-1)?.kind).toBe('error'); // the usage-limit reply after the compaction
       expect(stateOf(s)).toBe('idle');

@@ -95,6 +95,14 @@ describe('claude parser rules', () => {
     expect(s.events[2]).toMatchObject({ kind: 'tool-result', callId: 't1', ok: false, text: 'boom' });
   });
 
+  it('the IDE context the VS Code extension adds to a prompt is not part of what was typed', () => {
+    const s = parseLines([
+      user('a', null, [{ type: 'text', text: '<ide_opened_file>The user opened the file /w/a.ts in the IDE.</ide_opened_file>' }, { type: 'text', text: 'fix the bug here' }]),
+      user('b', 'a', '<ide_selection>const a = 1;</ide_selection>'),
+    ]);
+    expect(texts(s, 'user')).toEqual(['fix the bug here']);
+  });
+
   it('follows the leaf: a later last-prompt pointing back (a rewind) wins over the last entry', () => {
     const lines = [
       user('a', null, 'first'),

@@ -33,6 +33,8 @@ const COMMAND_NAME = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const EXIT_COMMANDS = new Set(['/exit', '/quit']);
 const NO_RESPONSE = 'No response requested.';
+// What the VS Code extension adds to a prompt (the file open, the selection): context, not typed.
+const IDE_CONTEXT = /<ide_(opened_file|selection|diagnostics)>[\s\S]*?<\/ide_\1>\s*/g;
 
 /**
  * The slash command a user entry records (`<command-name>/x</command-name>` with `<command-args>`), as
@@ -94,7 +96,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
         texts.push(b.text);
       }
     }
-    const text = texts.join('\n').trim();
+    const text = texts.join('\n').replace(IDE_CONTEXT, '').trim();
     const command = text ? claudeCommandText(text) : undefined;
     if (command !== undefined && entry.origin?.kind !== 'task-notification') {
       events.push(...commandEvents(command, sourceId, ts));

@@ -170,3 +170,13 @@ describe('gemini: compression keeps the history (#16)', () => {
     expect(users(restored)).toEqual(['kept']);
   });
 });
+
+describe('gemini: a call waiting for the user’s confirmation', () => {
+  it('is marked as needing approval until it is recorded again with its result', () => {
+    const waiting = parseLines([meta, msg('u1', 'user', 'delete the build'), msg('g1', 'gemini', '', { toolCalls: [{ id: 'c1', name: 'run_shell_command', args: { command: 'rm -rf build' }, status: 'awaiting_approval' }] })]);
+    expect(waiting.events.find((e) => e.kind === 'tool-call')).toMatchObject({ approval: true });
+    expect(waiting.events.some((e) => e.kind === 'tool-result')).toBe(false);
+    const done = parseLines([meta, msg('u1', 'user', 'delete the build'), msg('g1', 'gemini', '', { toolCalls: [call('c1', 'run_shell_command', { command: 'rm -rf build' }, 'success', { output: '' })] })]);
+    expect(done.events.find((e) => e.kind === 'tool-call')).not.toHaveProperty('approval');
+  });
+});

@@ -422,6 +422,9 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
     const name = typeof call.name === 'string' && call.name ? call.name : 'unknown';
     const callId = typeof call.id === 'string' && call.id ? call.id : undefined;
     const callTs = toEpochMs(call.timestamp) ?? ts;
+    // The tool scheduler's status while the user is asked to confirm the call (recorded if the message is
+    // written while it waits); every recording seen so far holds calls that already ended.
+    const approval = call.status === 'awaiting_approval';
     events.push({
       kind: 'tool-call',
       callId,
@@ -429,6 +432,7 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
       args: compactArgs(call.args, TOOL_ARGS_MAX_CHARS),
       command: commandFromToolCall(name, call.args),
       paths: pathsFromToolCall(name, call.args),
+      ...(approval ? { approval } : {}),
       sourceId,
       ts: callTs,
     });

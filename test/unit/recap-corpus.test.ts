@@ -86,7 +86,9 @@ describe.skipIf(!sharedPresent)('transcripts of every real session in the corpus
     }],
     ['codex: a session ending on an escalated call with no result waits for approval', 'codex/soul-escalation.jsonl', (s) => {
       const calls = s.events.filter((e): e is Extract<TranscriptEvent, { kind: 'tool-call' }> => e.kind === 'tool-call');
-      expect(calls.filter((c) => c.approval)).toHaveLength(7);
+      // 7 escalated calls; the user approved the export script's prefix ("Approved command prefix saved").
+      expect(calls.filter((c) => c.approval)).toHaveLength(6);
+      expect(calls.find((c) => c.command?.includes('export-session.sh'))).not.toHaveProperty('approval');
       expect(calls.at(-1)).toMatchObject({ approval: true, command: 'git remote -v' });
       expect(stateOf(s)).toBe('waiting');
     }],

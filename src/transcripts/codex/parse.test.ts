@@ -113,6 +113,18 @@ describe('codex parser: compactions, escalations, legacy rollouts (#16)', () => 
     expect(calls.map((c) => (c as { approval?: boolean }).approval === true)).toEqual([true, true, false, true, true]);
   });
 
+  it('a call the user approved (its command prefix saved) no longer waits; others still do', () => {
+    const call = (id: string, cmd: string) => line('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd, sandbox_permissions: 'require_escalated' }), call_id: id });
+    const s = parseLines([
+      userMsg('export it', 1),
+      call('c1', 'bash /skills/export-session.sh .'),
+      call('c2', 'git remote -v'),
+      line('response_item', { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Approved command prefix saved:\n- ["bash", "/skills/export-session.sh"]' }] }),
+    ]);
+    const calls = s.events.filter((e) => e.kind === 'tool-call');
+    expect(calls.map((c) => (c as { approval?: boolean }).approval === true)).toEqual([false, true]);
+  });
+
   it('a legacy rollout (Sept 2025): header line, state markers, bare response items', () => {
     const legacy = [
       JSON.stringify({ id: 'd7e0b7f3-0000-4000-8000-000000000001', timestamp: '2025-09-24T02:40:17.546Z', instructions: null, git: { branch: 'master' } }),

@@ -32,6 +32,8 @@ const RESPONSE_ITEM_TYPES = new Set([
 const ENV_CWD = /<environment_context>[\s\S]*?<cwd>([^<]+)<\/cwd>/;
 // What local compaction writes before the summary in the replacement history.
 const SUMMARY_PREFIX = /^Another language model started to solve this problem and produced a summary of its thinking process\.[^\n]*\n+/;
+// What Codex tells the model when the user approved a call and saved its command prefix.
+const APPROVED_PREFIX = 'Approved command prefix saved:';
 // Code mode's `exec` tool runs JS that calls tools; an escalation shows in its source text.
 const ESCALATION_IN_SOURCE = /["']?sandbox_permissions["']?\s*:\s*["']require_escalated["']|["']?with_escalated_permissions["']?\s*:\s*true/;
 
@@ -123,6 +125,26 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
     }
   }
 
+  // The user approved a call and saved its command prefix: the waiting calls it covers run now.
+  function approved(text: string): void {
+    const prefixes: string[] = [];
+    for (const line of text.split('\n').slice(1)) {
+      const m = /^\s*-\s*(\[.*\])\s*$/.exec(line);
+      const parts = m ? (parseArgs(m[1]) as unknown) : undefined;
+      if (Array.isArray(parts) && parts.every((x) => typeof x === 'string')) prefixes.push(commandFromToolCall('shell', { command: parts }) ?? parts.join(' '));
+    }
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i] as TranscriptEvent;
+      if (e.kind === 'user') return;
+      if (e.kind !== 'tool-call' || e.approval !== true) continue;
+      const command = e.command ?? '';
+      if (!prefixes.some((prefix) => command === prefix || command.startsWith(`${prefix} `))) continue;
+      // A new object: snapshots already handed out keep the old one.
+      const { approval: _approved, ...running } = e;
+      events[i] = running;
+    }
+  }
+
   function responseItem(p: CodexPayload, sourceId: string, ts: number | undefined): void {
     switch (p.type) {
       case 'message': {
@@ -133,6 +155,9 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
         } else if (p.role === 'assistant') {
           const text = textFromParts(p.content).trim();
           if (text) add({ kind: 'assistant', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts });
+        } else if (p.role === 'developer') {
+          const text = textFromParts(p.content);
+          if (text.startsWith(APPROVED_PREFIX)) approved(text);
         }
         return;
       }

@@ -236,12 +236,14 @@ export class FileTailer {
   }
 
   // Read from the offset to the current end of the open file, in bounded chunks.
+  // Bounded by the size the file has now: what is appended meanwhile wakes us again (watch, poll).
   private async drain(): Promise<void> {
     const handle = this.handle;
     if (!handle) return;
+    const end = (await handle.stat()).size;
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+    while (this.offset < end) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - this.offset), this.offset);
       if (bytesRead === 0) return;
       this.offset += bytesRead;
       const read = buffer.subarray(0, bytesRead);

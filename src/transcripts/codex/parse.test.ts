@@ -125,6 +125,20 @@ describe('codex parser: compactions, escalations, legacy rollouts (#16)', () => 
     expect(calls.map((c) => (c as { approval?: boolean }).approval === true)).toEqual([false, true]);
   });
 
+  it('a rolled-back thread loses its last turns', () => {
+    const s = parseLines([
+      userMsg('first', 1),
+      line('event_msg', { type: 'task_complete' }, 2),
+      userMsg('second', 3),
+      line('event_msg', { type: 'task_complete' }, 4),
+      userMsg('third', 5),
+      line('event_msg', { type: 'thread_rolled_back', num_turns: 2 }, 6),
+      userMsg('instead', 7),
+    ]);
+    expect(users(s)).toEqual(['first', 'instead']);
+    expect(s.events.map((e) => e.kind)).toEqual(['user', 'turn-end', 'user']);
+  });
+
   it('a legacy rollout (Sept 2025): header line, state markers, bare response items', () => {
     const legacy = [
       JSON.stringify({ id: 'd7e0b7f3-0000-4000-8000-000000000001', timestamp: '2025-09-24T02:40:17.546Z', instructions: null, git: { branch: 'master' } }),

@@ -125,6 +125,19 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
     }
   }
 
+  // Drop the last `turns` turns: everything from the turns-th last typed prompt on.
+  function rollBack(turns: number): void {
+    let left = turns;
+    for (let i = events.length - 1; i >= 0; i--) {
+      if ((events[i] as TranscriptEvent).kind === 'user' && --left === 0) {
+        events = events.slice(0, i);
+        weight = 0;
+        for (const e of events) weight += eventWeight(e);
+        return;
+      }
+    }
+  }
+
   // The user approved a call and saved its command prefix: the waiting calls it covers run now.
   function approved(text: string): void {
     const prefixes: string[] = [];
@@ -211,6 +224,11 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
       case 'error':
       case 'stream_error':
         add({ kind: 'error', text: clip(String(p.message ?? 'error'), EVENT_TEXT_MAX_CHARS), sourceId, ts });
+        return;
+      case 'thread_rolled_back':
+        // The user rolled the thread back (app-server/IDE undo): its last num_turns turns are gone from
+        // the model's context, and from the session's history as the user sees it.
+        if (typeof p.num_turns === 'number' && Number.isInteger(p.num_turns) && p.num_turns > 0) rollBack(p.num_turns);
         return;
       case 'thread_name_updated':
         if (typeof p.thread_name === 'string' && p.thread_name.trim()) {

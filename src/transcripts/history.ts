@@ -14,8 +14,9 @@ export const HISTORY_LIMITS: HistoryLimits = { maxEvents: 200_000, maxWeight: 64
 /**
  * For a live wrapper following its agent for hours (the tracker): the recap needs the start and the recent
  * turns, and the wrapper's whole process must stay under 150 MB (bench/transcripts.bench.mjs follows a
- * session of 1,000,000 entries: 136 MB peak and 31 ms longest event-loop stall with these limits, 165 MB
- * with twice them; parsing that file's JSON alone, keeping nothing, peaks at ~118 MB). 30,000 events are
+ * session of 1,000,000 entries: 115-136 MB peak and a 24-31 ms longest event-loop stall with these limits,
+ * 165 MB with twice them, 1.1 GB keeping everything; parsing that file's JSON alone, keeping nothing, peaks
+ * at ~118 MB). 30,000 events are
  * still hundreds of turns, more than a recap's context ever takes; each prune rebuilds at most half of it.
  */
 export const LIVE_HISTORY_LIMITS: HistoryLimits = { maxEvents: 30_000, maxWeight: 8 * 1024 * 1024 };

@@ -1,8 +1,10 @@
 // A generated pi transcript of about `size` bytes (user prompt, thinking + text + bash call, result, answer
-// per turn), for the benches that need a big real-format session file.
+// per turn), for the benches that need a big real-format session file. With `compactEvery: n`, a pi
+// `compaction` entry follows every n-th turn (in the chain, as pi writes it), so a load keeps history
+// across compactions.
 import { createWriteStream, statSync } from 'node:fs';
 
-export async function generatePiTranscript(file, size) {
+export async function generatePiTranscript(file, size, { compactEvery = 0 } = {}) {
   const out = createWriteStream(file);
   const write = (obj) => {
     const line = JSON.stringify(obj) + '\n';
@@ -30,6 +32,11 @@ export async function generatePiTranscript(file, size) {
     await entry({ role: 'assistant', content: [{ type: 'thinking', thinking: text(1000) }, { type: 'text', text: text(400) }, { type: 'toolCall', id: `c${turn}`, name: 'bash', arguments: { command: `npm test -- ${turn}` } }], stopReason: 'toolUse' });
     await entry({ role: 'toolResult', toolCallId: `c${turn}`, toolName: 'bash', content: [{ type: 'text', text: text(3000) }], isError: turn % 17 === 0 });
     await entry({ role: 'assistant', content: [{ type: 'text', text: text(300) }], stopReason: 'stop' });
+    if (compactEvery > 0 && turn % compactEvery === compactEvery - 1) {
+      const id = `e${(n++).toString(16)}`;
+      await write({ type: 'compaction', id, parentId: parent, timestamp: new Date(ts + n * 1000).toISOString(), summary: `## Goal\nSummary of turns up to ${turn}: ${text(1500)}`, firstKeptEntryId: parent, tokensBefore: 150000 });
+      parent = id;
+    }
   }
   await new Promise((r) => out.end(r));
   return statSync(file).size;

@@ -41,4 +41,26 @@ describe('activity', () => {
     const answered = s(ev('user'), call, ev('tool-result', { ok: true })) as never;
     expect(deriveActivity(answered, { now: 100_000, lastOutputAt: 0 }).state).toBe('working');
   });
+
+  it('waits while a call that asked for approval has no result, works once it has one (#16)', () => {
+    const call = (id: string, approval?: boolean) => ev('tool-call', { name: 'exec_command', args: '', paths: [], callId: id, ts: 7, ...(approval ? { approval } : {}) });
+    const result = (id: string) => ev('tool-result', { ok: true, callId: id });
+    const now = 100_000;
+    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now })).toEqual({ state: 'waiting', since: 7 });
+    expect(deriveActivity(s(ev('user'), call('c1', true), result('c1')) as never, { now }).state).toBe('working');
+    // Parallel calls: the approval one still open while another finished.
+    expect(deriveActivity(s(ev('user'), call('c1', true), call('c2'), result('c2')) as never, { now }).state).toBe('waiting');
+    // The agent reports busy: the approval wait still wins, unless the screen animates (an approved prefix runs).
+    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now, codexState: 'working', lastOutputAt: now - 10_000 }).state).toBe('waiting');
+    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now, codexState: 'working', lastOutputAt: now - 100 }).state).toBe('working');
+    // A later turn closes the question.
+    expect(deriveActivity(s(ev('user'), call('c1', true), ev('aborted')) as never, { now }).state).toBe('idle');
+  });
+
+  it('a transcript that ends on exit is exited, since the exit; a resumed one reads as usual (#16)', () => {
+    const now = 100_000;
+    expect(deriveActivity(s(ev('user'), ev('assistant'), ev('turn-end'), ev('user', { command: true, text: '/exit' }), ev('exit', { ts: 42 })) as never, { now })).toEqual({ state: 'exited', since: 42 });
+    expect(deriveActivity(s(ev('exit', { ts: 42 }), ev('title')) as never, { now }).state).toBe('exited');
+    expect(deriveActivity(s(ev('exit', { ts: 42 }), ev('user')) as never, { now }).state).toBe('working');
+  });
 });

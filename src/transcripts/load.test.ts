@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,20 @@ describe('loadSessionFile', () => {
     const s = await loadSessionFile(file);
     expect(s).toMatchObject({ agent: 'pi', file, id: '01a20268-c212-7649-8670-8af81ade3bdb', skipped: 0 });
     expect(s.events.filter((e) => e.kind === 'user')).toHaveLength(2);
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO and a symlink to /dev/zero with one clear line, at once (#19)', async () => {
+    const fifo = join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const zero = join(dir, 'zero.jsonl');
+    symlinkSync('/dev/zero', zero);
+    const start = Date.now();
+    await expect(loadSessionFile(fifo)).rejects.toThrow(`${fifo} is not a regular file (a FIFO, device or socket); recapwrap reads only session files`);
+    await expect(loadSessionFile(fifo, { agent: 'pi' })).rejects.toThrow(/is not a regular file/);
+    await expect(loadSessionFile(zero, { agent: 'pi' })).rejects.toThrow(`${zero} is not a regular file`);
+    await expect(detectAgentFromFile(zero)).rejects.toThrow(/is not a regular file/);
+    await expect(loadSessionFile(dir)).rejects.toThrow(/is a folder, not a session file/);
+    expect(Date.now() - start).toBeLessThan(5000);
   });
 
   it('parses a last line without a newline', async () => {

@@ -2,8 +2,11 @@
  * Loads a whole session file into a Session (for `recapwrap recap`, `transcript`, `resume`): streams the
  * file through the adapter's parser in bounded chunks, so a 100 MB transcript is never in memory at once.
  * Unlike parsers, this is a CLI edge: a missing file or an unknown format is an Error with one clear line.
+ * Only regular files are read (a FIFO or a device is refused at once, never waited on), and no further
+ * than the size the file had when opened (a file still growing is read as it was then).
  */
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegular } from './regular-file.js';
 import { parseJsonObject } from './shared-parse.js';
 import { LineReader } from './line-reader.js';
 import { detectAgent, getAdapter } from './registry.js';
@@ -11,12 +14,15 @@ import type { AgentId, Session } from './types.js';
 
 const SNIFF_BYTES = 64 * 1024;
 const READ_CHUNK_BYTES = 1 << 18;
+/** A single-document transcript (older Gemini CLI) is read whole: past this it is refused, not read. */
+export const MAX_WHOLE_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
 function describeError(file: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new Error(`No such file: ${file}`, { cause: error });
   if (code === 'EACCES' || code === 'EPERM') return new Error(`Cannot read ${file}: permission denied`, { cause: error });
   if (code === 'EISDIR') return new Error(`${file} is a folder, not a session file`, { cause: error });
+  if (code === 'ENOTREG') return new Error(`${file} is not a regular file (a FIFO, device or socket); recapwrap reads only session files`, { cause: error });
   return new Error(`Cannot read ${file}: ${(error as Error).message}`, { cause: error });
 }
 
@@ -24,9 +30,10 @@ function describeError(file: string, error: unknown): Error {
 export async function readFirstLines(file: string, maxLines = 5): Promise<string[]> {
   let handle;
   try {
-    handle = await open(file, 'r');
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    const opened = await openRegular(file);
+    handle = opened.handle;
+    const buffer = Buffer.alloc(Math.min(SNIFF_BYTES, opened.size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const reader = new LineReader(SNIFF_BYTES);
     const lines = reader.push(buffer.subarray(0, bytesRead));
     const tail = reader.flush();
@@ -49,9 +56,9 @@ export async function detectAgentFromFile(file: string): Promise<AgentId | undef
 }
 
 export async function loadSessionFile(file: string, opts: { agent?: AgentId } = {}): Promise<Session> {
+  // Refuse what is not a regular file before anything else (an --agent given skips the sniff below).
   try {
-    const st = await stat(file);
-    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    await (await openRegular(file)).handle.close();
   } catch (error) {
     throw describeError(file, error);
   }
@@ -61,10 +68,23 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
   if (adapter.parseWhole && !(await startsWithJsonLine(file))) {
     // A single JSON document (older Gemini CLI): these are small, rewritten whole by the agent.
     let content: string;
+    let whole: FileHandle | undefined;
     try {
-      content = await readFile(file, 'utf8');
+      const opened = await openRegular(file);
+      whole = opened.handle;
+      if (opened.size > MAX_WHOLE_DOCUMENT_BYTES) throw new Error(`it is one JSON document of ${Math.round(opened.size / 1048576)} MB, over the ${MAX_WHOLE_DOCUMENT_BYTES / 1048576} MB read whole`);
+      const buffer = Buffer.alloc(opened.size);
+      let at = 0;
+      while (at < buffer.length) {
+        const { bytesRead } = await whole.read(buffer, at, buffer.length - at, at);
+        if (bytesRead === 0) break;
+        at += bytesRead;
+      }
+      content = buffer.subarray(0, at).toString('utf8');
     } catch (error) {
       throw describeError(file, error);
+    } finally {
+      await whole?.close().catch(() => undefined);
     }
     return { ...adapter.parseWhole(content), file };
   }
@@ -78,9 +98,19 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
   let handle: FileHandle | undefined;
   let pending: Promise<{ bytesRead: number; buffer: Buffer }> | undefined;
   try {
-    const opened = await open(file, 'r');
-    handle = opened;
-    const readInto = (buffer: Buffer) => opened.read(buffer, 0, buffer.length, null);
+    const opened = await openRegular(file);
+    handle = opened.handle;
+    const fh = opened.handle;
+    // No further than the size at open: bounded even if the file grows without end while we read.
+    let left = opened.size;
+    const readInto = async (buffer: Buffer) => {
+      const want = Math.min(buffer.length, left);
+      if (want === 0) return { bytesRead: 0, buffer };
+      left -= want;
+      const got = await fh.read(buffer, 0, want, null);
+      left += want - got.bytesRead; // a short read: what it did not get is still to read
+      return got;
+    };
     let second = false;
     pending = readInto(buffers[0]);
     for (;;) {

@@ -87,11 +87,13 @@ export function compactArgs(args: unknown, max: number): string {
   return clip(out.replace(/\s+/g, ' '), max);
 }
 
+// JSON of a value, never throwing: a value nested past the stack (a tool argument 100,000 arrays deep)
+// cannot be stringified, and String() of it recurses just as deep, so it is shown as elided.
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(value) ?? typeof value;
   } catch {
-    return String(value);
+    return Array.isArray(value) ? '[...]' : value !== null && typeof value === 'object' ? '{...}' : typeof value;
   }
 }
 
@@ -199,6 +201,85 @@ export function textFromParts(content: unknown, types: readonly string[] = ['tex
     }
   }
   return texts.join('\n');
+}
+
+/**
+ * The JSON objects on one line: usually one; several when a writer glued records together with no newline
+ * between them (pi did once: its final message, then a compaction written later, on one line). `bad`
+ * counts what was neither (broken or cut fragments, non-objects), for the parser's `skipped`. Never throws.
+ */
+export function parseJsonLine(line: string): { objects: Record<string, unknown>[]; bad: number } {
+  const one = parseJsonObject(line);
+  if (one) return { objects: [one], bad: 0 };
+  if (!line.trim()) return { objects: [], bad: 0 };
+  const objects = recoverObjects(line);
+  // Text outside the recovered objects (other than spaces and commas) is a broken part.
+  const bad = objects.length === 0 || /[^\s,]/.test(stripObjects(line, objects)) ? 1 : 0;
+  return { objects: objects.map((o) => o.value), bad };
+}
+
+interface Recovered {
+  value: Record<string, unknown>;
+  start: number;
+  length: number;
+}
+
+function stripObjects(line: string, objects: readonly Recovered[]): string {
+  let out = '';
+  let at = 0;
+  for (const o of objects) {
+    out += line.slice(at, o.start);
+    at = o.start + o.length;
+  }
+  return out + line.slice(at);
+}
+
+// Most restarts after a cut record (bounds the work on a hostile line of braces).
+const MAX_RECOVERY_RESTARTS = 256;
+
+/*
+ * Complete top-level JSON objects in a line that is not one object (string-aware brace matching, no
+ * recursion). A record cut short leaves its braces open: the scan then starts again at the next `{"` after
+ * where that record began, so a whole record glued behind a cut one is still found.
+ */
+function recoverObjects(line: string): Recovered[] {
+  const out: Recovered[] = [];
+  let from = line.indexOf('{');
+  for (let restarts = 0; from >= 0 && restarts <= MAX_RECOVERY_RESTARTS; restarts++) {
+    const end = scanObjects(line, from, out);
+    if (end === undefined) return out;
+    from = line.indexOf('{"', end + 1);
+  }
+  return out;
+}
+
+// Scan from `from`, adding each complete object; undefined at the end of the line with every brace closed,
+// else where the unclosed (cut) object began.
+function scanObjects(line: string, from: number, out: Recovered[]): number | undefined {
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  let escaped = false;
+  for (let i = from; i < line.length; i++) {
+    const ch = line.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === 92) escaped = true; // backslash
+      else if (ch === 34) inString = false; // quote
+    } else if (ch === 34) {
+      if (depth > 0) inString = true;
+    } else if (ch === 123) {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (ch === 125 && depth > 0) {
+      depth--;
+      if (depth === 0) {
+        const value = parseJsonObject(line.slice(start, i + 1));
+        if (value) out.push({ value, start, length: i + 1 - start });
+      }
+    }
+  }
+  return depth > 0 ? start : undefined;
 }
 
 /** Parse one JSON line into an object; undefined for anything else (never throws). */

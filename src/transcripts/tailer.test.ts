@@ -1,4 +1,5 @@
-import { appendFileSync, mkdtempSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -133,5 +134,34 @@ describe('FileTailer', () => {
     await until(() => lines.length === 1);
     expect(lines).toEqual(['keep']);
     expect(tailer.position).toBe(10);
+  });
+
+  it.skipIf(process.platform === 'win32')('never opens a FIFO or a device: one error, no hang, and it reads again once the path is a file (#19)', async () => {
+    const fifo = join(dir, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    const errors: string[] = [];
+    const lines: string[] = [];
+    tailer = new FileTailer(fifo, { onLines: (l) => lines.push(...l), onError: (e) => errors.push((e as NodeJS.ErrnoException).code ?? e.message), pollMs: 50 });
+    tailer.start();
+    await until(() => errors.length === 1);
+    await tailer.sync(); // resolves: nothing waits on the FIFO
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors).toEqual(['ENOTREG']); // said once, not on every poll
+    unlinkSync(fifo);
+    writeFileSync(fifo, 'now a file\n');
+    await until(() => lines.length === 1);
+    expect(lines).toEqual(['now a file']);
+    await tailer.stop();
+
+    const zero = join(dir, 'zero.jsonl');
+    symlinkSync('/dev/zero', zero);
+    const zeroErrors: string[] = [];
+    const zeroLines: string[] = [];
+    tailer = new FileTailer(zero, { onLines: (l) => zeroLines.push(...l), onError: (e) => zeroErrors.push((e as NodeJS.ErrnoException).code ?? e.message), pollMs: 50 });
+    tailer.start();
+    await until(() => zeroErrors.length === 1);
+    await tailer.sync();
+    expect(zeroErrors).toEqual(['ENOTREG']);
+    expect(tailer.position).toBe(0);
   });
 });

@@ -3,11 +3,16 @@
  * Woken by fs.watch on the file's folder (sub-millisecond) with a periodic stat as a safety net, since
  * watchers can miss events (terminal.md §6: chokidar drops the last line an agent writes before idling).
  * Survives truncation, replacement (inode change: the old file is drained first), deletion and re-creation.
+ * Reads only a regular file: a path that is (or becomes) a FIFO, device or socket is reported once through
+ * onError and never opened, so nothing blocks or spins on it. Reads go in 256 KB chunks, each awaited, so
+ * a file that grows by hundreds of MB is parsed a slice at a time, the event loop (the agent's output) free
+ * in between.
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { LineReader, MAX_LINE_BYTES } from './line-reader.js';
+import { notRegularError, openRegular } from './regular-file.js';
 
 export const TAIL_POLL_MS = 1000;
 /**
@@ -15,7 +20,7 @@ export const TAIL_POLL_MS = 1000;
  * to TAIL_POLL_MS, so an agent's first lines come quickly and an agent that idles costs nothing.
  */
 export const TAIL_UNWATCHED_POLL_MS = 100;
-const READ_CHUNK_BYTES = 1 << 20;
+const READ_CHUNK_BYTES = 1 << 18;
 /**
  * The last bytes read are kept and compared with the file before each read: a file truncated and
  * rewritten past our offset before we looked has the same inode and no smaller size, but other bytes there.
@@ -49,6 +54,7 @@ export class FileTailer {
   private reading: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private refused = false;
 
   constructor(
     readonly file: string,
@@ -170,6 +176,16 @@ export class FileTailer {
       }
       return;
     }
+    if (!pathStat.isFile()) {
+      // Not (or no longer) a regular file: finish what the old file had, then read nothing from this one.
+      if (this.handle) {
+        await this.drain();
+        await this.closeHandle();
+        this.restart('replaced');
+      }
+      this.refuse(notRegularError(this.file));
+      return;
+    }
     if (this.handle && this.ino !== undefined && pathStat.ino !== this.ino) {
       // Replaced (rename over it): finish the old file, then start the new one from its beginning.
       await this.drain();
@@ -178,13 +194,17 @@ export class FileTailer {
     }
     if (!this.handle) {
       try {
-        this.handle = await open(this.file, 'r');
+        const opened = await openRegular(this.file);
+        this.handle = opened.handle;
+        this.ino = opened.ino;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return;
+        if (code === 'ENOTREG' || code === 'EISDIR') return this.refuse(error as Error);
         throw error;
       }
-      this.ino = (await this.handle.stat()).ino;
     }
+    this.refused = false;
     const size = (await this.handle.stat()).size;
     if (size < this.offset || !(await this.sameFingerprint(this.handle))) {
       this.restart('truncated');
@@ -201,6 +221,13 @@ export class FileTailer {
     return bytesRead === want.length && got.equals(want);
   }
 
+  // Say once that the path is not a file we read (again after it was one in between).
+  private refuse(error: Error): void {
+    if (this.refused) return;
+    this.refused = true;
+    this.options.onError?.(error);
+  }
+
   private restart(reason: TailResetReason): void {
     this.fingerprint = Buffer.alloc(0);
     this.offset = 0;
@@ -209,12 +236,14 @@ export class FileTailer {
   }
 
   // Read from the offset to the current end of the open file, in bounded chunks.
+  // Bounded by the size the file has now: what is appended meanwhile wakes us again (watch, poll).
   private async drain(): Promise<void> {
     const handle = this.handle;
     if (!handle) return;
+    const end = (await handle.stat()).size;
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.offset);
+    while (this.offset < end) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - this.offset), this.offset);
       if (bytesRead === 0) return;
       this.offset += bytesRead;
       const read = buffer.subarray(0, bytesRead);

@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIVE_HISTORY_LIMITS } from './history.js';
 import { piAdapter } from './pi/index.js';
 import { getProcessTree } from './pids.js';
 import { SessionTracker } from './tracker.js';
@@ -42,6 +43,30 @@ function sleeper(): ChildProcess {
 }
 
 describe('SessionTracker', () => {
+  it('keeps a long session bounded: the first prompt, the newest events, the rest dropped and counted (#19)', async () => {
+    const ctx = { cwd: '/w', env: { HOME: home }, home };
+    const plan = piAdapter.planLaunch([], { ...ctx, newId: () => 'long', now: Date.now() });
+    mkdirSync(join(plan.pinnedFile!, '..'), { recursive: true });
+    const lines = [h({ type: 'session', version: 3, id: 'sid', cwd: '/w' }), h({ type: 'message', id: 'u', parentId: null, message: { role: 'user', content: 'the first request' } })];
+    let parent = 'u';
+    const n = LIVE_HISTORY_LIMITS.maxEvents + 10_000;
+    for (let i = 0; i < n; i++) {
+      lines.push(h({ type: 'message', id: `e${i}`, parentId: parent, message: { role: 'assistant', content: [{ type: 'text', text: `step ${i}` }], stopReason: 'toolUse' } }));
+      parent = `e${i}`;
+    }
+    writeFileSync(plan.pinnedFile!, lines.join('\n') + '\n');
+    const child = sleeper();
+    const tracker = new SessionTracker({ ...ctx, adapter: piAdapter, plan, childPid: child.pid!, startedAt: Date.now(), stateDir: join(home, 'state'), log: noLog, pollMs: 200 });
+    trackers.push(tracker);
+    let latest: Session | undefined;
+    tracker.onSession((s) => (latest = s));
+    tracker.start();
+    const s = await until(() => (latest?.events.at(-1) as { text?: string } | undefined)?.text === `step ${n - 1}` ? latest : undefined, 20_000);
+    expect(s.events.length).toBeLessThanOrEqual(LIVE_HISTORY_LIMITS.maxEvents);
+    expect(s.events[0]).toMatchObject({ kind: 'user', text: 'the first request' });
+    expect(s.dropped).toBe(n + 1 - s.events.length);
+  }, 30_000);
+
   it('follows the pinned pi file from before it exists, and emits on every new state', async () => {
     const ctx = { cwd: '/w', env: { HOME: home }, home };
     const plan = piAdapter.planLaunch([], { ...ctx, newId: () => 'abc', now: Date.now() });

@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { DebugLog } from '../util/debug-log.js';
 import { getProcessTree, isProcessAlive } from './pids.js';
+import { LIVE_HISTORY_LIMITS } from './history.js';
 import { FileTailer } from './tailer.js';
 import type { AgentContext, LaunchPlan, Session, SessionCandidate, TranscriptAdapter, TranscriptParser } from './types.js';
 
@@ -22,6 +23,12 @@ export const RELOCATE_POLL_MS = 2000;
  */
 export const RELOCATE_FOUND_POLL_MS = 15_000;
 const RELOCATE_DEBOUNCE_MS = 50;
+/**
+ * While lines keep coming (an agent writing a flood of entries), snapshots go out at most this often: each
+ * one walks the kept history and wakes the recap engine, and a file of a million entries arrives in a
+ * few hundred chunks. A quiet file's first batch goes out at once.
+ */
+export const EMIT_MIN_INTERVAL_MS = 50;
 /** A discovered file must have been seen this long before we claim it (its exact owner claims it first). */
 export const CLAIM_GRACE_MS = 500;
 /**
@@ -69,6 +76,7 @@ export class SessionTracker {
   private tailer: FileTailer | undefined;
   private parser: TranscriptParser | undefined;
   private emitScheduled = false;
+  private lastEmitAt = 0;
   private lastStamp: string | undefined;
   private latest: Session | undefined;
   private stopped = false;
@@ -271,7 +279,7 @@ export class SessionTracker {
     await old?.stop();
     if (this.claimed && this.claimed !== this.claimPath(file)) await this.releaseClaim();
     this.file = file;
-    this.parser = o.adapter.createParser();
+    this.parser = o.adapter.createParser({ limits: LIVE_HISTORY_LIMITS });
     this.lastStamp = undefined;
     const tailer = new FileTailer(file, {
       onLines: (lines) => {
@@ -280,7 +288,7 @@ export class SessionTracker {
       },
       onReset: (reason) => {
         o.log('tracker', 'session file reset', { reason });
-        this.parser = o.adapter.createParser();
+        this.parser = o.adapter.createParser({ limits: LIVE_HISTORY_LIMITS });
       },
       onError: (error) => o.log('tracker', 'read failed', { error: error.message }),
     });
@@ -288,14 +296,18 @@ export class SessionTracker {
     tailer.start();
   }
 
-  // Coalesce a burst of lines into one snapshot.
+  // Coalesce a burst of lines into one snapshot, and a flood into one every EMIT_MIN_INTERVAL_MS.
   private scheduleEmit(): void {
     if (this.emitScheduled) return;
     this.emitScheduled = true;
-    setImmediate(() => {
+    const wait = this.lastEmitAt + EMIT_MIN_INTERVAL_MS - Date.now();
+    const run = () => {
       this.emitScheduled = false;
+      this.lastEmitAt = Date.now();
       this.emit();
-    });
+    };
+    if (wait <= 0) setImmediate(run);
+    else setTimeout(run, wait).unref();
   }
 
   private emit(): void {

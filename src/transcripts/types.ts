@@ -112,12 +112,30 @@ export interface SessionSnapshot {
   stamp: string;
   /** Lines that were not JSON, not this agent's, or of a record type the adapter does not know. */
   skipped: number;
+  /**
+   * Events left out to keep memory bounded in a very long session (history.ts): the middle of the history.
+   * The first prompts, the summaries and the recent window stay. Absent when nothing was dropped.
+   */
+  dropped?: number;
   startedAt?: number;
   updatedAt?: number;
 }
 
 export interface Session extends SessionSnapshot {
   file: string;
+}
+
+/** How much history a parser holds before it drops the middle (history.ts). */
+export interface HistoryLimits {
+  /** Most events held before the middle of the history is dropped. */
+  maxEvents: number;
+  /** Most estimated bytes (history.ts eventWeight) held before the middle is dropped. */
+  maxWeight: number;
+}
+
+export interface ParserOptions {
+  /** Bounds of the history kept; the default holds a 100 MB transcript whole (history.ts HISTORY_LIMITS). */
+  limits?: HistoryLimits;
 }
 
 /**
@@ -176,7 +194,7 @@ export interface SessionFileInfo {
 export interface TranscriptAdapter {
   readonly id: AgentId;
   readonly label: string;
-  createParser(): TranscriptParser;
+  createParser(options?: ParserOptions): TranscriptParser;
   /**
    * For formats that are one JSON document rather than JSON lines (Gemini CLI before 0.39): parse the
    * whole content. The loader calls it when the file's first line is not a complete JSON object.

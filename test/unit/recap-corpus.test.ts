@@ -1,14 +1,17 @@
-// The heuristic on every real transcript we have (../shared/agents/fixtures and ../shared/recap-corpus,
-// read at test time, never copied): each file of an agent with an adapter yields a non-empty, sanitized
-// line within the limits; hand-written expectations for sessions with a known ending.
+// The transcript layer and the heuristic on every real transcript we have (../shared/agents/fixtures and
+// ../shared/recap-corpus, read at test time, never copied): each corpus file is recognised from its content
+// and has a typed prompt; hand-checked expectations for sessions with compactions, commands, exits and
+// approval waits; each file of an agent with an adapter yields a non-empty, sanitized recap line within the
+// limits; hand-written expectations for sessions with a known ending.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildContext } from '../../src/recap/context.js';
 import { heuristicRecap } from '../../src/recap/heuristic.js';
-import { loadSessionFile } from '../../src/transcripts/load.js';
+import { deriveActivity } from '../../src/transcripts/activity.js';
+import { detectAgentFromFile, loadSessionFile } from '../../src/transcripts/load.js';
 import { findAdapter } from '../../src/transcripts/registry.js';
-import { AGENT_IDS, type AgentId } from '../../src/transcripts/types.js';
+import { AGENT_IDS, type AgentId, type Session, type TranscriptEvent } from '../../src/transcripts/types.js';
 import { displayWidth } from '../../src/util/text-width.js';
 import { AGENT_FIXTURES_DIR, hasShared, RECAP_CORPUS_DIR } from '../helpers/shared.js';
 
@@ -26,6 +29,93 @@ function sessionFiles(dir: string): string[] {
 const files: Array<[AgentId, string]> = AGENT_IDS.filter((a) => findAdapter(a)).flatMap((agent) =>
   [...sessionFiles(join(AGENT_FIXTURES_DIR, agent)), ...sessionFiles(join(RECAP_CORPUS_DIR, agent))].map((f): [AgentId, string] => [agent, f]),
 );
+
+const corpus: Array<[AgentId, string]> = AGENT_IDS.flatMap((agent) => sessionFiles(join(RECAP_CORPUS_DIR, agent)).map((f): [AgentId, string] => [agent, f]));
+const prompts = (s: Session) => s.events.filter((e): e is Extract<TranscriptEvent, { kind: 'user' }> => e.kind === 'user');
+const beforeFirstSummary = (s: Session) => prompts({ ...s, events: s.events.slice(0, s.events.findIndex((e) => e.kind === 'summary')) });
+const stateOf = (s: Session) => deriveActivity(s, { now: Date.now() }).state;
+
+describe.skipIf(!sharedPresent)('transcripts of every real session in the corpus (#16)', () => {
+  it('has the corpus', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(45);
+  });
+
+  it.each(corpus)('%s %s: the agent is told from the content, with at least one typed prompt', async (agent, file) => {
+    expect(await detectAgentFromFile(file)).toBe(agent);
+    const s = await loadSessionFile(file);
+    expect(s.agent).toBe(agent);
+    expect(prompts(s).some((p) => p.text.trim().length > 0)).toBe(true);
+    expect(s.dropped).toBeUndefined();
+  });
+
+  // Counted by hand from the raw files (python over the JSON lines), not from the parser's output.
+  const file = (rel: string) => join(RECAP_CORPUS_DIR, rel);
+  const checks: Array<[string, string, (s: Session) => void]> = [
+    ['claude: a session compacted near its end keeps its 9 prompts, all before the compaction', 'claude/will-it-rain-compact-limit.jsonl', (s) => {
+      expect(prompts(s)).toHaveLength(9);
+      expect(beforeFirstSummary(s)).toHaveLength(9);
+      expect(prompts(s)[0]?.text).toMatch(/^I want you to create a TypeScript application from scatch inside of this folder/); // the IDE context cut
+      expect(s.events.filter((e) => e.kind === 'summary')).toHaveLength(1);
+      expect(s.events.at(-1)?.kind).toBe('error'); // the usage-limit reply after the compaction
+      expect(stateOf(s)).toBe('idle');
+    }],
+    ['claude: the first request of a compacted Chinese session stays first', 'claude/posthog-impact-zh.jsonl', (s) => {
+      expect(prompts(s)).toHaveLength(15);
+      expect(beforeFirstSummary(s)).toHaveLength(4);
+      expect(prompts(s)[0]?.text).toMatch(/^請閱讀\/Users\/linhungfan\/personal_project\/weave\/doc\.md, 這是我的take home project/);
+    }],
+    ['claude: 1.0.x /status, /cost and /compact are command prompts beside the typed ones', 'claude/bollywood-datastory-v1.jsonl', (s) => {
+      expect(prompts(s).map((p) => (p.command ? p.text : 'typed'))).toEqual(['typed', '/status', '/cost', 'typed', '/compact', 'typed', 'typed', 'typed', 'typed']);
+      expect(prompts(s)[0]?.text).toMatch(/^Create a beautiful award-worthy single page data story/);
+    }],
+    ['claude: a skill command with arguments, and /exit closing the session', 'claude/tokenforge-rwa-exit.jsonl', (s) => {
+      expect(prompts(s)[0]).toMatchObject({ text: '/colosseum-copilot', command: true });
+      expect(prompts(s).at(-1)).toMatchObject({ text: '/exit', command: true });
+      expect(s.events.at(-1)?.kind).toBe('exit');
+      expect(stateOf(s)).toBe('exited');
+    }],
+    ['claude: skill commands keep their arguments as typed', 'claude/flux-grant-cutoff.jsonl', (s) => {
+      expect(prompts(s).filter((p) => p.command).map((p) => p.text.slice(0, 40))).toEqual(['/solana-dev use the <idea> and suggest m', '/apply-grant Use this skill to help me a']);
+      expect(stateOf(s)).toBe('working'); // the file ends right after a tool result
+    }],
+    ['codex: a legacy rollout is read whole: 44 prompts, the first a spec-kit command body', 'codex/anpr-legacy-format-de.jsonl', (s) => {
+      expect(s.id).toBe('d7e0b7f3-b7c1-47c6-9aee-b17ae9c41262');
+      expect(prompts(s)).toHaveLength(44);
+      expect(prompts(s)[0]?.text).toMatch(/^---\ndescription: Create or update the project constitution/);
+      expect(stateOf(s)).toBe('idle');
+    }],
+    ['codex: a session ending on an escalated call with no result waits for approval', 'codex/soul-escalation.jsonl', (s) => {
+      const calls = s.events.filter((e): e is Extract<TranscriptEvent, { kind: 'tool-call' }> => e.kind === 'tool-call');
+      // 7 escalated calls; the user approved the export script's prefix ("Approved command prefix saved").
+      expect(calls.filter((c) => c.approval)).toHaveLength(6);
+      expect(calls.find((c) => c.command?.includes('export-session.sh'))).not.toHaveProperty('approval');
+      expect(calls.at(-1)).toMatchObject({ approval: true, command: 'git remote -v' });
+      expect(stateOf(s)).toBe('waiting');
+    }],
+    ['pi: two compactions keep all 9 prompts, 5 of them before the first', 'pi/welpy-stale-compaction-tail.jsonl', (s) => {
+      expect(prompts(s)).toHaveLength(9);
+      expect(beforeFirstSummary(s)).toHaveLength(5);
+      expect(prompts(s)[0]).toMatchObject({ text: '/skill:improve-codebase-architecture', command: true });
+      expect(s.events.at(-1)?.kind).toBe('summary');
+    }],
+    ['pi: the glued last line gives the final reply and the second compaction', 'pi/pi-mono-compact-glued-line.jsonl', (s) => {
+      expect(prompts(s)).toHaveLength(77);
+      expect(s.events.filter((e) => e.kind === 'summary')).toHaveLength(2);
+      expect(s.skipped).toBe(0);
+    }],
+    ['qwen: 20 typed prompts and 13 commands; the spec-kit bodies are not prompts', 'qwen/hrcloud-mcp-setup.jsonl', (s) => {
+      expect(prompts(s).filter((p) => !p.command)).toHaveLength(20);
+      expect(prompts(s).filter((p) => p.command)).toHaveLength(13);
+    }],
+    ['gemini: "System: Please continue." is not counted as a prompt', 'gemini/axe-quota-auth-loop.jsonl', (s) => {
+      expect(prompts(s)).toHaveLength(6);
+      expect(prompts(s).some((p) => p.text === 'System: Please continue.')).toBe(false);
+    }],
+  ];
+  for (const [name, rel, check] of checks) {
+    it(name, async () => check(await loadSessionFile(file(rel))));
+  }
+});
 
 async function recapOf(agent: AgentId, file: string) {
   const session = await loadSessionFile(file, { agent });

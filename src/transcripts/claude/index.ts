@@ -5,10 +5,10 @@
  * which starts a new id and file. Without a record, the pinned or resumed file, then files created in the
  * project folder after our start (as candidates).
  */
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { flagName, flagValue } from '../launch-args.js';
+import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
@@ -54,7 +54,8 @@ const listJsonl = (dir: string) => listSessionFiles(dir, (n) => n.endsWith('.jso
 
 async function readLiveRecord(file: string): Promise<ClaudeLiveRecord | undefined> {
   try {
-    return parseJsonObject(await readFile(file, 'utf8')) as ClaudeLiveRecord | undefined;
+    const text = await readSmallFile(file);
+    return text === undefined ? undefined : (parseJsonObject(text) as ClaudeLiveRecord | undefined);
   } catch {
     return undefined;
   }

@@ -2,16 +2,20 @@
  * Pure incremental parser for Claude Code session files (1.0.x and 2.1.x). Chain entries (user,
  * assistant, attachment, system) form a uuid/parentUuid tree; an assistant message is written as one
  * line per content block. The leaf is the last chain entry, unless a later `last-prompt` names another
- * (a rewind). A compaction starts a new root (`compact_boundary`, parent null) followed by the summary
- * (`isCompactSummary`): only the root→leaf path is summarized. Person-typed prompts are told apart
- * from meta, command, caveat, task-notification and summary messages.
+ * (a rewind). A compaction starts a new chain (`compact_boundary`, parent null) whose
+ * `logicalParentUuid` names the last entry before it; the boundary is linked there, so the active branch
+ * runs through every compaction and the history before it stays, with the summary (`isCompactSummary`)
+ * where the compaction happened. Person-typed prompts are told apart from meta, caveat,
+ * task-notification and summary messages; a slash command (`<command-name>` and `<command-args>` tags,
+ * in a user entry or, since 2.1.9x, a `system/local_command` entry) is a prompt whose text is the command
+ * as typed, and `/exit` or `/quit` also ends the session (`exit`). Its local output stays out.
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
 
 // Chain entry types (they carry uuid/parentUuid).
@@ -25,6 +29,30 @@ const QUIET_TYPES = new Set([
 // User text that a person did not type.
 const SYNTHETIC_USER = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|task-notification|system-reminder|bash-input|bash-stdout|bash-stderr|user-prompt-submit-hook)>/;
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+const COMMAND_NAME = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
+const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+const EXIT_COMMANDS = new Set(['/exit', '/quit']);
+const NO_RESPONSE = 'No response requested.';
+// What the VS Code extension adds to a prompt (the file open, the selection): context, not typed.
+const IDE_CONTEXT = /<ide_(opened_file|selection|diagnostics)>[\s\S]*?<\/ide_\1>\s*/g;
+
+/**
+ * The slash command a user entry records (`<command-name>/x</command-name>` with `<command-args>`), as
+ * typed: `/x args`; undefined for any other text.
+ */
+export function claudeCommandText(text: string): string | undefined {
+  if (!/^\s*<command-(name|message|args)>/.test(text)) return undefined;
+  const name = COMMAND_NAME.exec(text)?.[1]?.trim();
+  if (!name) return undefined;
+  const args = (COMMAND_ARGS.exec(text)?.[1] ?? '').trim();
+  return (name.startsWith('/') ? name : `/${name}`) + (args ? ` ${args}` : '');
+}
+
+function commandEvents(command: string, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  const events: TranscriptEvent[] = [{ kind: 'user', text: clip(command, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
+  if (EXIT_COMMANDS.has(command.split(/\s/, 1)[0] as string)) events.push({ kind: 'exit', text: command, sourceId, ts });
+  return events;
+}
 
 function blocksOf(content: unknown): ClaudeBlock[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
@@ -37,8 +65,8 @@ function apiErrorText(entry: ClaudeEntry): string {
   return clip(`${e?.status ? `API error ${e.status}` : 'API error'}${message ? `: ${message}` : ''}`, EVENT_TEXT_MAX_CHARS);
 }
 
-export function createClaudeParser(): TranscriptParser {
-  const tree = new EntryTree();
+export function createClaudeParser(options: ParserOptions = {}): TranscriptParser {
+  const tree = new EntryTree(options.limits);
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
   let sessionId: string | undefined;
@@ -68,8 +96,11 @@ export function createClaudeParser(): TranscriptParser {
         texts.push(b.text);
       }
     }
-    const text = texts.join('\n').trim();
-    if (text) {
+    const text = texts.join('\n').replace(IDE_CONTEXT, '').trim();
+    const command = text ? claudeCommandText(text) : undefined;
+    if (command !== undefined && entry.origin?.kind !== 'task-notification') {
+      events.push(...commandEvents(command, sourceId, ts));
+    } else if (text) {
       if (INTERRUPTED.test(text)) events.push({ kind: 'aborted', text, sourceId, ts });
       else if (person && !SYNTHETIC_USER.test(text)) events.push({ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts });
     }
@@ -79,6 +110,8 @@ export function createClaudeParser(): TranscriptParser {
   function assistantEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
     const message = entry.message;
     if (typeof message?.model === 'string' && message.model !== '<synthetic>') model = message.model;
+    // Claude's placeholder after a local command (/exit): nobody answered anything.
+    if (message?.model === '<synthetic>' && entry.isApiErrorMessage !== true && textFromParts(message.content).trim() === NO_RESPONSE) return [];
     const events: TranscriptEvent[] = [];
     let hasText = false;
     for (const b of blocksOf(message?.content)) {
@@ -116,18 +149,29 @@ export function createClaudeParser(): TranscriptParser {
         return [{ kind: 'error', text: apiErrorText(entry), sourceId, ts }];
       case 'turn_duration':
         return [{ kind: 'turn-end', sourceId, ts }];
+      case 'local_command': {
+        // 2.1.9x records a local command (`/mcp`, `/exit`) as a system entry; its output is another one.
+        const command = typeof entry.content === 'string' ? claudeCommandText(entry.content) : undefined;
+        return command === undefined ? [] : commandEvents(command, sourceId, ts);
+      }
       default:
         return [];
     }
   }
 
   function push(line: string): void {
-    const raw = parseJsonObject(line);
-    if (!raw) {
-      if (line.trim()) skipped++;
-      return;
+    const { objects, bad } = parseJsonLine(line);
+    skipped += bad;
+    for (const raw of objects) {
+      try {
+        pushEntry(raw as ClaudeEntry);
+      } catch {
+        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
+      }
     }
-    const entry = raw as ClaudeEntry;
+  }
+
+  function pushEntry(entry: ClaudeEntry): void {
     const type = typeof entry.type === 'string' ? entry.type : '';
     const ts = toEpochMs(entry.timestamp);
     if (typeof entry.sessionId === 'string' && !sessionId) sessionId = entry.sessionId;
@@ -140,7 +184,7 @@ export function createClaudeParser(): TranscriptParser {
       }
       const sourceId = entry.uuid;
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
-      const parentId = entry.subtype === 'compact_boundary' ? null : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
+      const parentId = entry.subtype === 'compact_boundary' ? compactParent(entry) : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
       tree.add(entry.uuid, parentId, events);
       promptAfterChain = false;
       return;
@@ -168,6 +212,13 @@ export function createClaudeParser(): TranscriptParser {
     }
   }
 
+  // The history a compaction summarized goes on: the entry the boundary names, else the last one before it.
+  function compactParent(entry: ClaudeEntry): string | null {
+    if (typeof entry.parentUuid === 'string') return entry.parentUuid;
+    if (typeof entry.logicalParentUuid === 'string' && tree.has(entry.logicalParentUuid)) return entry.logicalParentUuid;
+    return tree.lastId ?? null;
+  }
+
   function leaf(): string | undefined {
     // A last-prompt written after the last chain entry may point elsewhere (a rewind to an older turn).
     if (promptAfterChain && lastPromptLeaf && tree.has(lastPromptLeaf)) return lastPromptLeaf;
@@ -189,6 +240,7 @@ export function createClaudeParser(): TranscriptParser {
       // What is summarized: the last event of the branch and how many there are (noise lines do not count).
       stamp: `${events[events.length - 1]?.sourceId ?? 'empty'}:${events.length}`,
       skipped,
+      dropped: tree.dropped || undefined,
       startedAt,
       updatedAt,
     };

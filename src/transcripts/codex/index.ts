@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles, type SessionFileStat } from '../session-files.js';
-import { createCodexParser } from './parse.js';
+import { createCodexParser, isLegacyCodexLine } from './parse.js';
 import { codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
 
 // `codex <subcommand>` that records no conversation.
@@ -110,7 +110,11 @@ export const codexAdapter: TranscriptAdapter = {
   createParser: createCodexParser,
   detect(firstLines) {
     const rec = parseJsonObject(firstLines.find((l) => l.trim()) ?? '');
-    return rec !== undefined && typeof rec.type === 'string' && 'payload' in rec && (rec.type === 'session_meta' || rec.type === 'response_item' || rec.type === 'event_msg' || rec.type === 'turn_context');
+    if (rec === undefined) return false;
+    if (typeof rec.type === 'string' && 'payload' in rec) return rec.type === 'session_meta' || rec.type === 'response_item' || rec.type === 'event_msg' || rec.type === 'turn_context';
+    // A legacy rollout (Sept 2025): `{id, timestamp, instructions, git}`, then `{"record_type":"state"}`.
+    const second = parseJsonObject(firstLines.filter((l) => l.trim())[1] ?? '');
+    return isLegacyCodexLine(rec) && (rec.type === undefined ? second !== undefined && isLegacyCodexLine(second) : true);
   },
   planLaunch: planCodexLaunch,
   sessionDirs: (ctx) => codexSessionDirs(ctx),

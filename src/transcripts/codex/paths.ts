@@ -2,7 +2,8 @@
  * Where Codex keeps rollouts: `$CODEX_HOME` (default ~/.codex) /sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
  * dated in local time and not by project: the project is in the first line (session_meta.cwd).
  */
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { openRegular } from '../regular-file.js';
 import { join } from 'node:path';
 import type { Env } from '../types.js';
 
@@ -54,7 +55,7 @@ export async function codexDayDirs(sessions: string, limit = 400): Promise<strin
 export async function readFirstLine(file: string, maxBytes = 1024 * 1024): Promise<string | undefined> {
   let fh;
   try {
-    fh = await open(file, 'r');
+    fh = (await openRegular(file)).handle;
     const chunks: Buffer[] = [];
     let total = 0;
     while (total < maxBytes) {

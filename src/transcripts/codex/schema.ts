@@ -26,4 +26,8 @@ export interface CodexPayload {
   reason?: string;
   message?: string;
   thread_name?: string;
+  /** thread_rolled_back: how many turns were undone. */
+  num_turns?: number;
+  /** compacted: the history the model continues from (user messages and, for local compaction, the summary). */
+  replacement_history?: unknown[];
 }

@@ -6,7 +6,7 @@
  * candidate (the tracker's claims keep another wrapper's pinned file its own). Resuming (`--resume latest|N`)
  * appends to the old file: the file of this folder written since our start is the one.
  */
-import { open } from 'node:fs/promises';
+import { openRegular } from '../regular-file.js';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { planSessionIdLaunch } from '../launch-args.js';
@@ -78,7 +78,7 @@ export async function locateGeminiLive(ctx: LiveLocateContext): Promise<SessionC
 async function sessionIdOf(file: string): Promise<string | undefined> {
   let fh;
   try {
-    fh = await open(file, 'r');
+    fh = (await openRegular(file)).handle;
     const buf = Buffer.alloc(4096);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     const id = /"sessionId"\s*:\s*"([^"]+)"/.exec(buf.subarray(0, bytesRead).toString('utf8'))?.[1];

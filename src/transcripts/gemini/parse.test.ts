@@ -94,15 +94,19 @@ describe('gemini parser rules', () => {
     expect(s.skipped).toBe(0);
   });
 
-  it('what a person typed: displayContent over the expanded content, @-file contents cut, commands and injected context left out', () => {
+  it('what a person typed: displayContent over the expanded content, @-file contents cut, commands as commands, injected context left out', () => {
     const s = parseLines([
       meta,
       msg('u1', 'user', [{ text: 'explain @a.ts' }, { text: '\n--- Content from referenced files ---\nexport const a = 1;' }]),
       msg('u2', 'user', [{ text: 'look at the expanded thing' }], { displayContent: [{ text: 'look at @b.ts' }] }),
       msg('u3', 'user', '/stats'),
       msg('u4', 'user', [{ text: '<hook_context>injected</hook_context>' }]),
+      msg('u5', 'user', [{ text: 'System: Please continue.' }]),
+      msg('u6', 'user', '/quit'),
     ]);
-    expect(users(s)).toEqual(['explain @a.ts', 'look at @b.ts']);
+    expect(users(s)).toEqual(['explain @a.ts', 'look at @b.ts', '/stats', '/quit']);
+    expect(s.events.filter((e) => e.kind === 'user' && e.command).length).toBe(2);
+    expect(s.events.at(-1)).toMatchObject({ kind: 'exit', text: '/quit' });
   });
 
   it('errors, cancelled requests and cancelled tool calls; warnings and other notices are quiet', () => {
@@ -136,5 +140,43 @@ describe('gemini parser rules', () => {
     const s = parseLines([meta, msg('u1', 'user', 'hi'), JSON.stringify({ $set: { summary: 'First title' } }), JSON.stringify({ $set: { summary: 'Better title' } })]);
     expect(s.title).toBe('Better title');
     expect(s.events.filter((e) => e.kind === 'title')).toEqual([expect.objectContaining({ text: 'Better title' })]);
+  });
+});
+
+describe('gemini: compression keeps the history (#16)', () => {
+  it('a checkpoint opening with a <state_snapshot> keeps what came before, the snapshot as the summary', () => {
+    const checkpoint = (messages: object[]) => JSON.stringify({ $set: { messages } });
+    const s = parseLines([
+      meta,
+      msg('u1', 'user', 'first request'),
+      msg('g1', 'gemini', 'done one'),
+      checkpoint([
+        { id: 'n1', type: 'user', content: [{ text: '<state_snapshot>\n<overall_goal>first request</overall_goal>\n</state_snapshot>' }] },
+        { id: 'n2', type: 'gemini', content: [{ text: 'Got it. Thanks for the additional context!' }] },
+      ]),
+      checkpoint([
+        { id: 'm1', type: 'user', content: [{ text: '<state_snapshot>second</state_snapshot>' }] },
+        { id: 'm2', type: 'gemini', content: [{ text: 'Got it.' }] },
+      ]),
+      msg('u2', 'user', 'second request'),
+    ]);
+    expect(users(s)).toEqual(['first request', 'second request']);
+    expect(s.events.filter((e) => e.kind === 'summary').map((e) => (e as { text: string }).text)).toEqual([
+      '<state_snapshot>\n<overall_goal>first request</overall_goal>\n</state_snapshot>',
+      '<state_snapshot>second</state_snapshot>',
+    ]);
+    // A checkpoint that is no compression (resume, /restore) still replaces the messages.
+    const restored = parseLines([meta, msg('u1', 'user', 'old'), checkpoint([{ id: 'u9', type: 'user', content: [{ text: 'kept' }] }])]);
+    expect(users(restored)).toEqual(['kept']);
+  });
+});
+
+describe('gemini: a call waiting for the user’s confirmation', () => {
+  it('is marked as needing approval until it is recorded again with its result', () => {
+    const waiting = parseLines([meta, msg('u1', 'user', 'delete the build'), msg('g1', 'gemini', '', { toolCalls: [{ id: 'c1', name: 'run_shell_command', args: { command: 'rm -rf build' }, status: 'awaiting_approval' }] })]);
+    expect(waiting.events.find((e) => e.kind === 'tool-call')).toMatchObject({ approval: true });
+    expect(waiting.events.some((e) => e.kind === 'tool-result')).toBe(false);
+    const done = parseLines([meta, msg('u1', 'user', 'delete the build'), msg('g1', 'gemini', '', { toolCalls: [call('c1', 'run_shell_command', { command: 'rm -rf build' }, 'success', { output: '' })] })]);
+    expect(done.events.find((e) => e.kind === 'tool-call')).not.toHaveProperty('approval');
   });
 });

@@ -7,15 +7,22 @@
  * reads it, and the line parser also collects a pretty-printed document line by line, so a live file of
  * that format is followed too (each rewrite resets the tailer and the parser).
  *
+ * A slash command the user typed is recorded as a user message starting with `/`: it is a command prompt,
+ * and `/quit` (or `/exit`) ends the session. "System: Please continue." is Gemini's own nudge, not a prompt.
+ * A checkpoint whose first message is a `<state_snapshot>` is a compression (`/compress`, automatic): the
+ * messages before it stay as history, with the snapshot as the compaction summary where it happened.
+ * Past the history limits (history.ts) the oldest messages give way to one head entry.
+ *
  * Messages are normalized when they arrive; only their (clipped) events are kept, never the records.
  * Tool results can appear twice (in the model message's `toolCalls`, and as a user `functionResponse`
  * record; a checkpoint adds a synthetic `<id>_response` message): the first per call id counts.
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -25,7 +32,12 @@ interface Entry {
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'warning', 'error']);
 // User content Gemini itself treats as not a prompt: slash commands, `?` help, injected context.
-const NOT_A_PROMPT = /^(?:\/|\?|<session_context>|<hook_context>)/;
+const NOT_A_PROMPT = /^(?:\?|<session_context>|<hook_context>|System: Please continue\.$)/;
+const SLASH_COMMAND = /^\/[A-Za-z][\w.:-]*(?:\s|$)/;
+const EXIT_COMMAND = /^\/(?:quit|exit)\s*$/;
+const STATE_SNAPSHOT = /<state_snapshot>[\s\S]*<\/state_snapshot>|<state_snapshot>[\s\S]*/;
+// Keys of the entries recapwrap adds itself (never a message id Gemini writes).
+const HISTORY_KEY = '\u0000history-';
 // Where Gemini appends the contents of @-referenced files to the prompt.
 const REFERENCED_FILES_MARKER = '\n--- Content from referenced files ---';
 // The first workspace folder Gemini lists in the context it injects at the start of a chat.
@@ -40,7 +52,8 @@ export interface GeminiParser extends TranscriptParser {
   pushDocument(doc: GeminiConversation): void;
 }
 
-export function createGeminiParser(): GeminiParser {
+export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
+  const limits = options.limits ?? HISTORY_LIMITS;
   const messages = new Map<string, Entry>();
   let sessionId: string | undefined;
   let cwd: string | undefined;
@@ -55,6 +68,43 @@ export function createGeminiParser(): GeminiParser {
   let doc: string[] | undefined;
   let docChars = 0;
   let cached: SessionSnapshot | undefined;
+  let eventCount = 0;
+  let weight = 0;
+  let dropped = 0;
+  let historyKeys = 0;
+
+  const entryWeight = (entry: Entry) => entry.events.reduce((w, e) => w + eventWeight(e), 0);
+  function recount(): void {
+    eventCount = 0;
+    weight = 0;
+    for (const entry of messages.values()) {
+      eventCount += entry.events.length;
+      weight += entryWeight(entry);
+    }
+  }
+
+  // Past the limits: the oldest messages give way to one head entry (first prompts, summaries), first in order.
+  function bound(): void {
+    if (!overLimits(eventCount, weight, limits)) return;
+    const entries = [...messages.entries()];
+    let keepFrom = entries.length;
+    let events = 0;
+    let w = 0;
+    while (keepFrom > 1) {
+      const entry = (entries[keepFrom - 1] as [string, Entry])[1];
+      const ew = entryWeight(entry);
+      if (keepFrom < entries.length && (events + entry.events.length > limits.maxEvents / 2 || w + ew > limits.maxWeight / 2)) break;
+      events += entry.events.length;
+      w += ew;
+      keepFrom--;
+    }
+    const head = headEvents(entries.slice(0, keepFrom).flatMap(([, entry]) => entry.events));
+    dropped += head.dropped;
+    messages.clear();
+    messages.set(`${HISTORY_KEY}${++historyKeys}`, { events: head.kept });
+    for (const [key, entry] of entries.slice(keepFrom)) messages.set(key, entry);
+    recount();
+  }
 
   const changed = () => {
     revision++;
@@ -72,7 +122,16 @@ export function createGeminiParser(): GeminiParser {
     const entry = messageEntry(msg, msg.id, ts);
     if (entry === undefined) skipped++;
     if (cwd === undefined && msg.type === 'user') cwd = contextCwd(msg.content);
-    messages.set(msg.id, entry ?? { events: [] });
+    const before = messages.get(msg.id);
+    if (before) {
+      eventCount -= before.events.length;
+      weight -= entryWeight(before);
+    }
+    const next = entry ?? { events: [] };
+    messages.set(msg.id, next);
+    eventCount += next.events.length;
+    weight += entryWeight(next);
+    bound();
     changed();
   }
 
@@ -82,14 +141,29 @@ export function createGeminiParser(): GeminiParser {
       if (key === id) found = true;
       if (found) messages.delete(key);
     }
-    // Gemini's loader clears everything when the id is unknown; so do we.
-    if (!found) messages.clear();
+    // Gemini's loader clears everything when the id is unknown; so do we (but for the history we bounded).
+    if (!found) for (const key of [...messages.keys()]) if (!key.startsWith(HISTORY_KEY)) messages.delete(key);
+    recount();
     changed();
   }
 
   function checkpoint(list: unknown[]): void {
-    messages.clear();
-    for (const m of list) if (isMessage(m)) setMessage(m);
+    const first = list.find(isMessage);
+    const snapshot = first && first.type === 'user' ? STATE_SNAPSHOT.exec(plainText(partsOf(first.content))) : null;
+    if (snapshot && messages.size > 0) {
+      // A compression: what came before stays, then the snapshot as the summary, then the kept messages.
+      const before = [...messages.values()].flatMap((entry) => entry.events);
+      const ts = toEpochMs(first?.timestamp);
+      const summary: TranscriptEvent = { kind: 'summary', source: 'compaction', text: clip(snapshot[0].trim(), EVENT_TEXT_MAX_CHARS), sourceId: first?.id ?? `L${lineNo}`, ts };
+      messages.clear();
+      messages.set(`${HISTORY_KEY}${++historyKeys}`, { events: [...before, summary] });
+      recount();
+      for (const m of list) if (isMessage(m) && m !== first) setMessage(m);
+    } else {
+      messages.clear();
+      recount();
+      for (const m of list) if (isMessage(m)) setMessage(m);
+    }
     changed();
   }
 
@@ -150,11 +224,32 @@ export function createGeminiParser(): GeminiParser {
 
   function push(line: string): void {
     lineNo++;
+    try {
+      pushLine(line);
+    } catch {
+      skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
+    }
+  }
+
+  function pushLine(line: string): void {
     if (doc) return pushDocumentLine(line);
-    const rec = parseJsonObject(line);
-    if (rec) return pushRecord(rec);
     const trimmed = line.trim();
     if (!trimmed) return;
+    // The older format, pretty-printed, opens with a lone brace (below); anything else is records.
+    if (trimmed !== '{' && trimmed.startsWith('{')) {
+      const { objects, bad } = parseJsonLine(line);
+      if (objects.length > 0) {
+        skipped += bad;
+        for (const rec of objects) {
+          try {
+            pushRecord(rec);
+          } catch {
+            skipped++;
+          }
+        }
+        return;
+      }
+    }
     // The older format, pretty-printed: collect the document from its opening brace.
     if (trimmed === '{' && messages.size === 0 && sessionId === undefined) {
       doc = [line];
@@ -199,6 +294,7 @@ export function createGeminiParser(): GeminiParser {
       events,
       stamp: `${lastId ?? sessionId ?? 'empty'}:${events.length}:${revision}`,
       skipped,
+      dropped: dropped || undefined,
       startedAt,
       updatedAt,
     };
@@ -291,6 +387,11 @@ function userEvents(msg: GeminiMessage, sourceId: string, ts: number | undefined
   if (cut >= 0) text = text.slice(0, cut);
   text = text.trim();
   if (!text || NOT_A_PROMPT.test(text)) return [];
+  if (SLASH_COMMAND.test(text)) {
+    const events: TranscriptEvent[] = [{ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
+    if (EXIT_COMMAND.test(text)) events.push({ kind: 'exit', text, sourceId, ts });
+    return events;
+  }
   return [{ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts }];
 }
 
@@ -321,6 +422,9 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
     const name = typeof call.name === 'string' && call.name ? call.name : 'unknown';
     const callId = typeof call.id === 'string' && call.id ? call.id : undefined;
     const callTs = toEpochMs(call.timestamp) ?? ts;
+    // The tool scheduler's status while the user is asked to confirm the call (recorded if the message is
+    // written while it waits); every recording seen so far holds calls that already ended.
+    const approval = call.status === 'awaiting_approval';
     events.push({
       kind: 'tool-call',
       callId,
@@ -328,6 +432,7 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
       args: compactArgs(call.args, TOOL_ARGS_MAX_CHARS),
       command: commandFromToolCall(name, call.args),
       paths: pathsFromToolCall(name, call.args),
+      ...(approval ? { approval } : {}),
       sourceId,
       ts: callTs,
     });

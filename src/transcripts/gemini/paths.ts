@@ -4,7 +4,8 @@
  * home. The slug is registered in `~/.gemini/projects.json` (`{"projects": {"/abs/root": "slug"}}`); before
  * 0.29 the folder was the sha256 of the project root.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readSmallFile } from '../regular-file.js';
 import { basename, join } from 'node:path';
 import type { AgentContext, Env } from '../types.js';
 
@@ -26,7 +27,7 @@ export function geminiSlug(root: string): string {
 /** The slug registered for this folder in projects.json, if any. */
 export async function registeredSlug(ctx: AgentContext): Promise<string | undefined> {
   try {
-    const reg = JSON.parse(await readFile(join(getGeminiDir(ctx.env, ctx.home), 'projects.json'), 'utf8')) as { projects?: Record<string, unknown> };
+    const reg = JSON.parse((await readSmallFile(join(getGeminiDir(ctx.env, ctx.home), 'projects.json'), 16 * 1024 * 1024)) ?? '') as { projects?: Record<string, unknown> };
     const slug = reg.projects?.[ctx.cwd];
     return typeof slug === 'string' && slug && !slug.includes('/') ? slug : undefined;
   } catch {

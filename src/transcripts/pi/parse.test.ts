@@ -131,3 +131,76 @@ describe('pi active branch', () => {
     expect(of(s, 'aborted')).toHaveLength(1);
   });
 });
+
+describe('pi parser: compactions, commands, glued lines (#16)', () => {
+  const head = JSON.stringify({ type: 'session', version: 3, id: 'sess', timestamp: '2026-11-22T08:00:00.000Z', cwd: '/w' });
+  const entry = (id: string, parentId: string | null, message: object) => JSON.stringify({ type: 'message', id, parentId, timestamp: '2026-11-22T08:00:01.000Z', message });
+  const userMsg = (id: string, parentId: string | null, text: string) => entry(id, parentId, { role: 'user', content: [{ type: 'text', text }] });
+  const reply = (id: string, parentId: string, text: string) => entry(id, parentId, { role: 'assistant', content: [{ type: 'text', text }], stopReason: 'stop' });
+  const compaction = (id: string, parentId: string, summary: string, firstKeptEntryId: string) => JSON.stringify({ type: 'compaction', id, parentId, timestamp: '2026-11-22T08:00:02.000Z', summary, firstKeptEntryId, tokensBefore: 1000 });
+
+  it('a compaction of a branched tree keeps the active branch before it, not the abandoned one', () => {
+    const s = parseLines([
+      head,
+      userMsg('u1', null, 'first request'),
+      reply('a1', 'u1', 'done one'),
+      userMsg('u2', 'a1', 'abandoned idea'),
+      reply('a2', 'u2', 'abandoned answer'),
+      // /tree back to a1, a new branch, then a compaction on it and another one right after.
+      userMsg('u3', 'a1', 'better idea'),
+      reply('a3', 'u3', 'better answer'),
+      compaction('c1', 'a3', 'summary one', 'u3'),
+      compaction('c2', 'c1', 'summary two', 'u3'),
+      userMsg('u4', 'c2', 'next request'),
+    ]);
+    expect(of(s, 'user').map((e) => e.text)).toEqual(['first request', 'better idea', 'next request']);
+    expect(of(s, 'summary').map((e) => e.text)).toEqual(['summary one', 'summary two']);
+    expect(s.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'turn-end', 'user', 'assistant', 'turn-end', 'summary', 'summary', 'user']);
+  });
+
+  it('slash commands and skill invocations are command prompts as typed; paths are not commands', () => {
+    const s = parseLines([
+      head,
+      userMsg('u1', null, '/mode'),
+      userMsg('u2', 'u1', '<skill name="commit" location="/home/u/.pi/agent/skills/commit/SKILL.md">\nCommit the work.\n</skill>\n\nwith a short message'),
+      userMsg('u3', 'u2', '<skill name="remember" location="/x/SKILL.md">\nbody\n</skill>'),
+      userMsg('u4', 'u3', '/var/folders/49/T/Screenshot.png what is this'),
+    ]);
+    expect(of(s, 'user').map((e) => [e.text, e.command === true])).toEqual([
+      ['/mode', true],
+      ['/skill:commit with a short message', true],
+      ['/skill:remember', true],
+      ['/var/folders/49/T/Screenshot.png what is this', false],
+    ]);
+  });
+
+  it('a line holding two records yields both; a broken part beside them is counted', () => {
+    const v1 = (role: string, text: string, extra: object = {}) => JSON.stringify({ type: 'message', timestamp: '2026-11-22T08:00:01.000Z', message: { role, content: [{ type: 'text', text }], ...extra } });
+    const s = parseLines([
+      JSON.stringify({ type: 'session', id: 'v1', timestamp: '2026-11-22T08:00:00.000Z', cwd: '/w' }),
+      v1('user', 'do it'),
+      v1('assistant', 'the last reply', { stopReason: 'stop' }) + JSON.stringify({ type: 'compaction', timestamp: '2026-11-22T08:15:00.000Z', summary: 'the summary', firstKeptEntryIndex: 1 }),
+      '{"type":"message","message":{"role":"user"' + v1('user', 'after the cut'),
+    ]);
+    expect(s.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'turn-end', 'summary', 'user']);
+    expect(of(s, 'assistant')[0]?.text).toBe('the last reply');
+    expect(s.skipped).toBe(1);
+  });
+
+  it('the real glued line: the final reply and the second compaction are both read', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'pi', 'pi-mono-compact-glued-line.jsonl'));
+    expect(s.skipped).toBe(0);
+    expect(of(s, 'summary')).toHaveLength(2);
+    expect(s.events.at(-1)?.kind).toBe('summary');
+    expect(of(s, 'user')).toHaveLength(77);
+    expect(of(s, 'user')[0]?.text).toBe('https://github.com/badlogic/pi-mono/issues/288');
+  });
+
+  it('two compactions in a real v3 session keep all nine prompts, skills as commands', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'pi', 'welpy-stale-compaction-tail.jsonl'));
+    const users = of(s, 'user');
+    expect(users).toHaveLength(9);
+    expect(users.filter((u) => u.command).map((u) => u.text)).toEqual(['/skill:improve-codebase-architecture', '/skill:remember', expect.stringMatching(/^\/skill:commit/)]);
+    expect(of(s, 'summary')).toHaveLength(2);
+  });
+});

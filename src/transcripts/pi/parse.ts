@@ -1,21 +1,39 @@
 /**
  * Pure incremental parser for pi session files (v1, v2, v3). Entries form an id/parentId tree; the leaf
  * is the last entry in file order and only the root→leaf path is summarized. v1 files have no ids: each
- * entry's parent is the entry before it (what pi's own v1→v2 migration does).
+ * entry's parent is the entry before it (what pi's own v1→v2 migration does). A `compaction` entry is a
+ * link of the tree like any other (its parent is the leaf it compacted), so the branch it ends goes on
+ * past it: the history it summarized stays, on whichever branch was active, with the summary where it
+ * happened. A prompt the user typed as a command (`/name args`, pi sends unknown ones to the model) is a
+ * command prompt; a skill invocation (`/skill:name args`, which pi expands to `<skill name=…>…</skill>`
+ * and the arguments) is read back to the command as typed.
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
 
 // Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
 const QUIET_ENTRY_TYPES = new Set(['thinking_level_change', 'label', 'custom', 'custom_message']);
+// `/name` or `/skill:name` then its arguments; `/var/folders/…` (a path) is not a command.
+const SLASH_COMMAND = /^\/[A-Za-z][\w.:-]*(?:\s|$)/;
+const SKILL_BLOCK = /^<skill name="([^"]+)"[^>]*>[\s\S]*?<\/skill>\s*/;
 
-export function createPiParser(): TranscriptParser {
-  const tree = new EntryTree();
+/** A user prompt: the text as typed, and whether it was a command. */
+function promptOf(text: string): { text: string; command: boolean } {
+  const skill = SKILL_BLOCK.exec(text);
+  if (skill) {
+    const args = text.slice(skill[0].length).trim();
+    return { text: `/skill:${skill[1] as string}${args ? ` ${args}` : ''}`, command: true };
+  }
+  return { text, command: SLASH_COMMAND.test(text) };
+}
+
+export function createPiParser(options: ParserOptions = {}): TranscriptParser {
+  const tree = new EntryTree(options.limits);
   let header: PiHeader | undefined;
   let lineNo = 0;
   let skipped = 0;
@@ -24,20 +42,28 @@ export function createPiParser(): TranscriptParser {
   let startedAt: number | undefined;
   let updatedAt: number | undefined;
 
+  let glued = 0;
   function add(entry: PiEntry, events: TranscriptEvent[]): void {
-    // v1 entries have no id: chain them in file order.
-    const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${lineNo}`;
+    // v1 entries have no id: chain them in file order (a second record on one line gets its own id).
+    const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${lineNo}${tree.lastId === `L${lineNo}` || tree.has(`L${lineNo}`) ? `.${++glued}` : ''}`;
     const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (tree.lastId ?? null);
     tree.add(id, parentId, events);
   }
 
   function push(line: string): void {
     lineNo++;
-    const raw = parseJsonObject(line);
-    if (!raw) {
-      if (line.trim()) skipped++;
-      return;
+    const { objects, bad } = parseJsonLine(line);
+    skipped += bad;
+    for (const raw of objects) {
+      try {
+        pushEntry(raw);
+      } catch {
+        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
+      }
     }
+  }
+
+  function pushEntry(raw: Record<string, unknown>): void {
     const entry = raw as PiEntry;
     const ts = toEpochMs(entry.timestamp);
     if (ts !== undefined) {
@@ -97,8 +123,9 @@ export function createPiParser(): TranscriptParser {
       title,
       model,
       events,
-      stamp: leafId ?? (typeof header?.id === 'string' ? header.id : 'empty'),
+      stamp: `${leafId ?? (typeof header?.id === 'string' ? header.id : 'empty')}${tree.dropped ? `:${tree.dropped}` : ''}`,
       skipped,
+      dropped: tree.dropped || undefined,
       startedAt: toEpochMs(header?.timestamp) ?? startedAt,
       updatedAt,
     };
@@ -112,8 +139,10 @@ function messageEvents(m: PiMessage | undefined, sourceId: string, ts: number | 
   if (!m || typeof m !== 'object') return undefined;
   switch (m.role) {
     case 'user': {
-      const text = clip(textFromParts(m.content).trim(), EVENT_TEXT_MAX_CHARS);
-      return text ? [{ kind: 'user', text, sourceId, ts }] : [];
+      const prompt = promptOf(textFromParts(m.content).trim());
+      const text = clip(prompt.text, EVENT_TEXT_MAX_CHARS);
+      if (!text) return [];
+      return [prompt.command ? { kind: 'user', text, command: true, sourceId, ts } : { kind: 'user', text, sourceId, ts }];
     }
     case 'assistant':
       return assistantEvents(m, sourceId, ts);

@@ -4,10 +4,10 @@
  * `sessions/<pid>.json` for a pid in our child's tree names the current session exactly, and follows
  * `/clear` (which starts a new id and file); files born after our start are offered as candidates otherwise.
  */
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { flagName, flagValue, planSessionIdLaunch } from '../launch-args.js';
+import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
 import { createQwenParser } from './parse.js';
@@ -49,7 +49,8 @@ const listFiles = (dir: string, suffix: string) => listSessionFiles(dir, (n) => 
 
 async function readJson<T>(file: string): Promise<T | undefined> {
   try {
-    return parseJsonObject(await readFile(file, 'utf8')) as T | undefined;
+    const text = await readSmallFile(file);
+    return text === undefined ? undefined : (parseJsonObject(text) as T | undefined);
   } catch {
     return undefined; // Missing (not a qwen of ours) or being rewritten: look again on the next change.
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR } from '../../../test/helpers/shared.js';
+import { AGENT_FIXTURES_DIR, RECAP_CORPUS_DIR } from '../../../test/helpers/shared.js';
 import type { SessionSnapshot, TranscriptEvent } from '../types.js';
 import { createQwenParser } from './parse.js';
 
@@ -196,8 +196,9 @@ describe('qwen active branch and edge shapes', () => {
       sys('s1', 'u8', 'slash_command', { phase: 'invocation', rawCommand: '/compress' }),
     ]);
     expect(of(s, 'user').map((e) => e.text)).toEqual([
-      'real prompt', 'save logs', '[User message received during tool execution]: and lint', 'explain @src/a.ts', 'what I typed',
+      'real prompt', 'save logs', '[User message received during tool execution]: and lint', 'explain @src/a.ts', 'what I typed', '/compress',
     ]);
+    expect(of(s, 'user').at(-1)).toMatchObject({ command: true });
     expect(s.skipped).toBe(0);
   });
 
@@ -258,6 +259,55 @@ describe('qwen active branch and edge shapes', () => {
 
   it('gives an empty snapshot before any line', () => {
     const s = createQwenParser().snapshot();
-    expect(s).toMatchObject({ agent: 'qwen', id: '', events: [], skipped: 0, stamp: 'empty:0:0' });
+    expect(s).toMatchObject({ agent: 'qwen', id: '', events: [], skipped: 0, stamp: 'empty:0:0:0' });
+  });
+});
+
+describe('qwen: compressions, slash commands, exits (#16)', () => {
+  const at = (second: number, ms = 0) => `2026-11-22T09:00:${String(second).padStart(2, '0')}.${String(ms).padStart(3, '0')}Z`;
+  const timed = (line: string, ts: string) => JSON.stringify({ ...(JSON.parse(line) as object), timestamp: ts });
+  const compression = (uuid: string, parent: string, summary: string) =>
+    sys(uuid, parent, 'chat_compression', { info: { originalTokenCount: 9000, newTokenCount: 900 }, compressedHistory: [{ role: 'user', parts: [{ text: summary }] }, { role: 'model', parts: [{ text: 'Got it.' }] }] });
+
+  it('two compressions in a row keep the history before them and the first request', () => {
+    const s = parseLines([
+      user('u1', null, 'first request'),
+      said('a1', 'u1', 'done one'),
+      compression('c1', 'a1', '<state_snapshot>one</state_snapshot>'),
+      compression('c2', 'c1', '<state_snapshot>two</state_snapshot>'),
+      user('u2', 'c2', 'second request'),
+    ]);
+    expect(of(s, 'user').map((e) => e.text)).toEqual(['first request', 'second request']);
+    expect(of(s, 'summary').map((e) => e.text)).toEqual(['<state_snapshot>one</state_snapshot>', '<state_snapshot>two</state_snapshot>']);
+  });
+
+  it('a slash command is a command prompt; a file command’s expansion is not a second prompt, a later typed prompt is', () => {
+    const s = parseLines([
+      timed(sys('i1', null, 'slash_command', { phase: 'invocation', rawCommand: '/sp.plan Build the book' }), at(1)),
+      timed(sys('r1', 'i1', 'slash_command', { phase: 'result', rawCommand: '/sp.plan Build the book', outputHistoryItems: [] }), at(1, 20)),
+      timed(user('x1', 'r1', '---\ndescription: Execute the planning workflow\n---\n$ARGUMENTS'), at(1, 80)),
+      timed(said('a1', 'x1', 'Planned.'), at(5)),
+      timed(sys('i2', 'a1', 'slash_command', { phase: 'invocation', rawCommand: '/stats model' }), at(10)),
+      timed(sys('r2', 'i2', 'slash_command', { phase: 'result', rawCommand: '/stats model', outputHistoryItems: [{ type: 'model_stats' }] }), at(10, 10)),
+      timed(user('u2', 'r2', 'how many requests do I have'), at(13)),
+      timed(said('a2', 'u2', 'Twelve.'), at(14)),
+      timed(sys('i3', 'a2', 'slash_command', { phase: 'invocation', rawCommand: '/quit' }), at(20)),
+    ]);
+    expect(of(s, 'user').map((e) => [e.text, e.command === true])).toEqual([
+      ['/sp.plan Build the book', true],
+      ['/stats model', true],
+      ['how many requests do I have', false],
+      ['/quit', true],
+    ]);
+    expect(s.events.at(-1)).toMatchObject({ kind: 'exit', text: '/quit' });
+  });
+
+  it('a real session: the spec-kit commands are the prompts, not their expanded bodies', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'qwen', 'docusaurus-book-toolresult.jsonl'));
+    const users = of(s, 'user');
+    expect(users.filter((u) => u.command).map((u) => u.text.split(' ')[0])).toEqual(['/sp.constitution', '/sp.specify', '/sp.plan', '/sp.tasks', '/sp.implement']);
+    expect(users.some((u) => u.text.startsWith('---\ndescription:'))).toBe(false);
+    expect(users.map((u) => u.text)[0]).toBe('hello');
+    expect(s.events.at(-1)?.kind).toBe('tool-result');
   });
 });

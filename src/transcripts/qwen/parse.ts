@@ -1,26 +1,25 @@
 /**
- * Pure incremental parser for Qwen Code session files. Records form a uuid/parentUuid chain; the leaf is
- * the last conversation record in file order (metadata records such as titles do not move it), and only
- * the root→leaf path is summarized, so `/rewind`'s dead branches drop out. Telemetry and snapshot records
- * stay in the chain (they are links in it) but carry no events.
+ * Pure incremental parser for Qwen Code session files. Records form a uuid/parentUuid chain (an
+ * `EntryTree`, like pi and Claude); the leaf is the last conversation record in file order (metadata
+ * records such as titles do not move it), and only the root→leaf path is summarized, so `/rewind`'s dead
+ * branches drop out. Telemetry and snapshot records stay in the chain (they are links in it) but carry no
+ * events. A record whose parent is missing (a lost line) continues from the record before it in file order.
+ * A `chat_compression` record is a link of the chain too: the history before it stays, its summary where
+ * it happened. A slash command (`system/slash_command`, phase `invocation`) is a command prompt as typed,
+ * `/quit` also ends the session; the prompt a file command expands to (the next user record, written
+ * within a second of the command's result) is the command's own text, not a second prompt.
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
-  type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
+  type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { EntryTree } from '../entry-tree.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
-
-interface Node {
-  parentId: string | null;
-  /** Position in file order, to bridge a chain broken by a lost line. */
-  order: number;
-  events: TranscriptEvent[];
-}
 
 // System subtypes that carry nothing a recap needs (known, so not counted as skipped).
 const QUIET_SYSTEM_SUBTYPES = new Set([
-  'ui_telemetry', 'attribution_snapshot', 'file_history_snapshot', 'slash_command', 'at_command', 'rewind',
+  'ui_telemetry', 'attribution_snapshot', 'file_history_snapshot', 'at_command', 'rewind',
   'notification', 'background_task_completed', 'cron', 'session_notes', 'omni_recall', 'user_text_elements',
   'branch_checkpoint', 'goal_state', 'goal_runtime', 'goal_turn_end', 'realtime_message',
   'agent_bootstrap', 'agent_launch_prompt', 'agent_retry', 'agent_session_ready',
@@ -38,12 +37,14 @@ const MID_TURN_PREFIX = /^\s*\[User message received during tool execution\]:\s*
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 // Where qwen (like gemini-cli) appends the contents of @-referenced files to the prompt.
 const REFERENCED_FILES_MARKER = '\n--- Content from referenced files ---';
+const EXIT_COMMAND = /^\/(?:quit|exit)\b/;
+/** A user record this soon after a slash command's result, chained to it, is the command's expansion. */
+export const COMMAND_EXPANSION_MS = 1000;
 
-export function createQwenParser(): TranscriptParser {
-  const nodes = new Map<string, Node>();
-  const fileOrder: string[] = [];
-  // Title/model events, anchored to the leaf they were recorded at ('' before any record).
-  const metaEvents = new Map<string, TranscriptEvent[]>();
+export function createQwenParser(options: ParserOptions = {}): TranscriptParser {
+  const tree = new EntryTree(options.limits);
+  // Title/model events recorded before any record; later ones go with the leaf they were recorded at.
+  const preamble: TranscriptEvent[] = [];
   let leafId: string | undefined;
   let sessionId: string | undefined;
   let cwd: string | undefined;
@@ -54,22 +55,21 @@ export function createQwenParser(): TranscriptParser {
   let skipped = 0;
   let startedAt: number | undefined;
   let updatedAt: number | undefined;
+  let commandResult: { uuid: string; ts: number | undefined } | undefined;
 
   function addNode(rec: QwenRecord, events: TranscriptEvent[], movesLeaf: boolean): void {
     const hasId = typeof rec.uuid === 'string' && rec.uuid.length > 0;
     const id = hasId ? (rec.uuid as string) : `L${lineNo}`;
-    // Records without ids chain in file order.
-    const parentId = hasId ? (typeof rec.parentUuid === 'string' ? rec.parentUuid : null) : (leafId ?? null);
-    if (!nodes.has(id)) fileOrder.push(id);
-    nodes.set(id, { parentId, order: nodes.get(id)?.order ?? fileOrder.length - 1, events });
+    // Records without ids chain in file order; a parent that never came (a lost line) is bridged to the
+    // record before this one.
+    let parentId = hasId ? (typeof rec.parentUuid === 'string' ? rec.parentUuid : null) : (leafId ?? null);
+    if (parentId !== null && !tree.has(parentId)) parentId = tree.lastId ?? null;
+    tree.add(id, parentId, events);
     if (movesLeaf) leafId = id;
   }
 
   function addMeta(event: TranscriptEvent): void {
-    const anchor = leafId ?? '';
-    const list = metaEvents.get(anchor);
-    if (list) list.push(event);
-    else metaEvents.set(anchor, [event]);
+    if (leafId === undefined || !tree.addTo(leafId, [event])) preamble.push(event);
     metaRevision++;
   }
 
@@ -98,10 +98,38 @@ export function createQwenParser(): TranscriptParser {
       recordMetadata(rec, sourceId, ts);
       return;
     }
-    const events = recordEvents(rec, sourceId, ts);
+    let events: TranscriptEvent[] | undefined;
+    if (rec.type === 'system' && rec.subtype === 'slash_command') {
+      events = commandEvents(rec, sourceId, ts);
+    } else if (isCommandExpansion(rec, ts)) {
+      events = [];
+    } else {
+      events = recordEvents(rec, sourceId, ts);
+    }
     if (events === undefined) skipped++;
     if (rec.type === 'assistant' && typeof rec.model === 'string' && rec.model && !rec.isSidechain) model = rec.model;
     addNode(rec, events ?? [], true);
+  }
+
+  // `invocation` is what the user typed; `result` follows (its output is for the screen).
+  function commandEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+    const payload = rec.systemPayload;
+    const raw = typeof payload?.rawCommand === 'string' ? payload.rawCommand.trim() : '';
+    if (payload?.phase === 'result') {
+      if (typeof rec.uuid === 'string') commandResult = { uuid: rec.uuid, ts };
+      return [];
+    }
+    if (payload?.phase !== 'invocation' || !raw) return [];
+    const events: TranscriptEvent[] = [{ kind: 'user', text: clip(raw, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
+    if (EXIT_COMMAND.test(raw)) events.push({ kind: 'exit', text: raw, sourceId, ts });
+    return events;
+  }
+
+  function isCommandExpansion(rec: QwenRecord, ts: number | undefined): boolean {
+    const result = commandResult;
+    if (rec.type !== 'user' || !result || rec.parentUuid !== result.uuid) return false;
+    if (typeof rec.subtype === 'string' && rec.subtype !== '') return false;
+    return ts !== undefined && result.ts !== undefined && ts - result.ts < COMMAND_EXPANSION_MS;
   }
 
   function recordMetadata(rec: QwenRecord, sourceId: string, ts: number | undefined): void {
@@ -124,52 +152,20 @@ export function createQwenParser(): TranscriptParser {
 
   function push(line: string): void {
     lineNo++;
-    const raw = parseJsonObject(line);
-    if (raw) {
-      pushRecord(raw as QwenRecord);
-      return;
-    }
-    if (!line.trim()) return;
-    // Qwen's own reader salvages lines holding several records (a crash before a newline): do the same.
-    const recovered = recoverObjects(line);
-    if (recovered.length === 0) skipped++;
-    for (const rec of recovered) pushRecord(rec as QwenRecord);
-  }
-
-  // Root→leaf ids; where a parent is missing (a lost line), continue from the record before it in file order.
-  function activePath(): string[] {
-    let path = activeBranch(nodes, leafId);
-    const seen = new Set(path);
-    for (;;) {
-      const first = path[0];
-      const node = first === undefined ? undefined : nodes.get(first);
-      if (!node || node.parentId === null || nodes.has(node.parentId)) return path;
-      let prev: string | undefined;
-      for (let i = node.order - 1; i >= 0; i--) {
-        const id = fileOrder[i] as string;
-        if (!seen.has(id)) {
-          prev = id;
-          break;
-        }
+    // Qwen's own reader salvages lines holding several records (a crash before a newline): so does this.
+    const { objects, bad } = parseJsonLine(line);
+    skipped += bad;
+    for (const rec of objects) {
+      try {
+        pushRecord(rec as QwenRecord);
+      } catch {
+        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
       }
-      if (prev === undefined) return path;
-      const before = activeBranch(nodes, prev).filter((id) => !seen.has(id));
-      if (before.length === 0) return path;
-      for (const id of before) seen.add(id);
-      path = [...before, ...path];
     }
   }
 
   function snapshot(): SessionSnapshot {
-    const events: TranscriptEvent[] = [...(metaEvents.get('') ?? [])];
-    let lastWithEvents: string | undefined;
-    for (const id of activePath()) {
-      const node = nodes.get(id) as Node;
-      if (node.events.length > 0) lastWithEvents = id;
-      events.push(...node.events);
-      const meta = metaEvents.get(id);
-      if (meta) events.push(...meta);
-    }
+    const events: TranscriptEvent[] = [...preamble, ...tree.branchEvents(leafId)];
     return {
       agent: 'qwen',
       id: sessionId ?? '',
@@ -178,8 +174,9 @@ export function createQwenParser(): TranscriptParser {
       model,
       events,
       // Telemetry and snapshot records do not change it; any new event, branch or title does.
-      stamp: `${lastWithEvents ?? sessionId ?? 'empty'}:${events.length}:${metaRevision}`,
+      stamp: `${events[events.length - 1]?.sourceId ?? sessionId ?? 'empty'}:${events.length}:${metaRevision}:${tree.dropped}`,
       skipped,
+      dropped: tree.dropped || undefined,
       startedAt,
       updatedAt,
     };
@@ -329,33 +326,4 @@ function systemEvents(rec: QwenRecord, sourceId: string, ts: number | undefined)
     default:
       return typeof rec.subtype === 'string' && QUIET_SYSTEM_SUBTYPES.has(rec.subtype) ? [] : undefined;
   }
-}
-
-// Complete JSON objects found in a line that is not one object (string-aware brace matching).
-function recoverObjects(line: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  let escaped = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === '\\') escaped = true;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') {
-      if (depth > 0) inString = true;
-    } else if (ch === '{') {
-      if (depth === 0) start = i;
-      depth++;
-    } else if (ch === '}' && depth > 0) {
-      depth--;
-      if (depth === 0) {
-        const rec = parseJsonObject(line.slice(start, i + 1));
-        if (rec) out.push(rec);
-      }
-    }
-  }
-  return out;
 }

@@ -48,6 +48,9 @@ export interface QwenSystemPayload {
   uiEvent?: QwenUiEvent;
   // user prompt / mid-turn user message: the text the person submitted
   displayText?: string;
+  // slash_command: `invocation` (what was typed) then `result`
+  phase?: string;
+  rawCommand?: string;
   // turn_result (daemon sessions)
   state?: 'completed' | 'cancelled' | 'error';
   error?: { message?: string };

@@ -15,8 +15,8 @@ export function recapText(line: string): string {
   return sanitizeLine(line).replace(LABEL, '').trim();
 }
 
-// Cut to fit, ending with an ellipsis. A cut inside a Latin word backs up to the word's start when that
-// costs less than a third of the room; CJK text (no spaces) and cuts between words are not moved.
+// Cut to fit, ending with an ellipsis. A cut inside a Latin word backs up to the word's start (a single
+// word longer than the room is cut hard); CJK text (no spaces) and cuts between words are not moved.
 function cutAtWord(text: string, cells: number): string {
   if (displayWidth(text) <= cells) return text;
   const hard = truncateToWidth(text, cells);
@@ -26,7 +26,7 @@ function cutAtWord(text: string, cells: number): string {
     return `${body.replace(/[\s,;:—-]+$/u, '')}…`;
   }
   const space = Math.max(body.lastIndexOf(' '), body.lastIndexOf('/'));
-  if (space > 0 && space >= body.length - Math.max(4, Math.floor(cells / 3))) return `${body.slice(0, space).replace(/[\s,;:—/-]+$/u, '')}…`;
+  if (space > 0) return `${body.slice(0, space).replace(/[\s,;:—/-]+$/u, '')}…`;
   return hard;
 }
 

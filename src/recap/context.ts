@@ -130,7 +130,7 @@ function renderToolCall(e: Extract<RecapEvent, { kind: 'tool-call' }>): string {
 function toItem(e: RecapEvent): DialogueItem | undefined {
   switch (e.kind) {
     case 'user':
-      return { role: 'user', text: cut(e.text, CONTEXT_LIMITS.message) };
+      return { role: 'user', text: cut(e.command ? `(slash command) ${e.text}` : e.text, CONTEXT_LIMITS.message) };
     case 'assistant':
       return e.text.trim() ? { role: 'assistant', text: cutMiddle(e.text, CONTEXT_LIMITS.message) } : undefined;
     case 'tool-call':
@@ -388,11 +388,11 @@ export function renderContext(ctx: RecapContext): string {
   if (ctx.filesTouched.length) out.push('', `## Files changed: ${ctx.filesTouched.join(', ')}`);
   if (ctx.commands.length) out.push(`## Commands run: ${ctx.commands.map((c) => `${c.command}${c.ok === false ? ' (failed)' : ''}`).join('; ')}`);
   if (ctx.errors.length) out.push(`## Errors: ${ctx.errors.slice(-4).join(' | ')}`);
-  out.push('', `## State: ${describeEnding(ctx)}`);
+  out.push('', `## State: ${describeEnding(ctx)}${ctx.exited ? '; then the session was closed' : ''}`);
   return out.join('\n');
 }
 
-export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'>): string {
+export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'> & { approval?: boolean }): string {
   const live = ctx.activity ? ` (agent now: ${ctx.activity})` : '';
   switch (ctx.ending) {
     case 'empty':
@@ -406,6 +406,7 @@ export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | '
     case 'api-error':
       return `the last turn stopped on a provider/API error${live}`;
     case 'mid-tool':
+      if (ctx.approval) return `the agent waits for the user's approval of a tool call${ctx.pendingTool ? ` ${ctx.pendingTool}` : ''}${live}`;
       return `the last turn is in the middle of a tool call${ctx.pendingTool ? ` ${ctx.pendingTool}` : ''}${live}`;
     case 'mid-turn':
       return `the last turn is still in progress${live}`;

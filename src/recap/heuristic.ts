@@ -78,12 +78,19 @@ function cutWords(text: string, max: number): string {
   return space > max / 2 ? `${body.slice(0, space).replace(/[\s,;:—-]+$/u, '')}…` : hard;
 }
 
+// Articles carry nothing in a few words: dropped inside English sentences (never at their start).
+function dropArticles(text: string): string {
+  if (!/^[\x00-\x7f]*$/.test(text.replace(/[’‘“”—–…]/g, ''))) return text;
+  return text.replace(/(?<=[A-Za-z0-9,;:)"'`] )(the|a|an) (?=[\w"'`])/gi, '');
+}
+
 // A line a person wrote, not pasted markup, log output, JSON or a fragment (`[INFO] …`, `<tag …>`, `{`, `foo)`).
 function looksLikeWords(line: string): boolean {
-  if (/^[<{}[\]]|^\$ |^[A-Z_]{3,}[^a-z\s]*\s|^\[[A-Z]+\]|^"[^"]+"\s*:/.test(line)) return false;
+  if (/^[<{}[\]]|^\$ |^[A-Z_]{3,}[^a-z\s]*\s|^\[[A-Z]+\]|^"[^"]+"\s*:|^["'][^"']*["'],?$/.test(line)) return false;
   const opens = (line.match(/\(/g) ?? []).length;
   const closes = (line.match(/\)/g) ?? []).length;
   if (closes > opens && /^[^(]*\)/.test(line)) return false;
+  if (!CJK.test(line) && (line.match(/\p{L}{3,}/gu) ?? []).length < 2) return false;
   return codeRatio(line) < 0.08;
 }
 
@@ -116,7 +123,7 @@ export function gistOf(request: string): string {
   // A role prompt ("You are an expert …") is not the task: the sentence after it is.
   const first = (sentences.length > 1 && /^you are (a|an|the)\b/i.test(sentences[0] as string) ? sentences[1] : sentences[0]) ?? text;
   // Articles and determiners carry nothing in a few words (English only; other languages stay as written).
-  const gist = first.replace(/[.!。！]+$/u, '').replace(/\b(the|a|an|this|that|these|those)\s+(?=\w)/gi, (m, _w, offset: number) => (offset === 0 ? m : '')).trim();
+  const gist = dropArticles(first.replace(/[.!。！]+$/u, '')).trim();
   return cutWords(gist, 80);
 }
 
@@ -139,14 +146,18 @@ function substantive(turn: Turn | undefined): boolean {
 
 /** The user's task in their own words: the latest real request, not a "yes"/"go on". */
 export function pickTask(ctx: Pick<RecapContext, 'requests' | 'firstRequest' | 'summaries' | 'title' | 'turns'>): string | undefined {
-  for (let i = ctx.turns.length - 1; i >= 0; i--) if (substantive(ctx.turns[i])) return gistOf(ctx.turns[i]?.request as string);
+  for (let i = ctx.turns.length - 1; i >= 0; i--) {
+    const gist = substantive(ctx.turns[i]) ? gistOf(ctx.turns[i]?.request as string) : '';
+    if (gist) return gist;
+  }
   for (let i = ctx.requests.length - 1; i >= 0; i--) {
     const r = ctx.requests[i] as string;
-    if (!isAcknowledgement(r) && !isHousekeepingCommand(r) && statesTask(r) && (r.trim().length >= 6 || CJK.test(r))) return gistOf(r);
+    const gist = !isAcknowledgement(r) && !isHousekeepingCommand(r) && statesTask(r) && (r.trim().length >= 6 || CJK.test(r)) ? gistOf(r) : '';
+    if (gist) return gist;
   }
-  if (ctx.title) return gistOf(ctx.title);
-  if (ctx.firstRequest) return gistOf(ctx.firstRequest);
-  return undefined;
+  const fallback = [ctx.title, ctx.firstRequest].find((t) => t && !isAcknowledgement(t) && statesTask(t));
+  const gist = fallback ? gistOf(fallback) : '';
+  return gist || undefined;
 }
 
 function baseName(path: string): string {
@@ -289,7 +300,7 @@ function describeTools(steps: readonly ToolStep[], cwd?: string): string {
 
 // --- Sentences of the agent's answer ---
 
-const PLEASANTRY = /^(great|awesome|perfect|excellent|nice|cool|sure|of course|certainly|absolutely|got it|understood|you're welcome|no problem|happy to help|glad|thanks|thank you|okay|ok|alright|all set|done|here you go|here's|here is|here are|good (question|catch|point))\b[!.,]?\s*$|\b(hope (this|that) helps|feel free|happy to help|glad (it|that|to)|enjoy|let me know if|don't hesitate|good luck|have fun)\b/i;
+const PLEASANTRY = /^(great|awesome|perfect|excellent|nice|cool|sure|of course|certainly|absolutely|got it|understood|you're welcome|no problem|happy to help|glad|thanks|thank you|okay|ok|alright|all set|done|here you go|here's|here is|here are|good (question|catch|point))\b,?( \w+)?[!.,]?\s*$|\b(hope (this|that) helps|feel free|happy to help|glad (it|that|to)|enjoy|let me know if|don't hesitate|good luck|have fun)\b/i;
 const INTENT = /^(now,? |let me|let's|i'll|i will|i'm going to|i am going to|now (let me|i'll|i will)|first,? (let me|i'll)|next,? (let me|i'll)|i need to|i should|i'm (now )?(using|checking|looking|reading|running|going|starting|exporting|copying))\b|^(让我|我来|我先|我将|まず|次に)/i;
 const RESULT = /\b(done|fixed|added|updated|created|removed|deleted|renamed|moved|committed|pushed|merged|deployed|published|released|passe[sd]|passing|fail(s|ed|ing|ure)?|found|works|implemented|shipped|landed|built|installed|configured|verified|confirmed|resolved|refactored|wrote|written|generated|exported|live|ready|error|because|cause[sd]?|risk|finding|missing|broken|can't|cannot|isn't|aren't|doesn't|won't|no longer|root cause|succeeded|complete[ds]?|finished|need(s)? more (context|info|information|details))\b|完成|已|修复|添加|更新|失败|通过|推送|提交|创建|删除|发现|完了|修正|追加|作成|成功|失敗|確認|しました|완료|수정|추가|했습니다/i;
 const FILEISH = /\b[\w-]+\.(?:[a-z]{1,5})\b|(?:^|\s)[\w.-]*\/[\w./-]+/i;
@@ -316,8 +327,8 @@ export function telegraphic(s: string): string {
   let t = s
     .replace(/^I(?:'ve| have)\s+(?=\w)/i, '')
     .replace(/^I\s+(?=(found|fixed|added|updated|created|removed|renamed|moved|committed|pushed|merged|ran|wrote|checked|verified|implemented|built|changed|replaced|refactored|deleted|installed|set up|read|reviewed)\b)/i, '')
-    .replace(/^(?:the|a|an)\s+((?:main|key|real|root|only|biggest)\s+\w+)\s+(?:is|was)\s+(?:that\s+)?/i, '$1: ')
-    .replace(/\b(the|a|an)\s+(?=[\w"'`])/gi, '');
+    .replace(/^(?:the|a|an)\s+((?:main|key|real|root|only|biggest)\s+\w+)\s+(?:is|was)\s+(?:that\s+)?/i, '$1: ');
+  t = dropArticles(t);
   t = t.replace(/^./, (c) => c.toUpperCase());
   return t.length >= 8 ? t : s;
 }
@@ -359,7 +370,7 @@ export function outcomeSentences(texts: readonly string[], settled: boolean, max
     for (let i = 0; i < list.length - 1; i++) {
       const a = list[i] as Sentence;
       const b = list[i + 1] as Sentence;
-      if (a.text.length <= 24 && !CJK.test(a.text) && !isQuestion(a.text) && !a.listIntro && a.paragraph === b.paragraph && !PLEASANTRY.test(a.text)) {
+      if (a.text.length <= 24 && !CJK.test(a.text) && !isQuestion(a.text) && !a.listIntro && !b.listIntro && !isQuestion(b.text) && a.paragraph === b.paragraph && !PLEASANTRY.test(a.text) && !ACK.test(a.text)) {
         list.splice(i, 2, { ...a, text: `${a.text} ${b.text}` });
       }
     }
@@ -609,7 +620,7 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       }
       const outcome = outcomeSentences(texts, false, 2);
       const last = turn?.tools[turn.tools.length - 1];
-      if (last) outcome.unshift(`last step: ${describeTool(last, ctx.cwd)}${last.ok === false ? ' (failed)' : ''}`);
+      if (last) outcome.unshift(`${describeTool(last, ctx.cwd)} (last step${last.ok === false ? ', failed' : ''})`);
       if (ctx.activity === 'exited' || ctx.exited) return { state: texts.length || last ? 'cut off mid-turn' : 'cut off before the agent answered', status: 'aborted', outcome, next: 'ask the agent to continue' };
       if (ctx.activity === 'waiting') return { state: 'waiting for you', status: 'waiting', outcome, next: 'ask the agent to continue' };
       const state = ctx.activity === 'working' ? 'working' : texts.length || last ? 'in progress' : 'no answer yet';

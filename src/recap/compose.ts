@@ -69,6 +69,7 @@ const BODY_SEP = 2; // ': '
 const NEXT_SEP = 7; // ' Next: '
 const MIN_PIECE = 12;
 const MIN_SUBJECT = 18;
+const SHORT_SUBJECT = 20;
 
 /**
  * Compose recap parts for `cells` cells by priority: the state always (cut only when nothing else fits),
@@ -106,8 +107,11 @@ export function composeParts(parts: RecapParts, cells: number): string {
       return got;
     };
     a.next = take(nextFull, Math.max(Math.min(nextFull, 16), Math.floor(budget * (withSubject ? 0.35 : 0.45))));
+    // A short subject (a few words) is read whole before the outcome takes its share.
+    const shortSubject = subjectFull <= SHORT_SUBJECT;
+    if (withSubject && subject && shortSubject) a.subject = take(subjectFull, subjectFull);
     if (outcome.length) a.out[0] = take(want(0), Math.floor(budget * (withSubject ? 0.4 : 0.55)));
-    if (withSubject && subject) a.subject = take(subjectFull, Math.max(MIN_SUBJECT, Math.floor(budget * 0.25)));
+    if (withSubject && subject && !shortSubject) a.subject = take(subjectFull, Math.max(MIN_SUBJECT, Math.floor(budget * 0.25)));
     a.next += take(nextFull - a.next, rem);
     if (outcome.length) a.out[0] = (a.out[0] as number) + take(want(0) - (a.out[0] as number), rem);
     if (subject && withSubject) a.subject += take(subjectFull - a.subject, rem);
@@ -116,7 +120,7 @@ export function composeParts(parts: RecapParts, cells: number): string {
   };
   // In a narrow line three cut pieces say less than two readable ones: the subject joins when there is
   // room for it (or it is short), or when there is no outcome to show.
-  const roomForSubject = !outcome.length || budget >= 90 || subjectFull <= Math.floor(budget * 0.3);
+  const roomForSubject = !outcome.length || budget >= 90 || subjectFull <= Math.max(SHORT_SUBJECT, Math.floor(budget * 0.3));
   let a = alloc(!!subject && roomForSubject);
   if (subject && a.subject < Math.min(MIN_SUBJECT, subjectFull)) a = alloc(false);
   if (outcome.length && (a.out[0] as number) < Math.min(MIN_PIECE, want(0))) a.out[0] = 0;

@@ -34,7 +34,7 @@ const PARTS: RecapParts[] = [
   { state: 'done', subject: 'Add a --json flag to the export command', outcome: ['Added the --json flag in src/export.ts; 12 tests pass.', 'committed and pushed 2e593ed to ranger: "feat: json"'], next: 'nothing pending' },
   { state: 'waiting for your answer', subject: 'init', outcome: ['Repo state: empty working tree, no remote, no commits.'], next: 'What do you want init to produce? Stack / Shape / Git' },
   { state: 'waiting for approval of git push', outcome: [], next: 'approve or deny git push' },
-  { state: 'API error 500, nothing done', subject: 'hello', outcome: ['your current token plan does not support model MiniMax-M2.7 (2061)'], next: 'switch to a supported model, then retry' },
+  { state: 'API error 500, nothing happened', subject: 'hello', outcome: ['your current token plan does not support model MiniMax-M2.7 (2061)'], next: 'switch to a supported model, then retry' },
   { state: 'interrupted', subject: '修复登录页面的错误', outcome: ['文件被 linter 自动更新了。', 'changed index.tsx'], next: 'say how to go on, or repeat the request' },
   { state: 'running export-session.sh', subject: 'apply for the agentic engineering grant by Superteam', outcome: ["I'm exporting the current Codex session first, then I'll build the draft from the EdgeRunner files."], next: 'build the draft from the actual EdgeRunner files and available history' },
 ];

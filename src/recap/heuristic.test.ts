@@ -53,9 +53,9 @@ describe('heuristic recap: state', () => {
     expect(r.status).toBe('aborted');
   });
 
-  it('API errors: the code, "nothing done" when the session did nothing, and what to do by kind of error', () => {
+  it('API errors: the code, "nothing happened" when the session did nothing, never "done", and what to do by kind of error', () => {
     const only = recapOf([user('hello'), { kind: 'error', text: 'API error 500: your plan does not support model X' }]);
-    expect(only.parts?.state).toBe('API error 500, nothing done');
+    expect(only.parts?.state).toBe('API error 500, nothing happened');
     expect(only.parts?.next).toBe('switch to a supported model, then retry');
     expect(only.status).toBe('errored');
     const later = recapOf([user('fix it'), say('Fixed in a.ts.'), end, user('now the docs'), { kind: 'error', text: "429 Too Many Requests: You've hit your limit" }]);

@@ -558,11 +558,11 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       const err = ctx.errors[ctx.errors.length - 1] ?? '';
       const code = /\b([45]\d\d)\b/.exec(err)?.[1];
       const didNothing = !(turn?.tools.length || texts.length);
-      const sessionDidNothing = ctx.counts.toolCalls === 0 && ctx.turns.every((t) => !t.assistant.length);
+      const sessionDidNothing = ctx.counts.toolCalls === 0 && !ctx.summaries.length && ctx.turns.every((t) => !t.assistant.length) && !ctx.dialogue.some((d) => d.role === 'assistant');
       const outcome = [errorMessage(err)].filter(Boolean);
       if (!didNothing) outcome.push(...outcomeSentences(texts, false, 1));
       else if (!sessionDidNothing) outcome.push('no reply to the last request');
-      return { state: `API error${code ? ` ${code}` : ''}${sessionDidNothing ? ', nothing done' : ''}`, status: 'errored', outcome, next: errorNext(err) };
+      return { state: `API error${code ? ` ${code}` : ''}${sessionDidNothing ? ', nothing happened' : ''}`, status: 'errored', outcome, next: errorNext(err) };
     }
     case 'interrupted': {
       const outcome = [...outcomeSentences(texts, false, 1)];

@@ -5,7 +5,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildContext } from '../../src/recap/context.js';
-import { heuristicRecap } from '../../src/recap/heuristic.js';
+import { heuristicRecap, recapParts } from '../../src/recap/heuristic.js';
+import { composeParts } from '../../src/recap/compose.js';
 import { loadSessionFile } from '../../src/transcripts/load.js';
 import { findAdapter } from '../../src/transcripts/registry.js';
 import { AGENT_IDS, type AgentId } from '../../src/transcripts/types.js';
@@ -37,6 +38,21 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
     expect(files.length).toBeGreaterThan(8);
   });
 
+  it.each(files)('%s %s: composed for every width, in every live state, each line fits, is clean and keeps its state', async (agent, file) => {
+    const session = await loadSessionFile(file, { agent });
+    for (const activity of [undefined, 'working', 'waiting', 'exited'] as const) {
+      const { parts, status } = recapParts(buildContext(session, activity));
+      // Never "done" for a turn that was cut off, failed or was interrupted.
+      if (status === 'aborted' || status === 'errored') expect(parts.state).not.toMatch(/\b(done|finished)\b/);
+      for (let w = 20; w <= 240; w += 11) {
+        const text = composeParts(parts, w);
+        expect(displayWidth(text), `${w}: ${text}`).toBeLessThanOrEqual(w);
+        expect(text.startsWith(parts.state.split(' ')[0] as string), `${w}: ${text}`).toBe(true);
+        expect(text).not.toMatch(/[\x00-\x1f\x7f-\x9f]|":\s*"|=>/);
+      }
+    }
+  });
+
   it.each(files)('%s %s: a non-empty, sanitized line within limits', async (agent, file) => {
     const r = await recapOf(agent, file);
     expect(r.line).toMatch(/^recap: \S/);
@@ -66,7 +82,7 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
       expect(r.line).not.toContain('changed');
     }],
     ['claude: a session that only hit API errors says nothing was done', 'claude', known('claude', 'xeus-api-errors-only.jsonl'), (r) => {
-      expect(r.line).toMatch(/^recap: API error 500, nothing done/);
+      expect(r.line).toMatch(/^recap: API error 500, nothing happened/);
       expect(r.line).toContain('Next: switch to a supported model, then retry.');
       expect(r.status).toBe('errored');
     }],

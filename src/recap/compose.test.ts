@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../util/text-width.js';
-import { composeParts, composeRecap, fitRecapText } from './compose.js';
+import { composeParts, composeRecap, fitRecapText, partsFromLine } from './compose.js';
 import type { RecapParts } from './types.js';
 
 const LINE = 'recap: "fix the failing test" — waiting for your answer; changed src/duration.ts, npm test failed. Next: answer: Shall I run npm test again?';
@@ -69,6 +69,16 @@ describe('composeParts: the width property', () => {
     const recap = { line: 'recap: done: x. Next: y.', parts: PARTS[1] as RecapParts };
     expect(composeRecap(recap, 200)).toBe(composeParts(PARTS[1] as RecapParts, 200));
     expect(composeRecap({ line: 'recap: done: x. Next: y.' }, 200)).toBe('done: x. Next: y.');
+  });
+
+  it('a line in the recap’s own shape (a surface that only has the line) composes like its parts', () => {
+    const p = PARTS[1] as RecapParts;
+    const line = `recap: ${composeParts(p, 213)}`;
+    for (const w of [40, 71, 120]) expect(composeRecap({ line }, w), `${w}`).toBe(composeParts(partsFromLine(line) as RecapParts, w));
+    expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next });
+    // Another shape is fitted as text, its next step kept.
+    expect(partsFromLine('recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts')).toBeUndefined();
+    expect(composeRecap({ line: 'recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts' }, 50)).toContain('Next: fix invoices.ts');
   });
 
   it('never cuts inside a Latin word, but does cut CJK text anywhere', () => {

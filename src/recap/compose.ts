@@ -160,5 +160,32 @@ export function composeParts(parts: RecapParts, cells: number): string {
  * when it has them (heuristic recaps), else its line fitted with the next step kept (model recaps).
  */
 export function composeRecap(recap: Pick<Recap, 'line'> & { parts?: RecapParts }, cells: number): string {
-  return recap.parts ? composeParts(recap.parts, cells) : fitRecapText(recap.line, cells);
+  if (recap.parts) return composeParts(recap.parts, cells);
+  const parts = partsFromLine(recap.line);
+  return parts ? composeParts(parts, cells) : fitRecapText(recap.line, cells);
+}
+
+/**
+ * The parts of a line written in the recap's own shape (`state — subject: outcome. Next: next.`, which
+ * the heuristic writes and the model prompt asks for), so a surface that only has the line still
+ * composes by priority; undefined when the line has another shape (it is then fitted as text).
+ */
+export function partsFromLine(line: string): RecapParts | undefined {
+  const text = recapText(line);
+  const at = text.lastIndexOf(NEXT_MARK);
+  if (at < 0) return undefined;
+  const head = text.slice(0, at).trim();
+  const next = text.slice(at + NEXT_MARK.length).replace(/[.。]$/u, '').trim();
+  const colon = head.indexOf(': ');
+  const dot = /^[^:]{1,60}\.$/.test(head) ? head.length - 1 : -1;
+  const end = colon > 0 ? colon : dot;
+  if (end <= 0 || !next) return undefined;
+  const lead = head.slice(0, end);
+  const dash = lead.indexOf(' — ');
+  const state = (dash > 0 ? lead.slice(0, dash) : lead).trim();
+  // A state is a few words, not a sentence.
+  if (!state || displayWidth(state) > 48 || state.split(' ').length > 8) return undefined;
+  const subject = dash > 0 ? lead.slice(dash + 3).trim() : undefined;
+  const outcome = colon > 0 ? head.slice(colon + 2).trim() : '';
+  return { state, ...(subject ? { subject } : {}), outcome: outcome ? [outcome] : [], next };
 }

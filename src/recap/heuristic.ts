@@ -141,18 +141,23 @@ function folderName(cwd: string | undefined): string | undefined {
 function substantive(turn: Turn | undefined): boolean {
   const r = turn?.request?.trim();
   if (!r || isAcknowledgement(r) || isHousekeepingCommand(r) || !statesTask(r)) return false;
-  return r.length >= 6 || CJK.test(r);
+  return r.length >= 3 || CJK.test(r);
 }
 
-/** The user's task in their own words: the latest real request, not a "yes"/"go on". */
+/**
+ * The user's task in their own words: the latest real request, not a "yes"/"go on". A short reply to the
+ * agent ("minor, this is a big change") gives way to a longer request among the last few.
+ */
 export function pickTask(ctx: Pick<RecapContext, 'requests' | 'firstRequest' | 'summaries' | 'title' | 'turns'>): string | undefined {
-  for (let i = ctx.turns.length - 1; i >= 0; i--) {
-    const gist = substantive(ctx.turns[i]) ? gistOf(ctx.turns[i]?.request as string) : '';
-    if (gist) return gist;
-  }
-  for (let i = ctx.requests.length - 1; i >= 0; i--) {
+  const recent: string[] = [];
+  for (let i = ctx.turns.length - 1; i >= 0; i--) if (substantive(ctx.turns[i])) recent.push(ctx.turns[i]?.request as string);
+  for (let i = ctx.requests.length - 1; i >= 0 && recent.length < 3; i--) {
     const r = ctx.requests[i] as string;
-    const gist = !isAcknowledgement(r) && !isHousekeepingCommand(r) && statesTask(r) && (r.trim().length >= 6 || CJK.test(r)) ? gistOf(r) : '';
+    if (!isAcknowledgement(r) && !isHousekeepingCommand(r) && statesTask(r) && (r.trim().length >= 3 || CJK.test(r)) && !recent.some((x) => x.startsWith(r.slice(0, 100)))) recent.push(r);
+  }
+  const long = recent.slice(0, 3).find((r) => CJK.test(r) || gistOf(r).split(/\s+/).length > 6);
+  for (const r of long ? [long, ...recent] : recent) {
+    const gist = gistOf(r);
     if (gist) return gist;
   }
   const fallback = [ctx.title, ctx.firstRequest].find((t) => t && !isAcknowledgement(t) && statesTask(t));

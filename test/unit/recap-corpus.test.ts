@@ -69,7 +69,9 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
   const cases: Array<[string, AgentId, string | undefined, (r: Awaited<ReturnType<typeof recapOf>>) => void]> = [
     ['pi: a finished release says what was committed and pushed', 'pi', known('pi', 'pi-mono-selector-port-v1.jsonl'), (r) => {
       expect(r.line).toMatch(/^recap: done/);
-      expect(r.line).toMatch(/committed and pushed [0-9a-f]{7}/);
+      expect(r.done).toContainEqual(expect.stringMatching(/^committed and pushed [0-9a-f]{7} to pi-mono: "Release v0\.8\.0"/));
+      // The subject is the request that states the task, not the short reply after it.
+      expect(r.parts?.subject).toBe("i believe we are ready to release new version, aren't we?");
       expect(r.status).toBe('idle');
     }],
     ['pi: a session ending on the agent’s question waits for the answer', 'pi', known('pi', 'kimchi-harness-version.jsonl'), (r) => {

@@ -204,7 +204,7 @@ export function defineAgentScenario(s: AgentScenario): void {
       await new Promise((r) => setTimeout(r, 2500));
       tmux.run(['select-pane', '-t', pane]);
       await wait(() => /API error/.test(recapOption()), 20_000, '@recap to tell of the API error');
-      expect(recapOption()).toMatch(/stopped on an API error \(.*fake failure 400.*\)/);
+      expect(recapOption()).toMatch(/^recap: API error( 400)?\b.*fake failure 400/);
     }
 
     // Exit: the shell shows the agent's exit code and no stray focus reports.

@@ -331,3 +331,15 @@ describe('context builder', () => {
     expect(turnEnding([user('a'), say('ok'), { kind: 'title', text: 't' }, { kind: 'model', model: 'm' }]).ending).toBe('finished');
   });
 });
+
+describe('tools said as a person would: shell details', () => {
+  it('skips env exports and sudo flags, and reads a command whose newlines were escaped', () => {
+    expect(describeCommand('export SUDO_ASKPASS=/x/pw.sh\\nsudo -A mv /etc/wpa.conf /etc/wpa.conf.bak')).toBe('moving wpa.conf');
+    expect(describeCommand('export A=1\nsudo -E ./install.sh --yes')).toBe('running install.sh');
+  });
+
+  it('an API error in another language is still sorted by kind', () => {
+    const r = recapOf([user('增加设置'), { kind: 'error', text: 'API Error: 403 预扣费额度失败, 用户剩余额度: ＄0.36' }]);
+    expect(r.parts?.next).toBe('add credit or switch model, then retry');
+  });
+});

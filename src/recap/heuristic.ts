@@ -195,11 +195,14 @@ function unquote(token: string): string {
 
 /** A shell command as a person names it: `running deploy.sh`, `reading lib.rs`, `running npm test`, `git push`. */
 export function describeCommand(command: string, cwd?: string): string {
-  const segments = command.replace(/\\\n/g, ' ').split(/\s*(?:&&|\|\||;|\n)\s*/).map((s) => s.trim()).filter(Boolean);
+  const segments = command.replace(/\\\n/g, ' ').split(/\s*(?:&&|\|\||;|\n|\\n)\s*/).map((s) => s.trim()).filter(Boolean);
   const useful = segments.find((s) => !/^(cd|echo|printf|export|set|source|\.|pwd|true|clear|sleep|mkdir|date)\b/.test(s)) ?? segments[0] ?? command;
   const first = useful.split(/\s*\|\s*/)[0] ?? useful;
   const tokens = (first.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).filter((t) => !/^\w+=\S*$/.test(t));
-  while (tokens.length && /^(sudo|time|exec|env|nohup|command)$/.test(tokens[0] as string)) tokens.shift();
+  while (tokens.length && /^(sudo|time|exec|env|nohup|command)$/.test(tokens[0] as string)) {
+    tokens.shift();
+    while (tokens.length && /^-/.test(tokens[0] as string)) tokens.shift();
+  }
   const prog = baseName(unquote(tokens[0] ?? ''));
   const rest = tokens.slice(1).map(unquote);
   const nonFlag = rest.filter((t) => !t.startsWith('-'));
@@ -510,8 +513,8 @@ function errorMessage(text: string): string {
 }
 
 function errorNext(text: string): string {
-  if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)/i.test(text)) return 'retry after the rate limit resets';
-  if (/credit|balance|billing|payment|insufficient/i.test(text)) return 'add credit or switch model, then retry';
+  if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)|限流|频率|レート制限/i.test(text)) return 'retry after the rate limit resets';
+  if (/credit|balance|billing|payment|insufficient|额度|余额|欠费|残高|クレジット|잔액/i.test(text)) return 'add credit or switch model, then retry';
   if (/\b40[13]\b|auth|api.?key|unauthori[sz]ed|forbidden|log ?in|token (expired|invalid)|permission/i.test(text)) return 'log in again or fix the API key, then retry';
   if (/not support|model.*(not found|unavailable|does not exist)|unknown model|invalid model|\b404\b/i.test(text)) return 'switch to a supported model, then retry';
   if (/\b5\d\d\b|overload|unavailable|timeout|timed out|network|connection/i.test(text)) return 'retry once the API responds';

@@ -343,3 +343,10 @@ describe('tools said as a person would: shell details', () => {
     expect(r.parts?.next).toBe('add credit or switch model, then retry');
   });
 });
+
+describe('heuristic recap: answers to questions', () => {
+  it('the opening sentence of the answer to a question is the outcome', () => {
+    const r = recapOf([user('quick, what is NAV?'), say('**Net Asset Value** — the per-token price of an asset calculated from its underlying value. Updated periodically (daily/weekly) by the issuer based on valuations.'), end]);
+    expect(r.parts?.outcome[0]).toBe('Net Asset Value — the per-token price of asset calculated from its underlying value.');
+  });
+});

@@ -369,7 +369,7 @@ function scoreSentence(s: Sentence, lastMessage: boolean, settled: boolean): num
 }
 
 /** The sentences of the agent's words in a turn that say what was done or found, best first. */
-export function outcomeSentences(texts: readonly string[], settled: boolean, max = 2): string[] {
+export function outcomeSentences(texts: readonly string[], settled: boolean, max = 2, answersQuestion = false): string[] {
   const scored: Array<{ text: string; score: number; order: number }> = [];
   texts.forEach((text, m) => {
     const last = m === texts.length - 1;
@@ -383,7 +383,8 @@ export function outcomeSentences(texts: readonly string[], settled: boolean, max
       }
     }
     for (const s of list) {
-      const score = scoreSentence(s, last, settled);
+      // The user asked a question: the answer's opening sentence is the answer.
+      const score = scoreSentence(s, last, settled) + (answersQuestion && s.index === 0 && m === 0 ? 2 : 0);
       if (score > 0) scored.push({ text: cleanSentence(s.text), score, order: (texts.length - m) * 10_000 + s.index });
     }
   });
@@ -581,11 +582,12 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
     case 'finished': {
       const answer = texts.length ? texts : [];
       const question = ctx.ending === 'question' ? agentQuestion(lastWords) : undefined;
-      let outcome = outcomeSentences(answer, true, 2);
+      const asked = (t: Turn | undefined) => !!t?.request && isQuestion(sanitizeLine(t.request)) && !t.tools.some((x) => x.paths.length);
+      let outcome = outcomeSentences(answer, true, 2, asked(turn));
       // A closing pleasantry after a short reply ("thanks" → "you're welcome"): the earlier turn's outcome.
       if (!outcome.length && !turn?.tools.length) {
         const prev = ctx.turns[ctx.turns.length - 2];
-        if (prev) outcome = outcomeSentences(prev.assistant, true, 2);
+        if (prev) outcome = outcomeSentences(prev.assistant, true, 2, asked(prev));
       }
       const factList = finishedFacts().filter((f) => !outcome.some((o) => facts.commitKey && f.startsWith('committed') && o.includes(facts.commitKey)));
       outcome = [...outcome.slice(0, 1), ...factList.slice(0, 1), ...outcome.slice(1), ...factList.slice(1)];

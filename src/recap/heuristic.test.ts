@@ -350,3 +350,11 @@ describe('heuristic recap: answers to questions', () => {
     expect(r.parts?.outcome[0]).toBe('Net Asset Value — the per-token price of asset calculated from its underlying value.');
   });
 });
+
+describe('heuristic recap: one-word tasks and long requests', () => {
+  it('a one-word request is the subject; a long request with a short first sentence is not passed over', () => {
+    expect(recapOf([user('init'), say('The repo is empty. Which stack do you want?'), end], undefined, { cwd: '/home/dev/proj' }).parts?.subject).toBe('init');
+    const ctx = buildContext(session([user('index the docs and the issues so we can plan the hackathon work properly'), say('Indexed.'), end, user('Pick up FW-005 first. Add a narrow CLI demo and commit it in two commits.'), say('Both commits landed.'), end]));
+    expect(pickTask(ctx)).toBe('Pick up FW-005 first');
+  });
+});

@@ -90,7 +90,8 @@ function looksLikeWords(line: string): boolean {
   const opens = (line.match(/\(/g) ?? []).length;
   const closes = (line.match(/\)/g) ?? []).length;
   if (closes > opens && /^[^(]*\)/.test(line)) return false;
-  if (!CJK.test(line) && (line.match(/\p{L}{3,}/gu) ?? []).length < 2) return false;
+  // Words: at least two, or one short phrase of letters (`init`, `deploy`).
+  if (!CJK.test(line) && (line.match(/\p{L}{3,}/gu) ?? []).length < 2 && !/^\/?\p{L}[\p{L}\s-]{2,30}$/u.test(line)) return false;
   return codeRatio(line) < 0.08;
 }
 
@@ -155,7 +156,7 @@ export function pickTask(ctx: Pick<RecapContext, 'requests' | 'firstRequest' | '
     const r = ctx.requests[i] as string;
     if (!isAcknowledgement(r) && !isHousekeepingCommand(r) && statesTask(r) && (r.trim().length >= 3 || CJK.test(r)) && !recent.some((x) => x.startsWith(r.slice(0, 100)))) recent.push(r);
   }
-  const long = recent.slice(0, 3).find((r) => CJK.test(r) || gistOf(r).split(/\s+/).length > 6);
+  const long = recent.slice(0, 3).find((r) => CJK.test(r) || r.trim().split(/\s+/).length > 6);
   for (const r of long ? [long, ...recent] : recent) {
     const gist = gistOf(r);
     if (gist) return gist;

@@ -46,7 +46,7 @@ describe('board', () => {
     handlers.onEnter(seen.rows.at(-1)![0]!);
     for (let i = 0; i < 100 && seen.cards.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(seen.cards[0]![0]).toBe('pi · /w/app');
-    expect(seen.cards[0]![1]).toContain('What happened\n  • changed hello.txt');
+    expect(seen.cards[0]![1]).toContain('What happened\n  • The tool returned: hello.txt');
     // A new state file appears: the watched folder refreshes the rows.
     writeFileSync(join(stateDir, `live-${process.ppid}.json`), JSON.stringify(state({ pid: process.ppid, agent: 'codex', startedAt: new Date(Date.now() + 1000).toISOString() })));
     for (let i = 0; i < 100 && seen.rows.at(-1)?.length !== 2; i++) await new Promise((r) => setTimeout(r, 20));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../util/text-width.js';
-import { composeRecap, fitRecapText } from './compose.js';
+import { composeParts, composeRecap, fitRecapText, partsFromLine } from './compose.js';
+import type { RecapParts } from './types.js';
 
 const LINE = 'recap: "fix the failing test" — waiting for your answer; changed src/duration.ts, npm test failed. Next: answer: Shall I run npm test again?';
 
@@ -26,5 +27,72 @@ describe('composeRecap', () => {
   it('fits wide characters by cells', () => {
     const out = fitRecapText('recap: 修复了失败的测试并提交了更改。 Next: 运行全部测试', 20);
     expect(displayWidth(out)).toBeLessThanOrEqual(20);
+  });
+});
+
+const PARTS: RecapParts[] = [
+  { state: 'done', subject: 'Add a --json flag to the export command', outcome: ['Added the --json flag in src/export.ts; 12 tests pass.', 'committed and pushed 2e593ed to ranger: "feat: json"'], next: 'nothing pending' },
+  { state: 'waiting for your answer', subject: 'init', outcome: ['Repo state: empty working tree, no remote, no commits.'], next: 'What do you want init to produce? Stack / Shape / Git' },
+  { state: 'waiting for approval of git push', outcome: [], next: 'approve or deny git push' },
+  { state: 'API error 500, nothing happened', subject: 'hello', outcome: ['your current token plan does not support model MiniMax-M2.7 (2061)'], next: 'switch to a supported model, then retry' },
+  { state: 'interrupted', subject: '修复登录页面的错误', outcome: ['文件被 linter 自动更新了。', 'changed index.tsx'], next: 'say how to go on, or repeat the request' },
+  { state: 'running export-session.sh', subject: 'apply for the agentic engineering grant by Superteam', outcome: ["I'm exporting the current Codex session first, then I'll build the draft from the EdgeRunner files."], next: 'build the draft from the actual EdgeRunner files and available history' },
+];
+
+describe('composeParts: the width property', () => {
+  it('for every width from 20 to 240: fits, keeps the state, shows Next: whenever the width allows', () => {
+    for (const parts of PARTS) {
+      const stateWord = parts.state.split(' ')[0] as string;
+      for (let w = 20; w <= 240; w++) {
+        const out = composeParts(parts, w);
+        const where = `${parts.state} @ ${w}: ${out}`;
+        expect(displayWidth(out), where).toBeLessThanOrEqual(w);
+        expect(out.startsWith(stateWord), where).toBe(true);
+        expect(out, where).not.toMatch(/[\x00-\x1f\x7f]/);
+        // Room for the state, the mark and a readable start of the next step.
+        if (w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1)) expect(out, where).toContain(' Next: ');
+        // The whole state survives whenever it fits with the mark.
+        if (w >= displayWidth(parts.state) + 8) expect(out.startsWith(parts.state), where).toBe(true);
+      }
+    }
+  });
+
+  it('shows everything when it fits, and gives what is left to more outcome sentences', () => {
+    const p = PARTS[0] as RecapParts;
+    expect(composeParts(p, 240)).toBe('done — Add a --json flag to the export command: Added the --json flag in src/export.ts; 12 tests pass. committed and pushed 2e593ed to ranger: "feat: json". Next: nothing pending.');
+    const narrow = composeParts(p, 71);
+    // 71 cells: the state, the best outcome cut at a word, the next step; the subject has no room.
+    expect(narrow).toBe('done: Added the --json flag in src/export.ts… Next: nothing pending.');
+  });
+
+  it('composeRecap uses the parts when a recap has them, else fits its line', () => {
+    const recap = { line: 'recap: done: x. Next: y.', parts: PARTS[1] as RecapParts };
+    expect(composeRecap(recap, 200)).toBe(composeParts(PARTS[1] as RecapParts, 200));
+    expect(composeRecap({ line: 'recap: done: x. Next: y.' }, 200)).toBe('done: x. Next: y.');
+  });
+
+  it('a line in the recap’s own shape (a surface that only has the line) composes like its parts', () => {
+    const p = PARTS[1] as RecapParts;
+    const line = `recap: ${composeParts(p, 213)}`;
+    for (const w of [40, 71, 120]) expect(composeRecap({ line }, w), `${w}`).toBe(composeParts(partsFromLine(line) as RecapParts, w));
+    expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next });
+    // Another shape is fitted as text, its next step kept.
+    expect(partsFromLine('recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts')).toBeUndefined();
+    expect(composeRecap({ line: 'recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts' }, 50)).toContain('Next: fix invoices.ts');
+  });
+
+  it('never cuts inside a Latin word, but does cut CJK text anywhere', () => {
+    const p = PARTS[5] as RecapParts;
+    const words = new Set([p.state, p.subject, ...p.outcome, p.next].join(' ').split(/[\s—:]+/));
+    for (let w = 30; w <= 160; w++) {
+      const out = composeParts(p, w);
+      for (const piece of out.split('…').slice(0, -1)) {
+        const last = piece.trim().split(/[\s—:]+/).pop() as string;
+        expect(words.has(last) || words.has(`${last},`) || [...words].some((x) => x.startsWith(`${last}`) && /^[^\p{L}\p{N}]/u.test(x.slice(last.length))), `${w}: ${out}`).toBe(true);
+      }
+    }
+    const cjk = composeParts(PARTS[4] as RecapParts, 56);
+    expect(displayWidth(cjk)).toBeLessThanOrEqual(56);
+    expect(cjk).toContain('文件被');
   });
 });

@@ -3,6 +3,7 @@
  * the recent dialogue cut at a turn boundary, the files touched, commands, errors, and how the last turn
  * ended. Thinking never enters. Pure and deterministic: the same session gives the same context.
  */
+import { findQuestion } from './sentences.js';
 import type { RecapActivity, RecapEvent, RecapSession } from './types.js';
 
 export const CONTEXT_LIMITS = {
@@ -29,6 +30,36 @@ export type TurnEnding =
   | 'api-error' // the provider failed (rate limit, auth, credit, overload)
   | 'mid-tool' // the last word is a tool call with no result: running, waiting for approval, or cut off
   | 'mid-turn'; // a prompt or tool result with no answer yet
+
+/** One tool call of a turn, with its result once known. */
+export interface ToolStep {
+  name: string;
+  args: string;
+  command?: string;
+  paths: readonly string[];
+  approval?: boolean;
+  ok?: boolean;
+  /** The start of its output (≤ 400 chars), when the result arrived. */
+  result?: string;
+}
+
+/** One turn: the user's prompt and what the agent said and did until the next prompt. */
+export interface Turn {
+  request?: string;
+  /** The prompt was a slash command the user typed (`/review src/app.ts`). */
+  command?: boolean;
+  assistant: string[];
+  tools: ToolStep[];
+}
+
+/** A commit the session made, from the git command and its output. */
+export interface CommitFact {
+  hash?: string;
+  subject?: string;
+  /** Where it was pushed (the remote repository's name), when a push followed. */
+  pushedTo?: string;
+  pushed?: boolean;
+}
 
 export interface DialogueItem {
   role: 'user' | 'assistant' | 'tool' | 'result' | 'summary' | 'error' | 'aborted';
@@ -63,6 +94,16 @@ export interface RecapContext {
   /** The agent's last text of the last turn. */
   lastAssistant?: string;
   activity?: RecapActivity;
+  /** The last turns, oldest first (at most TURNS_KEPT): the current one is the last. */
+  turns: Turn[];
+  /** Tool calls at the end with no result yet (running, waiting for approval, or cut off). */
+  pendingTools: ToolStep[];
+  /** A pending call waits for the user's approval. */
+  approval: boolean;
+  /** The session ended (the user left or the process ended) after its last turn. */
+  exited: boolean;
+  /** Commits made in the session, newest last (at most `listed`). */
+  commits: CommitFact[];
   /** Counts for a status line and for tests. */
   counts: { prompts: number; toolCalls: number; toolErrors: number; events: number };
 }
@@ -89,7 +130,7 @@ function renderToolCall(e: Extract<RecapEvent, { kind: 'tool-call' }>): string {
 function toItem(e: RecapEvent): DialogueItem | undefined {
   switch (e.kind) {
     case 'user':
-      return { role: 'user', text: cut(e.text, CONTEXT_LIMITS.message) };
+      return { role: 'user', text: cut(e.command ? `(slash command) ${e.text}` : e.text, CONTEXT_LIMITS.message) };
     case 'assistant':
       return e.text.trim() ? { role: 'assistant', text: cutMiddle(e.text, CONTEXT_LIMITS.message) } : undefined;
     case 'tool-call':
@@ -107,11 +148,50 @@ function toItem(e: RecapEvent): DialogueItem | undefined {
   }
 }
 
+export const TURNS_KEPT = 3;
+const GIT_COMMIT = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/;
+const GIT_PUSH = /\bgit\s+(?:-C\s+\S+\s+)?push\b/;
+// `[main 2e593ed] subject` in git commit's output.
+const COMMIT_OUTPUT = /\[[^\]\s]+(?: \([^)]*\))? ([0-9a-f]{7,40})\] ([^\n]+?)(?= \d+ files? changed|\n|$)/;
+// `To https://github.com/owner/repo.git` / `To git@host:owner/repo.git` in git push's output.
+const PUSH_TARGET = /\bTo (?:https?:\/\/|ssh:\/\/|git@)?[^\s]*?[/:]([\w.-]+?)(?:\.git)?(?:\s|$)/;
+
+// The command a tool call runs: the parser's, else one inside code-mode args (`{"cmd":"…"}`).
+export function commandOf(step: Pick<ToolStep, 'command' | 'args'>): string | undefined {
+  if (step.command) return step.command;
+  const m = /"(?:cmd|command)"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(step.args);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(`"${m[1]}"`) as string;
+  } catch {
+    return m[1];
+  }
+}
+
+function noteCommit(commits: CommitFact[], step: ToolStep): void {
+  const command = commandOf(step);
+  if (!command || step.ok === false) return;
+  const out = step.result ?? '';
+  if (GIT_COMMIT.test(command)) {
+    const m = COMMIT_OUTPUT.exec(out);
+    if (m || step.ok) pushNewest(commits, { hash: m?.[1], subject: m?.[2]?.trim() }, CONTEXT_LIMITS.listed);
+  }
+  if (GIT_PUSH.test(command) && !/\b(rejected|error|fatal)\b/i.test(out)) {
+    const target = PUSH_TARGET.exec(out)?.[1];
+    const last = commits[commits.length - 1];
+    if (last) {
+      last.pushed = true;
+      if (target) last.pushedTo = target;
+    } else {
+      commits.push({ pushed: true, pushedTo: target });
+    }
+  }
+}
+
 function itemSize(item: DialogueItem): number {
   return item.text.length + 12;
 }
 
-const QUESTION = /[?？]\s*$|\b(shall I|should I|would you like|do you want|want me to|let me know|which (one|option)|can you confirm)\b/i;
 
 /** How the last turn ended, from the events alone. */
 export function turnEnding(events: readonly RecapEvent[]): { ending: TurnEnding; pendingTool?: string; lastAssistant?: string } {
@@ -122,7 +202,7 @@ export function turnEnding(events: readonly RecapEvent[]): { ending: TurnEnding;
       lastAssistant ??= e.text;
       continue;
     }
-    if (e.kind === 'thinking' || e.kind === 'title' || e.kind === 'model' || e.kind === 'summary') continue;
+    if (e.kind === 'thinking' || e.kind === 'title' || e.kind === 'model' || e.kind === 'summary' || e.kind === 'exit') continue;
     if (e.kind === 'turn-end') continue; // look at what the turn ended on
     if (e.kind === 'aborted') return { ending: 'interrupted', lastAssistant };
     if (e.kind === 'error') return lastAssistant ? { ending: endingOf(lastAssistant), lastAssistant } : { ending: 'api-error' };
@@ -134,7 +214,7 @@ export function turnEnding(events: readonly RecapEvent[]): { ending: TurnEnding;
 }
 
 function endingOf(text: string): TurnEnding {
-  return QUESTION.test(text.slice(-300)) ? 'question' : 'finished';
+  return findQuestion(text) ? 'question' : 'finished';
 }
 
 function pushNewest<T>(list: T[], value: T, max: number): void {
@@ -155,9 +235,26 @@ export function buildContext(session: RecapSession, activity?: RecapActivity): R
   let toolCalls = 0;
   let toolErrors = 0;
   const commandByCall = new Map<string, { ok?: boolean }>();
+  const turns: Turn[] = [{ assistant: [], tools: [] }];
+  const stepByCall = new Map<string, ToolStep>();
+  const commits: CommitFact[] = [];
+  let open: ToolStep[] = [];
+  let exited = false;
+  let current = turns[0] as Turn;
   for (const e of events) {
+    if (e.kind !== 'exit' && e.kind !== 'title' && e.kind !== 'model' && e.kind !== 'thinking') exited = false;
     switch (e.kind) {
+      case 'exit':
+        exited = true;
+        break;
+      case 'assistant':
+        if (e.text.trim()) pushNewest(current.assistant, e.text, 8);
+        break;
       case 'user':
+        current = { request: e.text, command: e.command, assistant: [], tools: [] };
+        turns.push(current);
+        if (turns.length > TURNS_KEPT * 2) turns.splice(0, turns.length - TURNS_KEPT);
+        open = [];
         prompts++;
         firstRequest ??= cut(e.text, CONTEXT_LIMITS.message);
         lastRequest = e.text;
@@ -168,6 +265,16 @@ export function buildContext(session: RecapSession, activity?: RecapActivity): R
         break;
       case 'tool-call': {
         toolCalls++;
+        {
+          const step: ToolStep = { name: e.name, args: e.args, command: e.command, paths: e.paths, approval: e.approval };
+          pushNewest(current.tools, step, 40);
+          open.push(step);
+          if (open.length > 16) open.shift();
+          if (e.callId) {
+            stepByCall.set(e.callId, step);
+            if (stepByCall.size > 64) stepByCall.delete(stepByCall.keys().next().value as string);
+          }
+        }
         for (const p of e.paths) {
           const i = files.indexOf(p);
           if (i >= 0) files.splice(i, 1);
@@ -182,6 +289,18 @@ export function buildContext(session: RecapSession, activity?: RecapActivity): R
       }
       case 'tool-result': {
         if (!e.ok) toolErrors++;
+        {
+          // A result without a call id closes the oldest open call (results come in call order).
+          const step = e.callId ? stepByCall.get(e.callId) : open[0];
+          if (step) {
+            step.ok = e.ok;
+            step.result = e.text.slice(0, 400);
+            open = open.filter((s) => s !== step);
+            noteCommit(commits, step);
+          } else if (!e.callId) {
+            open = [];
+          }
+        }
         const entry = e.callId ? commandByCall.get(e.callId) : undefined;
         if (entry) entry.ok = e.ok;
         if (!e.ok) pushNewest(errors, cut(e.text, 300), CONTEXT_LIMITS.listed);
@@ -189,6 +308,10 @@ export function buildContext(session: RecapSession, activity?: RecapActivity): R
       }
       case 'error':
         pushNewest(errors, cut(e.text, 300), CONTEXT_LIMITS.listed);
+        open = [];
+        break;
+      case 'aborted':
+        open = [];
         break;
       default:
         break;
@@ -239,6 +362,11 @@ export function buildContext(session: RecapSession, activity?: RecapActivity): R
     pendingTool,
     lastAssistant: lastAssistant === undefined ? undefined : cutMiddle(lastAssistant, CONTEXT_LIMITS.message),
     activity,
+    turns: turns.slice(-TURNS_KEPT),
+    pendingTools: ending === 'mid-tool' ? open.slice(-4) : [],
+    approval: ending === 'mid-tool' && open.some((s) => s.approval),
+    exited,
+    commits: commits.slice(-CONTEXT_LIMITS.listed),
     counts: { prompts, toolCalls, toolErrors, events: events.length },
   };
 }
@@ -260,11 +388,11 @@ export function renderContext(ctx: RecapContext): string {
   if (ctx.filesTouched.length) out.push('', `## Files changed: ${ctx.filesTouched.join(', ')}`);
   if (ctx.commands.length) out.push(`## Commands run: ${ctx.commands.map((c) => `${c.command}${c.ok === false ? ' (failed)' : ''}`).join('; ')}`);
   if (ctx.errors.length) out.push(`## Errors: ${ctx.errors.slice(-4).join(' | ')}`);
-  out.push('', `## State: ${describeEnding(ctx)}`);
+  out.push('', `## State: ${describeEnding(ctx)}${ctx.exited ? '; then the session was closed' : ''}`);
   return out.join('\n');
 }
 
-export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'>): string {
+export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'> & { approval?: boolean }): string {
   const live = ctx.activity ? ` (agent now: ${ctx.activity})` : '';
   switch (ctx.ending) {
     case 'empty':
@@ -278,6 +406,7 @@ export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | '
     case 'api-error':
       return `the last turn stopped on a provider/API error${live}`;
     case 'mid-tool':
+      if (ctx.approval) return `the agent waits for the user's approval of a tool call${ctx.pendingTool ? ` ${ctx.pendingTool}` : ''}${live}`;
       return `the last turn is in the middle of a tool call${ctx.pendingTool ? ` ${ctx.pendingTool}` : ''}${live}`;
     case 'mid-turn':
       return `the last turn is still in progress${live}`;

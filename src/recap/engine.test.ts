@@ -89,7 +89,7 @@ describe('openai generator (real HTTP on 127.0.0.1)', () => {
     expect(server.received).toHaveLength(1);
     const loose = await new RecapEngine(settings()).recap(session());
     expect(loose.recap?.generator).toEqual({ type: 'heuristic' });
-    expect(loose.recap?.line).toContain('"Add retries to the HTTP client"');
+    expect(loose.recap?.line).toContain('Add retries to HTTP client');
   });
 
   it('garbage and missing tags are asked again at most twice', async () => {
@@ -247,8 +247,26 @@ describe('agent generator (fake agent executables on PATH)', () => {
     const out = await new RecapEngine(agentSettings('claude')).recap(session(), { strict: true });
     expect(out.recap?.line).toBe('recap: from claude');
     const { args } = recorded();
-    expect(args.slice(0, 9)).toEqual(['-p', '--no-session-persistence', '--tools', '', '--output-format', 'text', '--system-prompt', SYSTEM_PROMPT, '--']);
-    expect(args).toHaveLength(10);
+    // No --model from the user: the agent's own small model (Claude Code's haiku alias).
+    expect(args.slice(0, 11)).toEqual(['-p', '--no-session-persistence', '--tools', '', '--output-format', 'text', '--system-prompt', SYSTEM_PROMPT, '--model', 'haiku', '--']);
+    expect(args).toHaveLength(12);
+    expect(out.recap?.generator).toEqual({ type: 'agent', model: 'haiku' });
+  });
+
+  it('a model the user chose wins over the agent\'s small model; the prompt states the width; the duration is logged', async () => {
+    fakeAgent(bin, 'claude', `process.stdout.write('<recap>done: wrote the retry loop in src/http.ts and its tests, all green. Next: ask whether to add jitter to the backoff.</recap>');`);
+    const logs: Array<[string, Record<string, unknown> | undefined]> = [];
+    const out = await new RecapEngine(agentSettings('claude', { model: 'opus', log: (m, d) => logs.push([m, d]) })).recap(session(), { strict: true, cells: 60 });
+    const { args } = recorded();
+    expect(args[args.indexOf('--model') + 1]).toBe('opus');
+    expect(args[args.indexOf('--system-prompt') + 1]).toContain('At most 60 characters');
+    expect(args[args.length - 1]).toContain('at most 60 characters');
+    // The answer is fitted like any recap: the line keeps its next step within the 220 limit.
+    expect(out.recap?.line).toMatch(/^recap: done: .* Next: /);
+    const timing = logs.find(([m]) => m === 'model recap')?.[1];
+    expect(timing).toMatchObject({ generator: 'agent', model: 'opus', ok: true });
+    expect(typeof timing?.ms).toBe('number');
+    expect(JSON.stringify(logs)).not.toContain('retry loop');
   });
 
   it('qwen: prompt first, bare, no chat recording, no tool calls, tools excluded', async () => {
@@ -265,7 +283,8 @@ describe('agent generator (fake agent executables on PATH)', () => {
     expect(out.recap?.line).toBe('recap: from codex');
     const { args } = recorded();
     expect(args.slice(0, 6)).toEqual(['exec', '--ephemeral', '--skip-git-repo-check', '-s', 'read-only', '-o']);
-    expect(args[7]).toContain(SYSTEM_PROMPT.slice(0, 40));
+    expect(args.slice(7, 9)).toEqual(['-m', 'gpt-6-luna']);
+    expect(args[9]).toContain(SYSTEM_PROMPT.slice(0, 40));
     expect(existsSync(args[6]!)).toBe(false);
   });
 

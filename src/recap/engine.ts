@@ -11,13 +11,15 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sanitizeLine } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
+import { fitRecapText } from './compose.js';
 import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
+import { DEFAULT_RECAP_CELLS } from './prompt.js';
 import { agentCanRecap, agentGenerate, type Env } from './providers/agent.js';
 import { anthropicGenerate, openaiGenerate } from './providers/http.js';
 import {
   RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS,
-  type GeneratorName, type GeneratorResult, type GeneratorType, type Recap, type RecapActivity, type RecapSession,
+  type GeneratorName, type GeneratorResult, type GeneratorType, type Recap, type RecapActivity, type RecapParts, type RecapSession,
 } from './types.js';
 
 export interface EngineSettings {
@@ -43,6 +45,8 @@ export interface RecapRequest {
   signal?: AbortSignal;
   /** Fail (return the error) instead of falling back when an explicitly chosen generator fails. */
   strict?: boolean;
+  /** The cells the recap will be shown in: a model is told the budget (default: the full line). */
+  cells?: number;
 }
 
 export interface RecapOutcome {
@@ -59,10 +63,11 @@ export function resolveGenerator(settings: Pick<EngineSettings, 'generator' | 'l
   return settings.generator;
 }
 
+const LABEL = 'recap: ';
+
+// A model's answer as the recap line: its text fitted like any recap (the next step kept), with the label.
 function modelLine(text: string): string {
-  const one = sanitizeLine(text);
-  const line = /^recap:/i.test(one) ? one : `recap: ${one}`;
-  return truncateToWidth(line, RECAP_LINE_MAX_CHARS);
+  return LABEL + fitRecapText(text, RECAP_LINE_MAX_CHARS - LABEL.length);
 }
 
 function assemble(draft: RecapDraft, session: RecapSession, generator: Recap['generator'], line?: string): Recap {
@@ -78,7 +83,13 @@ function assemble(draft: RecapDraft, session: RecapSession, generator: Recap['ge
     session: { agent: session.agent, id: session.id, file: session.file },
     stamp: session.stamp,
     createdAt: new Date().toISOString(),
+    // The parts compose the heuristic's own line for any width; a model's line is composed as text.
+    ...(line === undefined && draft.parts ? { parts: sanitizeParts(draft.parts) } : {}),
   };
+}
+
+function sanitizeParts(p: RecapParts): RecapParts {
+  return { state: sanitizeLine(p.state), ...(p.subject ? { subject: sanitizeLine(p.subject) } : {}), outcome: p.outcome.map(sanitizeLine), next: sanitizeLine(p.next) };
 }
 
 function cacheKey(file: string): string {
@@ -130,7 +141,10 @@ export class RecapEngine {
       this.remember(session, type, recap);
       return { recap };
     }
-    const result = await this.callGenerator(type, ctx, request.signal ?? new AbortController().signal);
+    const started = Date.now();
+    const result = await this.callGenerator(type, ctx, request.signal ?? new AbortController().signal, request.cells ?? DEFAULT_RECAP_CELLS);
+    // Model recaps cost time and money: each one's duration goes to the debug log (never its text).
+    this.settings.log?.('model recap', { generator: type, model: result.model ?? 'default', ms: Date.now() - started, ok: result.ok && !!result.text });
     if (result.ok && result.text) {
       const recap = assemble(draft, session, { type, model: result.model ?? 'default' } as Recap['generator'], modelLine(result.text));
       this.remember(session, type, recap);
@@ -143,18 +157,18 @@ export class RecapEngine {
     return { recap: assemble(draft, session, { type: 'heuristic' }), error };
   }
 
-  private callGenerator(type: Exclude<GeneratorType, 'heuristic'>, ctx: RecapContext, signal: AbortSignal): Promise<GeneratorResult> {
+  private callGenerator(type: Exclude<GeneratorType, 'heuristic'>, ctx: RecapContext, signal: AbortSignal, cells: number): Promise<GeneratorResult> {
     const s = this.settings;
     const guard = (p: Promise<GeneratorResult>) => p.catch((error: Error) => ({ ok: false, error: error.message }));
     switch (type) {
       case 'openai':
-        return guard(openaiGenerate(ctx, signal, { ...s.openai, model: s.model || s.openai.model, timeoutMs: s.timeoutMs }));
+        return guard(openaiGenerate(ctx, signal, { ...s.openai, model: s.model || s.openai.model, timeoutMs: s.timeoutMs, cells }));
       case 'anthropic':
         if (!s.anthropic.apiKey) return Promise.resolve({ ok: false, error: 'no API key: set ANTHROPIC_API_KEY (or RECAPWRAP_ANTHROPIC_API_KEY)' });
-        return guard(anthropicGenerate(ctx, signal, { ...s.anthropic, model: s.model || s.anthropic.model, timeoutMs: s.timeoutMs }));
+        return guard(anthropicGenerate(ctx, signal, { ...s.anthropic, model: s.model || s.anthropic.model, timeoutMs: s.timeoutMs, cells }));
       case 'agent':
         if (!s.agent || !agentCanRecap(s.agent.id)) return Promise.resolve({ ok: false, error: 'the agent generator needs a known agent (--agent or a session file of one)' });
-        return guard(agentGenerate(ctx, signal, { agent: s.agent.id, command: s.agent.command, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cwd: ctx.cwd }));
+        return guard(agentGenerate(ctx, signal, { agent: s.agent.id, command: s.agent.command, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cwd: ctx.cwd, cells }));
     }
   }
 

@@ -1,8 +1,9 @@
 /**
- * How a Recap prints: `line` (the one-liner), `card` (a short block for a session opened days later:
+ * How a Recap prints: `line` (the recap text composed for the width it is printed in, no label), `card` (a short block for a session opened days later:
  * headline, what happened, next actions, artifacts) and `json` (the shared Recap shape).
  */
 import { truncateToWidth } from '../util/text-width.js';
+import { composeRecap } from './compose.js';
 import type { Recap } from './types.js';
 
 export type RecapFormat = 'line' | 'card' | 'json';
@@ -21,7 +22,7 @@ export function renderCard(recap: Recap, width = 100): string {
   const cut = (s: string) => truncateToWidth(s, Math.max(20, width));
   const gen = recap.generator.type === 'heuristic' ? 'heuristic' : `${recap.generator.type} · ${recap.generator.model}`;
   const lines = [cut(`${recap.headline}`), cut(`${recap.session.agent} · ${STATUS_WORDS[recap.status]} · ${recap.session.id}`), ''];
-  lines.push(cut(recap.line.replace(/^recap:\s*/i, '')));
+  lines.push(composeRecap(recap, Math.max(20, width)));
   if (recap.done.length) {
     lines.push('', 'What happened');
     for (const d of recap.done) lines.push(cut(`  • ${d}`));
@@ -38,8 +39,9 @@ export function renderCard(recap: Recap, width = 100): string {
   return lines.join('\n');
 }
 
-export function formatRecap(recap: Recap, format: RecapFormat, width?: number): string {
+/** `width`: the cells the output is printed in (line and card; JSON is the full shape). */
+export function formatRecap(recap: Recap, format: RecapFormat, width = 220): string {
   if (format === 'json') return JSON.stringify(recap, null, 2);
   if (format === 'card') return renderCard(recap, width);
-  return recap.line;
+  return composeRecap(recap, width);
 }

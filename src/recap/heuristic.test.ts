@@ -1,138 +1,253 @@
 import { describe, expect, it } from 'vitest';
 import { buildContext, CONTEXT_LIMITS, renderContext, turnEnding } from './context.js';
-import { detectLanguage, heuristicRecap, pickTask, workingLine } from './heuristic.js';
+import { describeCommand, describeTool, detectLanguage, gistOf, heuristicRecap, pickTask, workingLine } from './heuristic.js';
 import type { RecapActivity, RecapEvent, RecapSession } from './types.js';
 import { displayWidth } from '../util/text-width.js';
 
 const session = (events: RecapEvent[], extra: Partial<RecapSession> = {}): RecapSession => ({ agent: 'pi', id: 's1', file: '/tmp/s1.jsonl', cwd: '/home/dev/app', stamp: `st${events.length}`, events, ...extra });
-const user = (text: string): RecapEvent => ({ kind: 'user', text });
+const user = (text: string, command?: boolean): RecapEvent => ({ kind: 'user', text, ...(command ? { command } : {}) });
 const say = (text: string): RecapEvent => ({ kind: 'assistant', text });
-const call = (name: string, args: string, more: { paths?: string[]; command?: string; callId?: string } = {}): RecapEvent => ({ kind: 'tool-call', name, args, paths: more.paths ?? [], command: more.command, callId: more.callId });
+const call = (name: string, args: string, more: { paths?: string[]; command?: string; callId?: string; approval?: boolean } = {}): RecapEvent => ({ kind: 'tool-call', name, args, paths: more.paths ?? [], command: more.command, callId: more.callId, approval: more.approval });
 const result = (ok: boolean, text: string, callId?: string): RecapEvent => ({ kind: 'tool-result', ok, text, callId });
 const end: RecapEvent = { kind: 'turn-end' };
-const recapOf = (events: RecapEvent[], activity?: RecapActivity) => heuristicRecap(buildContext(session(events), activity));
+const recapOf = (events: RecapEvent[], activity?: RecapActivity, extra: Partial<RecapSession> = {}) => heuristicRecap(buildContext(session(events, extra), activity));
 
-describe('heuristic recap', () => {
-  it('names the task, the files changed, that nothing was tested, and the agent’s proposal', () => {
-    const r = recapOf([
-      user('Add a --json flag to the export command'),
-      call('edit', 'path=src/export.ts', { paths: ['/home/dev/app/src/export.ts'], callId: 'c1' }),
-      result(true, 'ok', 'c1'),
-      say('Added the flag. I can also add a test for the JSON output if you want.'),
-      end,
-    ]);
-    expect(r.line).toBe('recap: "Add a --json flag to the export command" — finished, not yet tested; changed src/export.ts. Next: I can also add a test for the JSON output if you want.');
+describe('heuristic recap: state', () => {
+  it('a finished turn is done, with the outcome in the agent’s words', () => {
+    const r = recapOf([user('Add a --json flag to the export command'), say('Added the `--json` flag in src/export.ts; 12 tests pass.'), end]);
+    expect(r.line).toBe('recap: done — Add a --json flag to export command: Added the --json flag in src/export.ts; 12 tests pass. Next: nothing pending.');
     expect(r.status).toBe('idle');
-    expect(r.done).toEqual(['changed src/export.ts']);
-    expect(r.artifacts).toEqual([{ kind: 'file', label: 'export.ts', locator: '/home/dev/app/src/export.ts' }]);
-    expect(r.headline).toBe('Add a --json flag to the export command: finished, not yet tested');
+    expect(r.parts).toEqual({ state: 'done', subject: 'Add a --json flag to export command', outcome: ['Added the --json flag in src/export.ts; 12 tests pass.'], next: 'nothing pending' });
   });
 
-  it('says tests passed after the edit, and the commit', () => {
-    const r = recapOf([
-      user('fix the parser crash on empty input'),
-      call('edit', 'path=src/parse.ts', { paths: ['src/parse.ts'] }),
-      call('bash', 'command="npm test"', { command: 'npm test', callId: 't1' }),
-      result(true, '12 passed', 't1'),
-      call('bash', "git commit -am 'parser: accept empty input'", { command: "git commit -am 'parser: accept empty input'", callId: 'g1' }),
-      result(true, '[main 1a2b3c] parser', 'g1'),
-      say('Fixed and committed.'),
-      end,
-    ]);
-    expect(r.line).toContain('— finished; changed src/parse.ts, committed "parser: accept empty input", npm test passed.');
-    expect(r.line).toContain('Next: give the next task.');
-    expect(r.artifacts.map((a) => a.kind)).toEqual(['file', 'commit', 'command']);
-  });
-
-  it('sends you to the failing check when the last test run failed', () => {
-    const r = recapOf([user('make the build green'), call('bash', 'cargo test', { command: 'cargo test', callId: 'x' }), result(false, 'error[E0308]: mismatched types', 'x'), say('The build still fails.'), end]);
-    expect(r.line).toContain('finished with failing checks');
-    expect(r.line).toContain('Next: fix what fails in cargo test.');
-  });
-
-  it('says a session cut off mid-tool-call is cut off, naming the tool', () => {
-    const r = recapOf([user('deploy the staging build'), call('Bash', 'command="./deploy.sh staging"', { command: './deploy.sh staging' })]);
-    expect(r.line).toContain('cut off mid-tool-call (Bash(command="./deploy.sh staging"))');
-    expect(r.status).toBe('working');
-    expect(recapOf([user('deploy the staging build'), call('Bash', 'x')], 'exited').status).toBe('aborted');
-  });
-
-  it('live: running a tool, or waiting for approval of it', () => {
-    const events = [user('deploy the staging build'), call('Bash', 'command="./deploy.sh"')];
-    expect(recapOf(events, 'working').line).toContain('running Bash(command="./deploy.sh")');
-    const waiting = recapOf(events, 'waiting');
-    expect(waiting.line).toContain('waiting for your approval of Bash');
-    expect(waiting.line).toContain('Next: approve or deny Bash');
-    expect(waiting.status).toBe('waiting');
-  });
-
-  it('a session that only hit API errors says nothing was done', () => {
-    const r = recapOf([user('refactor the auth module'), { kind: 'error', text: '429 rate limit exceeded' }, user('refactor the auth module please'), { kind: 'error', text: 'Credit balance is too low' }]);
-    expect(r.line).toBe('recap: "refactor the auth module please" — stopped on an API error (Credit balance is too low); nothing was done. Next: fix the provider problem (key, credit, rate limit) and retry.');
-    expect(r.status).toBe('errored');
-  });
-
-  it('an aborted turn says interrupted and offers to re-run the request', () => {
-    const r = recapOf([user('rename every handler to onX'), call('edit', 'a', { paths: ['a.ts'] }), { kind: 'aborted' }]);
-    expect(r.line).toContain('— interrupted by you; changed a.ts.');
-    expect(r.line).toContain('Next: redirect or re-run "rename every handler to onX".');
-    expect(r.status).toBe('aborted');
-  });
-
-  it('a question from the agent becomes the next step', () => {
+  it('a question to the user: waiting for your answer, the question is the next step', () => {
     const r = recapOf([user('set up the database migrations'), say('There are two ways to do this.\n\nShould I use Prisma or plain SQL files?'), end]);
-    expect(r.line).toContain('waiting for your answer');
-    expect(r.line).toContain('Next: answer: Should I use Prisma or plain SQL files?');
+    expect(r.parts?.state).toBe('waiting for your answer');
+    expect(r.parts?.next).toBe('ok to use Prisma or plain SQL files?');
     expect(r.status).toBe('waiting');
   });
 
-  it('a prompt with no answer yet is working live and cut off cold', () => {
-    expect(recapOf([user('explain the cache')], 'working').line).toContain('— working.');
-    expect(recapOf([user('explain the cache')]).line).toContain('cut off before the agent answered');
+  it('a generic offer of more help is not a question: the turn is done', () => {
+    const r = recapOf([user('bump the version'), say('Bumped the version to 0.3.0 in package.json and pushed. What else would you like me to do?'), end]);
+    expect(r.parts?.state).toBe('done');
+    expect(r.parts?.outcome[0]).toContain('0.3.0 in package.json');
+  });
+
+  it('questions asked as a list after an intro count, with the first question shown', () => {
+    const r = recapOf([user('still not working'), say('I need more context to help you. Could you tell me:\n1. **What are you working on?**\n2. **What error do you see?**\n\nYou can also check the logs.'), end]);
+    expect(r.parts?.state).toBe('waiting for your answer');
+    expect(r.parts?.next).toBe('Could you tell me: What are you working on?');
+    expect(r.parts?.subject).toBe('still not working');
+  });
+
+  it('options listed with the question are named in the next step', () => {
+    const r = recapOf([user('init'), say('The repo is empty, no commits. What do you want `init` to produce?\n1. Stack: `Python` / `Node`\n2. Shape: `library` / `CLI`\n3. Git: initial commit + licence'), end]);
+    expect(r.parts?.next).toBe('What do you want init to produce? Stack / Shape / Git');
+  });
+
+  it('an interrupted turn is interrupted, never done', () => {
+    const r = recapOf([user('rename every handler to onX'), call('edit', 'path=a.ts', { paths: ['a.ts'] }), { kind: 'aborted' }]);
+    expect(r.parts?.state).toBe('interrupted');
+    expect(r.parts?.outcome).toContain('changed a.ts');
+    expect(r.line).not.toMatch(/\bdone\b|finished/);
+    expect(r.status).toBe('aborted');
+  });
+
+  it('API errors: the code, "nothing happened" when the session did nothing, never "done", and what to do by kind of error', () => {
+    const only = recapOf([user('hello'), { kind: 'error', text: 'API error 500: your plan does not support model X' }]);
+    expect(only.parts?.state).toBe('API error 500, nothing happened');
+    expect(only.parts?.next).toBe('switch to a supported model, then retry');
+    expect(only.status).toBe('errored');
+    const later = recapOf([user('fix it'), say('Fixed in a.ts.'), end, user('now the docs'), { kind: 'error', text: "429 Too Many Requests: You've hit your limit" }]);
+    expect(later.parts?.state).toBe('API error 429');
+    expect(later.parts?.outcome).toContain('no reply to the last request');
+    expect(later.parts?.next).toBe('retry after the rate limit resets');
+    expect(recapOf([user('x'), { kind: 'error', text: 'Credit balance is too low' }]).parts?.next).toBe('add credit or switch model, then retry');
+  });
+
+  it('a check that failed after the last edit: failing check, fix it next', () => {
+    const r = recapOf([user('make the build green'), call('edit', 'p', { paths: ['src/a.rs'] }), call('bash', 'cargo test', { command: 'cargo test', callId: 'x' }), result(false, 'error[E0308]: mismatched types', 'x'), say('The build still fails on a type mismatch in src/a.rs.'), end]);
+    expect(r.parts?.state).toBe('failing check');
+    expect(r.parts?.next).toBe('fix what fails in cargo test');
+    expect(r.line).not.toMatch(/\bdone\b/);
+  });
+
+  it('a pending tool call: running it, said as a person would, never its raw input', () => {
+    const r = recapOf([user('deploy the staging build'), say('Deploying now, then I will run the smoke tests.'), call('Bash', 'command="./scripts/deploy.sh staging"', { command: './scripts/deploy.sh staging' })], 'working');
+    expect(r.parts?.state).toBe('running deploy.sh');
+    expect(r.parts?.next).toBe('run the smoke tests.');
+    expect(r.line).not.toContain('command=');
+    expect(r.status).toBe('working');
+  });
+
+  it('a call that needs approval: waiting for approval of it (the transcript says so, or the live agent waits)', () => {
+    const flagged = recapOf([user('ship it'), call('Bash', 'command="git push origin main"', { command: 'git push origin main', approval: true })]);
+    expect(flagged.parts?.state).toBe('waiting for approval of git push');
+    expect(flagged.parts?.next).toBe('approve or deny git push');
+    expect(flagged.status).toBe('waiting');
+    expect(recapOf([user('ship it'), call('Bash', 'x', { command: 'npm publish' })], 'waiting').parts?.state).toBe('waiting for approval of npm publish');
+  });
+
+  it('a session that ended (exit event) inside a tool call was cut off, not done', () => {
+    const r = recapOf([user('deploy'), call('Bash', 'x', { command: './deploy.sh' }), { kind: 'exit' }]);
+    expect(r.parts?.state).toBe('cut off while running deploy.sh');
+    expect(r.status).toBe('aborted');
+    // A session resumed after the exit is live again.
+    expect(recapOf([user('deploy'), call('Bash', 'x', { command: './deploy.sh' }), { kind: 'exit' }, user('go on'), say('Deployed to staging.'), end]).parts?.state).toBe('done');
+  });
+
+  it('the user’s "yes" to a proposal with no answer yet: the proposal is the next step', () => {
+    const r = recapOf([user('where is the session file?'), say('Found it at ~/.claude/x.jsonl. Want me to copy it into the repo and commit it? Something like `session.jsonl`?'), end, user('yes please')]);
+    expect(r.parts?.state).toBe('no answer yet');
+    expect(r.parts?.outcome).toEqual(['you said "yes please"']);
+    expect(r.parts?.next).toBe('copy it into the repo and commit it? Something like session.jsonl?');
+    expect(r.parts?.subject).toBe('where is session file?');
+  });
+
+  it('a prompt with no answer: working live, no answer yet cold, cut off after an exit', () => {
+    expect(recapOf([user('explain the cache')], 'working').parts?.state).toBe('working');
+    expect(recapOf([user('explain the cache')]).parts?.state).toBe('no answer yet');
+    expect(recapOf([user('explain the cache'), { kind: 'exit' }]).parts?.state).toBe('cut off before the agent answered');
+  });
+
+  it('a turn in progress shows its last step and the agent’s latest words', () => {
+    const r = recapOf([user('apply for the grant'), say('Starting with the preamble and the session export.'), call('Bash', 'command="x" description="Run telemetry preamble"', { command: '_T=$(cat ~/.cfg/config.json)\necho $_T', callId: 'b' }), result(true, 'TELEMETRY: anonymous', 'b')]);
+    expect(r.parts?.state).toBe('in progress');
+    expect(r.parts?.outcome[0]).toBe('running telemetry preamble (last step)');
+    expect(r.parts?.outcome[1]).toBe('Starting with preamble and session export.');
   });
 
   it('an empty session says so', () => {
     const r = recapOf([]);
-    expect(r.line).toBe('recap: nothing asked yet in this session. Next: type the first request.');
+    expect(r.line).toBe('recap: nothing asked yet. Next: type the first request.');
     expect(r.status).toBe('empty');
   });
+});
 
-  it('keeps Japanese and Chinese phrases and detects the language', () => {
-    const ja = recapOf([user('ログイン画面のバグを直してください'), say('修正しました。'), end]);
-    expect(ja.line).toContain('"ログイン画面のバグを直してください"');
+describe('heuristic recap: outcome sentences', () => {
+  it('prefers sentences with numbers, files and results; skips pleasantries, headings, code blocks and tables', () => {
+    const answer = ['Great question!', '', '## Summary', '', '```ts', 'const x = await run();', '```', '', '| a | b |', '|---|---|', '| 1 | 2 |', '', 'I fixed the off-by-one in src/range.ts: all 48 tests pass now.', '', 'Hope this helps!'].join('\n');
+    const r = recapOf([user('fix the range bug'), say(answer), end]);
+    expect(r.parts?.outcome[0]).toBe('Fixed off-by-one in src/range.ts: all 48 tests pass now.');
+    expect(r.line, r.line).not.toMatch(/Summary|const x|\| a|Great question|Hope this/);
+  });
+
+  it('a heading is never the next step; a real proposal is', () => {
+    const r = recapOf([user('review the plan'), say('The plan is sound; the cache layer is missing eviction.\n\n## Next Steps\n\nI can add an LRU eviction to cache.ts if you want.'), end]);
+    expect(r.parts?.next).toBe('I can add an LRU eviction to cache.ts if you want.');
+  });
+
+  it('names the commit and where it was pushed, from git’s own output', () => {
+    const r = recapOf([
+      user('commit and push'),
+      call('bash', 'x', { command: 'git commit -m "fix: range"', callId: 'c' }),
+      result(true, '[main 2e593ed] fix: range 1 file changed, 2 insertions(+)', 'c'),
+      call('bash', 'y', { command: 'git push origin main', callId: 'p' }),
+      result(true, 'To https://github.com/acme/ranger.git 9bffcc8..2e593ed main -> main', 'p'),
+      say('Committed and pushed.'),
+      end,
+    ]);
+    expect(r.parts?.outcome).toContain('committed and pushed 2e593ed to ranger: "fix: range"');
+    expect(r.artifacts).toContainEqual({ kind: 'commit', label: 'fix: range', locator: '2e593ed' });
+  });
+
+  it('files changed are the current turn’s, not the turn before', () => {
+    const r = recapOf([user('fix duration parsing'), call('edit', 'p', { paths: ['/home/dev/app/src/duration.ts'] }), say('Fixed.'), end, user('now add the --since flag to the CLI'), call('edit', 'p', { paths: ['/home/dev/app/src/cli.ts'] }), say('Added the flag.'), end]);
+    expect(r.line).toContain('changed src/cli.ts');
+    expect(r.line).not.toContain('duration.ts');
+    expect(r.parts?.next).toBe('review and run the tests');
+  });
+
+  it('keeps the conversation’s language', () => {
+    const ja = recapOf([user('ログイン画面のバグを直してください'), say('修正しました。ログイン画面のテスト 3 件が通ります。'), end]);
+    expect(ja.line).toContain('ログイン画面のバグを直してください');
+    expect(ja.line).toContain('修正しました');
     expect(ja.language).toBe('ja');
     expect(recapOf([user('请把登录页面的错误修好'), say('好了'), end]).language).toBe('zh');
     expect(detectLanguage(['bitte füge die Tests hinzu und prüfe das Ergebnis mit der neuen Version'])).toBe('de');
     expect(detectLanguage(['please add the tests'])).toBe('en');
   });
+});
 
-  it('picks the task over acknowledgements and short replies', () => {
-    const ctx = buildContext(session([user('Port the selector component to the new theme API'), say('Major or minor?'), user('minor, this is a big change'), say('ok'), user('yeah, do it all'), end]));
-    expect(pickTask(ctx)).toBe('Port the selector component to the new theme API');
-    expect(pickTask(buildContext(session([user('ok')])))).toBe('ok');
+describe('heuristic recap: subject', () => {
+  it('is the gist of the latest real request, not an acknowledgement or a bare slash command', () => {
+    const ctx = buildContext(session([user('Can you please port the selector component to the new theme API?'), say('Major or minor?'), user('yeah, do it all'), say('ok'), user('/compact', true), end]));
+    expect(pickTask(ctx)).toBe('port selector component to new theme API?');
+    expect(pickTask(buildContext(session([user('/review src/app.ts', true), say('Looks fine.'), end])))).toBe('/review src/app.ts');
   });
 
+  it('is never pasted log output, markup or JSON', () => {
+    expect(pickTask(buildContext(session([user('[INFO] Starting the development server...'), say('ok'), end])))).toBeUndefined();
+    expect(pickTask(buildContext(session([user('{\n  "mcpServers": {'), say('ok'), end])))).toBeUndefined();
+    expect(pickTask(buildContext(session([user('Fix the login page'), say('ok'), end, user('<command-output>done</command-output>'), end])))).toBe('Fix login page');
+  });
+
+  it('falls back to the project folder, but not a home folder', () => {
+    expect(recapOf([user('ok'), say('Done: 3 files formatted.'), end], undefined, { cwd: '/home/dev/billing-api' }).parts?.subject).toBe('billing-api');
+    expect(recapOf([user('ok'), say('Done: 3 files formatted.'), end], undefined, { cwd: '/Users/dev' }).parts?.subject).toBeUndefined();
+  });
+
+  it('gist: first sentence, no greetings or requests for help, no role prompt', () => {
+    expect(gistOf('Hi! Help me apply for the agentic engineering grant by Superteam. It is due Friday.')).toBe('apply for agentic engineering grant by Superteam');
+    expect(gistOf('You are an expert frontend engineer. Build the dashboard from the Figma file.')).toBe('Build dashboard from Figma file');
+  });
+});
+
+describe('tools said as a person would', () => {
+  it('commands', () => {
+    expect(describeCommand('cd /x && bash ~/.codex/skills/apply-grant/export-session.sh .')).toBe('running export-session.sh');
+    expect(describeCommand("sed -n '1,220p' anchor/programs/anchor/src/lib.rs")).toBe('reading lib.rs');
+    expect(describeCommand('npm test -- --run')).toBe('running npm test');
+    expect(describeCommand('git -C anchor log --oneline -20')).toBe('running git log');
+    expect(describeCommand('git push origin main')).toBe('running git push');
+    expect(describeCommand('cp a/b/session.jsonl ./session.jsonl')).toBe('copying a/b/session.jsonl');
+  });
+
+  it('tools: edits, reads, code-mode exec, descriptions, MCP; never JSON', () => {
+    expect(describeTool({ name: 'Edit', args: 'file_path="/home/dev/app/src/app.ts"', paths: ['/home/dev/app/src/app.ts'] }, '/home/dev/app')).toBe('editing src/app.ts');
+    expect(describeTool({ name: 'read_file', args: 'file_path="/a/b/README.md"', paths: [] })).toBe('reading README.md');
+    expect(describeTool({ name: 'exec', args: 'const r = await tools.exec_command({"cmd":"bash /u/skills/export-session.sh .","workdir":"/u"}); text(r.output);', paths: [] })).toBe('running export-session.sh');
+    expect(describeTool({ name: 'Bash', args: 'command="x" description="Check if workbench directory exists"', command: 'ls ~/Code/workbench/ 2>/dev/null && echo "exists"', paths: [] })).toBe('checking if workbench directory exists');
+    expect(describeTool({ name: 'mcp__plugin_serena__list_dir', args: 'relative_path="."', paths: [] })).toBe('calling list dir');
+    expect(describeTool({ name: 'web_search', args: 'query="rate limits"', paths: [] })).toBe('searching the web for rate limits');
+  });
+
+  it('an ask-the-user tool pending is a question to answer', () => {
+    const r = recapOf([user('plan the build'), call('AskUserQuestion', 'questions=[{"question":"Which language should the engine use?","options":[]}]')]);
+    expect(r.parts?.state).toBe('waiting for your answer');
+    expect(r.parts?.next).toBe('Which language should the engine use?');
+  });
+
+  it('several pending reads share one verb', () => {
+    const r = recapOf([user('gather context'), call('exec_command', 'a', { command: "sed -n '1,220p' anchor/src/lib.rs" }), call('exec_command', 'b', { command: "sed -n '1,220p' anchor/tests/anchor.js" })], 'working');
+    expect(r.parts?.state).toBe('reading anchor/src/lib.rs, anchor/tests/anchor.js');
+  });
+});
+
+describe('heuristic recap: limits', () => {
   it('never lets the line exceed 220 cells, sanitizes control text and keeps Next visible', () => {
     const long = 'x'.repeat(500);
     const r = recapOf([user(`\x1b[31m${long}\x1b[0m\nsecond line`), call('edit', long, { paths: Array.from({ length: 30 }, (_, i) => `/p/${'f'.repeat(60)}${i}.ts`) }), say(`I can ${'do more '.repeat(80)}`), end]);
     expect(displayWidth(r.line)).toBeLessThanOrEqual(220);
     expect(r.line).not.toMatch(/[\x00-\x1f\x7f]/);
-    expect(r.line).toContain('Next: I can');
+    expect(r.line).toContain(' Next: ');
     const wide = recapOf([user('表示幅'.repeat(100)), say('完了'), end]);
     expect(displayWidth(wide.line)).toBeLessThanOrEqual(220);
     expect(displayWidth(wide.headline)).toBeLessThanOrEqual(80);
   });
 
-  it('working line: task and the running tool', () => {
-    expect(workingLine(buildContext(session([user('run the migrations'), call('bash', 'npm run migrate')]), 'working'))).toBe('working: "run the migrations" — bash(npm run migrate)');
+  it('working line: task and the running tool, said as a person would', () => {
+    expect(workingLine(buildContext(session([user('run the migrations'), call('bash', 'npm run migrate', { command: 'npm run migrate' })]), 'working'))).toBe('working: "run migrations" — running npm run migrate');
   });
 
   it('takes 10,000 events quickly enough to be called on every change', () => {
     const events: RecapEvent[] = [];
     for (let i = 0; i < 2500; i++) events.push(user(`step ${i} of the plan`), call('edit', `path=f${i}.ts`, { paths: [`f${i}.ts`], callId: `c${i}` }), result(true, 'ok', `c${i}`), say(`done ${i}`));
+    const t = performance.now();
     const r = recapOf(events);
-    expect(r.line).toContain('step 2499 of the plan');
-    expect(r.done[0]).toBe('changed f2497.ts, f2498.ts, f2499.ts +9');
+    expect(performance.now() - t).toBeLessThan(2000);
+    expect(r.line).toContain('step 2499 of plan');
+    expect(r.line).toContain('changed f2499.ts');
   });
 });
 
@@ -141,28 +256,46 @@ describe('context builder', () => {
     const events: RecapEvent[] = [user('build the importer'), { kind: 'thinking', text: 'SECRET REASONING' }];
     for (let i = 0; i < 200; i++) events.push(call('read', 'a'.repeat(1000)), result(true, 'b'.repeat(2000)), say('c'.repeat(3000)));
     const ctx = buildContext(session(events));
-    const text = renderContext(ctx);
-    expect(text).not.toContain('SECRET REASONING');
+    const rendered = renderContext(ctx);
+    expect(rendered).not.toContain('SECRET REASONING');
     expect(ctx.truncated).toBe(true);
-    expect(text.length).toBeLessThanOrEqual(CONTEXT_LIMITS.total + 500);
+    expect(rendered.length).toBeLessThanOrEqual(CONTEXT_LIMITS.total + 500);
     for (const item of ctx.dialogue) {
       if (item.role === 'tool') expect(item.text.length).toBeLessThanOrEqual(CONTEXT_LIMITS.toolArgs + 10);
       if (item.role === 'result') expect(item.text.length).toBeLessThanOrEqual(CONTEXT_LIMITS.toolResult);
       expect(item.text.length).toBeLessThanOrEqual(CONTEXT_LIMITS.message);
     }
-    expect(text).toContain('## First request of the session\nbuild the importer');
+    expect(rendered).toContain('## First request of the session\nbuild the importer');
+  });
+
+  it('a compaction summary in place: the first request stays the session’s first, the summary and recent turns are kept', () => {
+    const events: RecapEvent[] = [user('port the parser to Rust')];
+    for (let i = 0; i < 60; i++) events.push(call('bash', 'x'.repeat(250)), result(true, 'y'.repeat(390)), say(`old step ${i}`));
+    events.push({ kind: 'summary', source: 'compaction', text: 'Ported the lexer; the parser is half done.' });
+    for (let i = 0; i < 5; i++) events.push(user(`continue step ${i}`), say(`step ${i} ok`), end);
+    const ctx = buildContext(session(events));
+    const rendered = renderContext(ctx);
+    expect(ctx.firstRequest).toBe('port the parser to Rust');
+    expect(rendered).toContain('## First request of the session\nport the parser to Rust');
+    expect(rendered).toContain('## Summary the agent wrote of earlier work\nPorted the lexer; the parser is half done.');
+    expect(rendered).toContain('[user] continue step 4');
+    expect(rendered.length).toBeLessThanOrEqual(CONTEXT_LIMITS.total + 500);
+  });
+
+  it('marks slash commands, approvals and a closed session for the model', () => {
+    const rendered = renderContext(buildContext(session([user('/review src/app.ts', true), call('Bash', 'command="git push"', { command: 'git push', approval: true })])));
+    expect(rendered).toContain('[user] (slash command) /review src/app.ts');
+    expect(rendered).toContain("## State: the agent waits for the user's approval of a tool call");
+    expect(renderContext(buildContext(session([user('hi'), say('Hello.'), end, { kind: 'exit' }])))).toContain('the session was closed');
   });
 
   it('starts the dialogue at a turn boundary, never on a dangling tool result', () => {
     const events: RecapEvent[] = [];
     for (let t = 0; t < 40; t++) events.push(user(`turn ${t}`), call('bash', 'x'.repeat(200)), result(true, 'y'.repeat(390)), say('z'.repeat(300)), end);
-    const ctx = buildContext(session(events));
-    expect(ctx.dialogue[0]?.role).toBe('user');
-    // Without any user prompt in the window: not a tool result either.
+    expect(buildContext(session(events)).dialogue[0]?.role).toBe('user');
     const noUser: RecapEvent[] = [user('start')];
     for (let i = 0; i < 100; i++) noUser.push(call('bash', 'x'.repeat(250)), result(true, 'y'.repeat(390)));
-    const c2 = buildContext(session(noUser));
-    expect(c2.dialogue[0]?.role).toBe('tool');
+    expect(buildContext(session(noUser)).dialogue[0]?.role).toBe('tool');
   });
 
   it('is deterministic and keeps the newest summaries, files, commands and errors', () => {
@@ -190,10 +323,38 @@ describe('context builder', () => {
     expect(turnEnding([]).ending).toBe('empty');
     expect(turnEnding([user('a'), say('done'), end]).ending).toBe('finished');
     expect(turnEnding([user('a'), say('Which one?'), end]).ending).toBe('question');
+    expect(turnEnding([user('a'), say('Which one?'), end, { kind: 'exit' }]).ending).toBe('question');
     expect(turnEnding([user('a'), { kind: 'aborted' }]).ending).toBe('interrupted');
     expect(turnEnding([user('a'), { kind: 'error', text: '500' }]).ending).toBe('api-error');
     expect(turnEnding([user('a'), call('x', 'y')])).toEqual({ ending: 'mid-tool', pendingTool: 'x(y)' });
     expect(turnEnding([user('a'), call('x', 'y'), result(true, 'r')]).ending).toBe('mid-turn');
     expect(turnEnding([user('a'), say('ok'), { kind: 'title', text: 't' }, { kind: 'model', model: 'm' }]).ending).toBe('finished');
+  });
+});
+
+describe('tools said as a person would: shell details', () => {
+  it('skips env exports and sudo flags, and reads a command whose newlines were escaped', () => {
+    expect(describeCommand('export SUDO_ASKPASS=/x/pw.sh\\nsudo -A mv /etc/wpa.conf /etc/wpa.conf.bak')).toBe('moving wpa.conf');
+    expect(describeCommand('export A=1\nsudo -E ./install.sh --yes')).toBe('running install.sh');
+  });
+
+  it('an API error in another language is still sorted by kind', () => {
+    const r = recapOf([user('增加设置'), { kind: 'error', text: 'API Error: 403 预扣费额度失败, 用户剩余额度: ＄0.36' }]);
+    expect(r.parts?.next).toBe('add credit or switch model, then retry');
+  });
+});
+
+describe('heuristic recap: answers to questions', () => {
+  it('the opening sentence of the answer to a question is the outcome', () => {
+    const r = recapOf([user('quick, what is NAV?'), say('**Net Asset Value** — the per-token price of an asset calculated from its underlying value. Updated periodically (daily/weekly) by the issuer based on valuations.'), end]);
+    expect(r.parts?.outcome[0]).toBe('Net Asset Value — the per-token price of asset calculated from its underlying value.');
+  });
+});
+
+describe('heuristic recap: one-word tasks and long requests', () => {
+  it('a one-word request is the subject; a long request with a short first sentence is not passed over', () => {
+    expect(recapOf([user('init'), say('The repo is empty. Which stack do you want?'), end], undefined, { cwd: '/home/dev/proj' }).parts?.subject).toBe('init');
+    const ctx = buildContext(session([user('index the docs and the issues so we can plan the hackathon work properly'), say('Indexed.'), end, user('Pick up FW-005 first. Add a narrow CLI demo and commit it in two commits.'), say('Both commits landed.'), end]));
+    expect(pickTask(ctx)).toBe('Pick up FW-005 first');
   });
 });

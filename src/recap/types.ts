@@ -17,6 +17,18 @@ export interface RecapArtifact {
   locator: string;
 }
 
+/**
+ * A recap as parts, so each surface can compose it for its own width by priority (compose.ts): the state
+ * in a few words (always kept), the outcome sentences (best first), the subject (the task's gist or the
+ * project) and the next step (kept whenever the width allows).
+ */
+export interface RecapParts {
+  state: string;
+  subject?: string;
+  outcome: string[];
+  next: string;
+}
+
 export interface Recap {
   /** `recap: … Next: …`, ≤ 220 chars, one line, no control characters. */
   line: string;
@@ -30,6 +42,8 @@ export interface Recap {
   session: { agent: string; id: string; file: string };
   stamp: string;
   createdAt: string;
+  /** The heuristic's parts (absent for model recaps: their line is composed as text). */
+  parts?: RecapParts;
 }
 
 /**

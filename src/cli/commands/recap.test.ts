@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_FIXTURES_DIR } from '../../../test/helpers/shared.js';
 import { startModelServer, type ModelServer } from '../../../test/fakes/model-server.js';
 import { encodePiCwd } from '../../transcripts/pi/paths.js';
+import { displayWidth } from '../../util/text-width.js';
 import { runRecap } from './recap.js';
 
 const FILE = join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl');
@@ -24,16 +25,18 @@ afterEach(async () => {
 describe('recapwrap recap', () => {
   it('prints the heuristic line for a session file', async () => {
     const r = await runRecap({ session: FILE, generator: 'heuristic' }, env, 200);
-    expect(r).toEqual({ out: 'recap: "now list the files with ls" — finished, not yet tested; changed hello.txt. Next: review the changes and run the tests.\n', err: '', code: 0 });
+    expect(r).toEqual({ out: 'done — list files with ls: The tool returned: hello.txt. Next: nothing pending.\n', err: '', code: 0 });
   });
 
   it('prints the Recap JSON shape and a card', async () => {
     const json = JSON.parse((await runRecap({ session: FILE, generator: 'heuristic', format: 'json' }, env)).out) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['line', 'headline', 'done', 'next', 'artifacts', 'status', 'language', 'generator', 'session', 'stamp', 'createdAt']);
+    // The shared shape, plus the heuristic's parts (an extra field: composition by width).
+    expect(Object.keys(json)).toEqual(['line', 'headline', 'done', 'next', 'artifacts', 'status', 'language', 'generator', 'session', 'stamp', 'createdAt', 'parts']);
+    expect(json.line).toBe('recap: done — list files with ls: The tool returned: hello.txt. Next: nothing pending.');
     expect(json).toMatchObject({ status: 'idle', language: 'en', generator: { type: 'heuristic' }, session: { agent: 'pi', id: '01a20268-c212-7649-8670-8af81ade3bdb', file: FILE } });
     const card = (await runRecap({ session: FILE, generator: 'heuristic', format: 'card' }, env, 100)).out;
-    expect(card).toContain('What happened\n  • changed hello.txt');
-    expect(card).toContain('Next\n  • review the changes and run the tests');
+    expect(card).toContain('What happened\n  • The tool returned: hello.txt');
+    expect(card).toContain('Next\n  • nothing pending');
     expect(card).toContain('Artifacts\n  file    ');
   });
 
@@ -43,14 +46,14 @@ describe('recapwrap recap', () => {
     cpSync(FILE, join(dir, '2026-11-22T08-00-00-000Z_a.jsonl'));
     const r = await runRecap({ agent: 'pi', cwd: '/work/proj', generator: 'heuristic' }, env);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('now list the files with ls');
+    expect(r.out).toContain('list files with ls');
     expect(await runRecap({ agent: 'pi', cwd: '/work/other' }, env)).toEqual({ out: '', err: 'recapwrap: no pi session for /work/other\n', code: 1 });
   });
 
   it('uses an OpenAI-compatible endpoint from the environment', async () => {
     server = await startModelServer([{ text: '<recap>recap: hello.txt written and listed. Next: nothing left.</recap>' }]);
     const r = await runRecap({ session: FILE, generator: 'openai' }, { ...env, OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: 'k' });
-    expect(r).toEqual({ out: 'recap: hello.txt written and listed. Next: nothing left.\n', err: '', code: 0 });
+    expect(r).toEqual({ out: 'hello.txt written and listed. Next: nothing left.\n', err: '', code: 0 });
   });
 
   it('an explicit generator that fails exits 1 with one line; auto falls back', async () => {
@@ -60,7 +63,22 @@ describe('recapwrap recap', () => {
     // auto with a pi session would ask pi: with no pi on PATH it falls back to the heuristic.
     const auto = await runRecap({ session: FILE }, { ...env, PATH: '/nonexistent' });
     expect(auto.code).toBe(0);
-    expect(auto.out).toContain('recap: "now list the files with ls"');
+    expect(auto.out).toContain('done — list files with ls');
+  });
+
+  it('--width composes the line for that many cells, keeping the state and the next step', async () => {
+    for (const width of [30, 45, 71, 151]) {
+      const r = await runRecap({ session: FILE, generator: 'heuristic', width: String(width) }, env, 200);
+      const line = r.out.replace(/\n$/, '');
+      expect(displayWidth(line), `width ${width}`).toBeLessThanOrEqual(width);
+      expect(line.startsWith('done'), `width ${width}`).toBe(true);
+      expect(line, `width ${width}`).toContain('Next:');
+    }
+    // Default: the terminal's width when stdout is one, else 220.
+    expect(displayWidth((await runRecap({ session: FILE, generator: 'heuristic' }, env, 40)).out.trim())).toBeLessThanOrEqual(40);
+    expect((await runRecap({ session: FILE, generator: 'heuristic' }, env, undefined)).out.trim()).toBe('done — list files with ls: The tool returned: hello.txt. Next: nothing pending.');
+    expect(await runRecap({ session: FILE, width: '0' }, env)).toEqual({ out: '', err: 'recapwrap: Expected the `--width` option to be an integer from 1 to 1000, got `0`\n', code: 2 });
+    expect((await runRecap({ session: FILE, width: 'wide' }, env)).code).toBe(2);
   });
 
   it('bad input: missing file, unknown agent, bad format or generator, no session named', async () => {

@@ -22,11 +22,15 @@ export interface RecapCliOptions {
   generator?: string;
   model?: string;
   llm?: boolean;
+  /** Cells to compose the recap for (line format): default the terminal's width, else 220. */
+  width?: string;
 }
 
 const FORMATS = ['line', 'card', 'json'];
+/** `--width` when stdout is not a terminal: the longest line a recap has. */
+const RECAP_WIDTH_DEFAULT = 220;
 
-export async function runRecap(options: RecapCliOptions, env: Env = process.env, columns = process.stdout.columns): Promise<{ out: string; err: string; code: number }> {
+export async function runRecap(options: RecapCliOptions, env: Env = process.env, columns: number | undefined = process.stdout.isTTY ? process.stdout.columns : undefined): Promise<{ out: string; err: string; code: number }> {
   const fail = (message: string, code = 1) => ({ out: '', err: `recapwrap: ${message}\n`, code });
   if (options.pane) {
     const state = readLiveStates(getStateDir(env), { prune: true }).find((s) => s.tmuxPane === options.pane);
@@ -45,6 +49,8 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   }
   const format = options.format ?? 'line';
   if (!FORMATS.includes(format)) return fail(`Expected the \`--format\` option to be one of ${FORMATS.join(', ')}, got \`${format}\``, 2);
+  const width = options.width === undefined ? (columns && columns > 0 ? columns : RECAP_WIDTH_DEFAULT) : Number(options.width);
+  if (!Number.isInteger(width) || width < 1 || width > 1000) return fail(`Expected the \`--width\` option to be an integer from 1 to 1000, got \`${options.width}\``, 2);
   const cwd = resolve(options.cwd ?? process.cwd());
   const flags: Record<string, unknown> = {};
   if (options.generator !== undefined) flags.generator = options.generator;
@@ -76,9 +82,9 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   }
   const engine = createEngine({ options: config.options, agent: session.agent, env });
   const explicit = config.options.generator !== 'auto';
-  const outcome = await engine.recap(session, { strict: explicit });
+  const outcome = await engine.recap(session, { strict: explicit, cells: width });
   if (!outcome.recap) return { out: '', err: warnings + `recapwrap: ${outcome.error ?? 'no recap'}\n`, code: 1 };
-  return { out: formatRecap(outcome.recap, format as 'line', columns ?? 100) + '\n', err: warnings, code: 0 };
+  return { out: formatRecap(outcome.recap, format as 'line', width) + '\n', err: warnings, code: 0 };
 }
 
 export function registerRecap(program: Command): void {
@@ -94,6 +100,7 @@ export function registerRecap(program: Command): void {
     .option('--generator <name>', 'auto, heuristic, agent, openai or anthropic (default: the config\'s, auto)')
     .option('--model <model>', 'model for the agent/openai/anthropic generators')
     .option('--no-llm', 'offline heuristic only: no model is asked')
+    .option('--width <cells>', 'compose the recap for this many cells (default: the terminal\'s width, else 220)')
     .action(async function (this: Command, options: RecapCliOptions) {
       const { out, err, code } = await runRecap(options);
       process.stdout.write(out);

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCombinedPrompt, buildPrompt, extractRecap, SYSTEM_PROMPT } from '../prompt.js';
+import { buildCombinedPrompt, buildPrompt, extractRecap, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
 
@@ -26,6 +26,27 @@ export interface AgentGeneratorSettings {
   home: string;
   /** Where the agent's session lives (Gemini's one-off run is made there so no new project is registered). */
   cwd?: string;
+  /** The cells the recap is shown in (the prompt states the budget). */
+  cells?: number;
+}
+
+/**
+ * The model each agent's one-off recap uses when the user chose none: the agent's own fast, small model
+ * where its CLI names one (checked against each CLI's model list: Claude Code's `haiku` alias, Codex's
+ * "fast and affordable" GPT-6-Luna, Gemini CLI's `flash-lite` alias). pi and Qwen Code have no such
+ * name across providers: they keep the user's default model (pi with thinking off).
+ */
+export const AGENT_RECAP_MODELS: Readonly<Record<string, string | undefined>> = {
+  claude: 'haiku',
+  codex: 'gpt-6-luna',
+  gemini: 'flash-lite',
+  pi: undefined,
+  qwen: undefined,
+};
+
+/** The model an agent's recap runs with: the user's choice, else the agent's fast model, else its default. */
+export function recapModelFor(agent: string, chosen: string | undefined): string | undefined {
+  return chosen || AGENT_RECAP_MODELS[agent];
 }
 
 /** How one agent runs a one-off completion. */
@@ -72,30 +93,31 @@ async function removeGeminiSession(env: Env, home: string, id: string): Promise<
 }
 
 /** The exact one-off command line for an agent (exported for tests and `doctor`). */
-export function oneOffCommand(ctx: RecapContext, settings: Pick<AgentGeneratorSettings, 'agent' | 'model' | 'env' | 'home'>, tmp: string): OneOff | undefined {
-  const model = settings.model ? settings.model : undefined;
-  const prompt = buildPrompt(ctx);
+export function oneOffCommand(ctx: RecapContext, settings: Pick<AgentGeneratorSettings, 'agent' | 'model' | 'env' | 'home' | 'cells'>, tmp: string): OneOff | undefined {
+  const model = recapModelFor(settings.agent, settings.model);
+  const prompt = buildPrompt(ctx, settings.cells);
+  const system = systemPrompt(settings.cells);
   switch (settings.agent) {
     case 'pi':
       return {
-        args: ['-p', '--no-session', '--no-tools', '--no-extensions', '--no-skills', '--no-prompt-templates', '--no-context-files', '--thinking', 'off', '--system-prompt', SYSTEM_PROMPT, ...(model ? ['--model', model] : []), prompt],
+        args: ['-p', '--no-session', '--no-tools', '--no-extensions', '--no-skills', '--no-prompt-templates', '--no-context-files', '--thinking', 'off', '--system-prompt', system, ...(model ? ['--model', model] : []), prompt],
         isolatedCwd: true,
       };
     case 'qwen':
       // The prompt must come before the array-valued --exclude-tools.
       return {
-        args: [prompt, '--bare', '--chat-recording=false', '--max-tool-calls', '0', ...(model ? ['--model', model] : []), '--system-prompt', SYSTEM_PROMPT, '--exclude-tools', QWEN_EXCLUDED_TOOLS],
+        args: [prompt, '--bare', '--chat-recording=false', '--max-tool-calls', '0', ...(model ? ['--model', model] : []), '--system-prompt', system, '--exclude-tools', QWEN_EXCLUDED_TOOLS],
         isolatedCwd: true,
       };
     case 'claude':
       return {
-        args: ['-p', '--no-session-persistence', '--tools', '', '--output-format', 'text', '--system-prompt', SYSTEM_PROMPT, ...(model ? ['--model', model] : []), '--', prompt],
+        args: ['-p', '--no-session-persistence', '--tools', '', '--output-format', 'text', '--system-prompt', system, ...(model ? ['--model', model] : []), '--', prompt],
         isolatedCwd: true,
       };
     case 'codex': {
       const outputFile = join(tmp, 'answer.txt');
       return {
-        args: ['exec', '--ephemeral', '--skip-git-repo-check', '-s', 'read-only', '-o', outputFile, ...(model ? ['-m', model] : []), buildCombinedPrompt(ctx)],
+        args: ['exec', '--ephemeral', '--skip-git-repo-check', '-s', 'read-only', '-o', outputFile, ...(model ? ['-m', model] : []), buildCombinedPrompt(ctx, settings.cells)],
         isolatedCwd: true,
         outputFile,
       };
@@ -104,7 +126,7 @@ export function oneOffCommand(ctx: RecapContext, settings: Pick<AgentGeneratorSe
       const id = randomUUID();
       return {
         // --skip-trust: headless Gemini refuses (exit 55) in a folder not trusted yet; this trusts it for this run only.
-        args: ['-p', buildCombinedPrompt(ctx), '-o', 'json', '--session-id', id, '--skip-trust', ...(model ? ['-m', model] : [])],
+        args: ['-p', buildCombinedPrompt(ctx, settings.cells), '-o', 'json', '--session-id', id, '--skip-trust', ...(model ? ['-m', model] : [])],
         isolatedCwd: false,
         parse: (stdout) => {
           try {
@@ -167,7 +189,7 @@ function run(command: string, args: string[], cwd: string, env: Env, timeoutMs: 
 }
 
 export async function agentGenerate(ctx: RecapContext, signal: AbortSignal, settings: AgentGeneratorSettings): Promise<GeneratorResult> {
-  const model = settings.model || 'default';
+  const model = recapModelFor(settings.agent, settings.model) || 'default';
   let tmp: string | undefined;
   let plan: OneOff | undefined;
   try {

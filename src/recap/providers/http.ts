@@ -4,7 +4,7 @@
  * error, an HTTP error or the timeout ends the attempt (no retry: the heuristic is shown instead); an answer
  * that parses but has no `<recap>` tag is asked again, at most twice.
  */
-import { buildPrompt, extractRecap, SYSTEM_PROMPT } from '../prompt.js';
+import { buildPrompt, extractRecap, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
 
@@ -17,6 +17,8 @@ export interface HttpGeneratorSettings {
   model: string;
   apiKey?: string;
   timeoutMs: number;
+  /** The cells the recap is shown in (the prompt states the budget). */
+  cells?: number;
 }
 
 type Attempt = { kind: 'text'; text: string } | { kind: 'malformed'; error: string } | { kind: 'failed'; error: string };
@@ -74,8 +76,8 @@ export async function openaiGenerate(ctx: RecapContext, signal: AbortSignal, set
   const body = {
     model: settings.model,
     messages: [
-      { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: buildPrompt(ctx) },
+      { role: 'system', content: systemPrompt(settings.cells) },
+      { role: 'user', content: buildPrompt(ctx, settings.cells) },
     ],
     max_tokens: MAX_OUTPUT_TOKENS,
     temperature: TEMPERATURE,
@@ -102,8 +104,8 @@ export async function anthropicGenerate(ctx: RecapContext, signal: AbortSignal, 
     model: settings.model,
     max_tokens: MAX_OUTPUT_TOKENS,
     temperature: TEMPERATURE,
-    system: SYSTEM_PROMPT,
-    messages: [{ role: 'user', content: buildPrompt(ctx) }],
+    system: systemPrompt(settings.cells),
+    messages: [{ role: 'user', content: buildPrompt(ctx, settings.cells) }],
   };
   const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
   if (settings.apiKey) headers['x-api-key'] = settings.apiKey;

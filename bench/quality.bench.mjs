@@ -1,0 +1,158 @@
+// Recap quality as a user sees it (issue 17): the development set in ../shared/recap-eval/ (hand-written
+// key facts per session of ../shared/recap-corpus/), scored at 80 and 160 columns: the overlay's
+// `✦ recap: ` label takes 9 cells, so the text gets W-9. A fact is hit when any of its alternatives
+// appears in the visible text, case-insensitive. The naive baseline (last typed prompt's first 100
+// characters + " — " + the last answer's last 120, whitespace folded) is cut the same way in the same
+// run. This is the same definition as ../shared/recap-eval/score.py (the reference), run through the
+// same CLI path (`recapwrap recap --format line --width W-9` of the BUILT code), so both agree.
+// Knobs (env): RECAPWRAP_SHARED_DIR (default ../shared), RW_QUALITY_WIDTHS ("80 160").
+import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SHARED = process.env.RECAPWRAP_SHARED_DIR ?? resolve(REPO, '..', 'shared');
+const EVAL = join(SHARED, 'recap-eval');
+const CORPUS = join(SHARED, 'recap-corpus');
+const WIDTHS = (process.env.RW_QUALITY_WIDTHS ?? '80 160').split(/\s+/).filter(Boolean).map(Number);
+const LABEL_CELLS = 9;
+
+if (!existsSync(join(EVAL, 'keys-dev.json')) || !existsSync(CORPUS)) {
+  console.log(`quality: the development set is absent (${EVAL}); nothing to score.`);
+  process.exit(0);
+}
+if (!existsSync(join(REPO, 'dist', 'full'))) {
+  console.error('bench/quality: build first (npm run build)');
+  process.exit(1);
+}
+const { displayWidth } = await import(join(REPO, 'dist', 'util', 'text-width.js'));
+const KEYS = JSON.parse(readFileSync(join(EVAL, 'keys-dev.json'), 'utf8'));
+const CTRL = /[\x00-\x1f\x7f\x9b]/;
+
+// What a user sees in a pane of w columns: the label dropped, the first w-9 cells.
+function visible(line, w) {
+  const text = line.replace(/^\s*(✦\s*)?recap:\s*/i, '');
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    const c = displayWidth(ch);
+    if (n + c > w - LABEL_CELLS) break;
+    out += ch;
+    n += c;
+  }
+  return out;
+}
+
+// --- the naive baseline, per agent format (as score.py reads them) ---
+const textOf = (c) => (typeof c === 'string' ? c : (Array.isArray(c) ? c : []).filter((x) => x && typeof x === 'object' && x.type === 'text').map((x) => x.text ?? '').join(' '));
+function textsClaude(lines) {
+  let u = '';
+  let a = '';
+  for (const d of lines) {
+    const m = d.message ?? {};
+    const c = m.content;
+    if (d.type === 'user' && !d.isMeta && !d.isCompactSummary) {
+      const s = textOf(c);
+      if (s && !s.startsWith('<')) u = s;
+    }
+    if (d.type === 'assistant' && Array.isArray(c)) {
+      const s = c.filter((x) => x?.type === 'text').map((x) => x.text ?? '').join(' ');
+      if (s) a = s;
+    }
+  }
+  return [u, a];
+}
+function textsCodex(lines) {
+  let u = '';
+  let a = '';
+  for (const d of lines) {
+    const p = d.payload ?? {};
+    if (d.type === 'response_item' && p.type === 'message') {
+      const s = (p.content ?? []).map((x) => x.text ?? '').join(' ');
+      if (p.role === 'user' && !s.trimStart().startsWith('<')) u = s;
+      if (p.role === 'assistant') a = s;
+    }
+  }
+  return [u, a];
+}
+function textsPi(lines) {
+  let u = '';
+  let a = '';
+  for (const d of lines) {
+    const m = d.message ?? {};
+    const s = textOf(m.content);
+    if (m.role === 'user' && s) u = s;
+    if (m.role === 'assistant' && s) a = s;
+  }
+  return [u, a];
+}
+function textsGemini(obj) {
+  let u = '';
+  let a = '';
+  for (const m of obj.messages ?? []) {
+    const c = m.content;
+    const s = typeof c === 'string' ? c : (c ?? []).filter((x) => x && typeof x === 'object').map((x) => x.text ?? '').join(' ');
+    if (m.type === 'user' && s) u = s;
+    if (m.type === 'gemini' && s) a = s;
+  }
+  return [u, a];
+}
+function naiveTexts(file, rel) {
+  if (rel.endsWith('.json')) return textsGemini(JSON.parse(readFileSync(file, 'utf8')));
+  const lines = [];
+  for (const l of readFileSync(file, 'utf8').split('\n')) {
+    try {
+      lines.push(JSON.parse(l));
+    } catch {
+      // Skip lines that are not JSON, as the reference does
+    }
+  }
+  const fn = { claude: textsClaude, codex: textsCodex, pi: textsPi }[rel.split('/')[0]];
+  return fn ? fn(lines) : ['', ''];
+}
+const cp = (s) => Array.from(s);
+function naiveLine(file, rel) {
+  const [u, a] = naiveTexts(file, rel);
+  return `${cp(u).slice(0, 100).join('')} — ${cp(a).slice(-120).join('')}`.replace(/\s+/g, ' ');
+}
+
+function recapLine(file, w) {
+  const r = spawnSync(process.execPath, [join(REPO, 'bin', 'recapwrap.js'), 'recap', '--session', file, '--generator', 'heuristic', '--format', 'line', '--width', String(w - LABEL_CELLS)], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+const hits = (text, groups) => groups.map((g) => g.some((k) => text.includes(k)));
+const files = Object.entries(KEYS).filter(([rel]) => existsSync(join(CORPUS, rel)));
+const naive = new Map(files.map(([rel]) => [rel, naiveLine(join(CORPUS, rel), rel)]));
+const summary = [];
+for (const w of WIDTHS) {
+  let hit = 0;
+  let nhit = 0;
+  let tot = 0;
+  const broken = [];
+  const misses = [];
+  const t0 = performance.now();
+  for (const [rel, groups] of files) {
+    tot += groups.length;
+    const ngot = hits(visible(naive.get(rel), w).toLowerCase(), groups);
+    nhit += ngot.filter(Boolean).length;
+    const line = recapLine(join(CORPUS, rel), w);
+    if (!line || CTRL.test(line)) {
+      broken.push(rel);
+      continue;
+    }
+    const shown = visible(line, w);
+    const got = hits(shown.toLowerCase(), groups);
+    hit += got.filter(Boolean).length;
+    const missed = groups.filter((_, i) => !got[i]).map((g) => g[0]);
+    const nmissed = groups.filter((_, i) => !ngot[i]).map((g) => g[0]);
+    if (missed.length || nmissed.length) misses.push(`  ${rel}: recap missed [${missed.join(', ')}]   naive missed [${nmissed.join(', ')}]\n    shown: ${shown}`);
+  }
+  const ms = performance.now() - t0;
+  console.log(`width ${w}: recap ${hit}/${tot} = ${(hit / tot).toFixed(2)}   naive baseline ${nhit}/${tot} = ${(nhit / tot).toFixed(2)}${broken.length ? `   broken: ${broken.join(', ')}` : ''}`);
+  for (const m of misses) console.log(m);
+  summary.push(`${w} cols: recap ${(hit / tot).toFixed(2)}, naive ${(nhit / tot).toFixed(2)}`);
+  if (process.env.RW_QUALITY_TIMING) console.log(`  (${ms.toFixed(0)} ms)`);
+}
+console.log(`\nquality (dev set, ${files.length} sessions): ${summary.join('; ')}`);

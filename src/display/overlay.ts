@@ -42,6 +42,11 @@ function cleanText(text: string): string {
   return stripLabel(sanitizeLine(text));
 }
 
+/** A composer for plain text (no recap at hand): the text cut to the cells, with an ellipsis. */
+export function composePlainText(text: string): ComposeText {
+  return (cells) => truncateToWidth(cleanText(text), cells);
+}
+
 /** The first bar row: the label, then the text cut to what is left of `cols`. */
 export function renderOverlayBar(text: string, cols: number): RenderedBar {
   if (cols <= 0) return { bytes: '', width: 0 };
@@ -89,9 +94,10 @@ export function wrapWords(text: string, widths: readonly number[]): { rows: stri
       used += gap + width;
       continue;
     }
-    // On a fresh row if it fits one; else split it, filling this row first.
+    // On a fresh row if it fits one (even leaving this one empty: no word is cut that need not be);
+    // else split it, filling this row first.
     const nextRoom = widths[rows.length] ?? 0;
-    if (used > 0 && width <= nextRoom) {
+    if (width <= nextRoom) {
       newRow();
       rows[rows.length - 1] = word;
       used = width;

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { IBufferCell, Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
   ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
-  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorTo,
+  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, eraseChars,
 } from './ansi.js';
 import { barTopRow, renderOverlayRows, type BarPosition } from './overlay.js';
 
@@ -34,7 +34,7 @@ type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderli
 
 interface CoreInternals {
   _core?: {
-    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource } };
+    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource; scrollTop?: number } };
     _inputHandler?: { _curAttrData?: AttrSource };
   };
 }
@@ -231,7 +231,7 @@ export class ScreenMirror {
     if (from >= this.rows) return { skip: 'unknown' };
     let body = '';
     for (let row = from; row < this.rows; row++) body += cursorTo(row, 0) + this.serializeRow(row);
-    return { repaint: this.framed(body) };
+    return { repaint: this.framed(body, true) };
   }
 
   dispose(): void {
@@ -239,7 +239,9 @@ export class ScreenMirror {
   }
 
   // Frame our bytes so the agent's cursor, attributes, charsets and modes are as before afterwards.
-  private framed(body: string): string {
+  // placeCursor: put the cursor where the copy has it, not where the terminal had it (after a resize
+  // the terminal's reflow may have moved it elsewhere than the copy's did).
+  private framed(body: string, placeCursor = false): string {
     const m = this.term.modes;
     let s = SYNC_BEGIN + SAVE_CURSOR;
     if (m.originMode) s += ORIGIN_MODE_OFF;
@@ -247,6 +249,11 @@ export class ScreenMirror {
     s += AUTOWRAP_OFF + ASCII_CHARSET + body + SGR_RESET + RESTORE_CURSOR;
     if (m.wraparoundMode) s += AUTOWRAP_ON;
     const buffer = this.term.buffer.active;
+    if (placeCursor) {
+      // DECRC brought origin mode back: CUP then counts from the scroll region's top.
+      const top = m.originMode ? ((this.term as unknown as CoreInternals)._core?.buffers?.active?.scrollTop ?? 0) : 0;
+      s += cursorTo(Math.max(0, buffer.cursorY - top), Math.min(buffer.cursorX, this.cols - 1));
+    }
     const fixSlot = this.childSavedCursor;
     const pendingWrap = m.wraparoundMode && buffer.cursorX >= this.cols;
     if (fixSlot) s += this.rebuildSavedSlot();
@@ -283,7 +290,8 @@ export class ScreenMirror {
     return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
   }
 
-  // The row as the copy has it: cells with their attributes, then a clear to the end (not spaces).
+  // The row as the copy has it: written cells with their attributes; erased (never written) cells
+  // erased again with their background (ECH), not written as spaces; then a clear to the end.
   private serializeRow(row: number): string {
     const buffer = this.term.buffer.active;
     const line = buffer.getLine(buffer.viewportY + row);
@@ -292,7 +300,7 @@ export class ScreenMirror {
     let end = this.cols;
     while (end > 0) {
       line.getCell(end - 1, cell);
-      if ((cell.getChars() || ' ') !== ' ' || !cell.isAttributeDefault()) break;
+      if (cell.getChars() !== '' || !cell.isAttributeDefault()) break;
       end--;
     }
     let s = '';
@@ -305,7 +313,15 @@ export class ScreenMirror {
         s += sgr;
         prev = sgr;
       }
-      s += cell.getChars() || ' ';
+      const chars = cell.getChars();
+      if (chars !== '') {
+        s += chars;
+        continue;
+      }
+      let n = 1;
+      while (x + n < end && line.getCell(x + n, cell) && cell.getChars() === '' && cell.getWidth() === 1 && sgrOf(cell) === sgr) n++;
+      s += eraseChars(n) + (x + n < this.cols ? cursorForward(n) : '');
+      x += n - 1;
     }
     return s + (end < this.cols ? SGR_RESET + ERASE_TO_EOL : '');
   }

@@ -367,7 +367,7 @@ export class OverlayScreen {
     const cached = this.layout;
     if (cached && cached.cols === this.cols && cached.maxRows === maxRows) return cached.lines;
     const content = this.content;
-    const compose: ComposeText = typeof content === 'string' ? () => content : (cells) => content.compose(cells);
+    const compose: ComposeText = typeof content === 'string' ? mod.composePlainText(content) : (cells) => content.compose(cells);
     const lines = mod.layoutBar(compose, this.cols, maxRows);
     this.layout = { cols: this.cols, maxRows, lines };
     return lines;

@@ -111,6 +111,12 @@ describe('layoutBar', () => {
     expect(wrapWords('a bbbbbbb', [4, 8])).toEqual({ rows: ['a', 'bbbbbbb'] });
     expect(wrapWords('a bbbbbbb cc', [4, 8])).toEqual({ overflow: 3 });
   });
+
+  it('keeps a label such as Next: on the row of the word after it', () => {
+    expect(wrapWords('tests pass. Next: document it', [17, 20])).toEqual({ rows: ['tests pass.', 'Next: document it'] });
+    expect(wrapWords('tests pass. Next: document it', [23, 20])).toEqual({ rows: ['tests pass.', 'Next: document it'] });
+    expect(wrapWords('tests pass. Next: document it', [30, 20])).toEqual({ rows: ['tests pass. Next: document it'] });
+  });
 });
 
 describe('bar rows', () => {

@@ -89,6 +89,15 @@ export function wrapWords(text: string, widths: readonly number[]): { rows: stri
     const word = words[w] as string;
     const width = displayWidth(word);
     const gap = used > 0 ? 1 : 0;
+    // A label (`Next:`) stays with the word after it: to the next row together when both fit there.
+    const follower = word.endsWith(':') ? words[w + 1] : undefined;
+    const together = follower === undefined ? width : width + 1 + displayWidth(follower);
+    if (used > 0 && follower !== undefined && used + gap + together > room() && together <= (widths[rows.length] ?? 0)) {
+      newRow();
+      rows[rows.length - 1] = word;
+      used = width;
+      continue;
+    }
     if (used + gap + width <= room()) {
       rows[rows.length - 1] += (gap ? ' ' : '') + word;
       used += gap + width;

@@ -74,7 +74,10 @@ describe('layoutBar', () => {
     expect(calls.slice(0, 2)).toEqual([10_000, 2 * 30 - LABEL_CELLS]);
     expect(calls.length).toBeGreaterThan(2);
     expect(rows).toHaveLength(2);
-    expect(rows.join(' ')).toBe(fill(calls.at(-1)!));
+    // The text composed for the last (fewest) cells asked, which wraps into the two rows.
+    const last = calls.at(-1)!;
+    expect(rows.join(' ')).toBe(fill(last));
+    expect(last).toBeGreaterThan(30);
     rows.forEach((row, i) => expect(displayWidth(row)).toBeLessThanOrEqual(i === 0 ? 30 - LABEL_CELLS : 30));
   });
 

@@ -24,6 +24,8 @@ const TEXT_SGR = '\x1b[0;2m';
 const RESET = '\x1b[0m';
 /** Composing for "everything": no recap line is this long (the JSON line is ≤ 220). */
 const UNLIMITED_CELLS = 10_000;
+/** Recompositions for fewer cells, by what did not fit, before a binary search. */
+const RECOMPOSE_TRIES = 3;
 
 export interface RenderedBar {
   /** Bytes to write at column 0 of the bar row (no cursor movement, no newline). */
@@ -143,7 +145,9 @@ function overflowFrom(words: readonly string[], from: number): number {
 /**
  * The text of each bar row for `cols` columns and at most `maxRows` rows: one row when the whole recap
  * fits there; else the recap composed for all the cells the rows have (`maxRows * cols - 9`), wrapped
- * at words, and composed again for fewer cells while wrapping would need more rows than allowed.
+ * at words. When wrapping needs more rows than allowed, it is composed again for as many fewer cells as
+ * did not fit (a few times), then for the most cells a binary search finds: composing costs, and this
+ * runs on the thread that forwards the agent's output.
  */
 export function layoutBar(compose: ComposeText, cols: number, maxRows: number): string[] {
   const first = Math.max(0, cols - LABEL_CELLS);
@@ -153,14 +157,32 @@ export function layoutBar(compose: ComposeText, cols: number, maxRows: number): 
   const whole = cleanText(compose(UNLIMITED_CELLS));
   if (displayWidth(whole) <= first) return [whole];
   const widths = [first, ...Array.from({ length: maxRows - 1 }, () => cols)];
-  let budget = maxRows * cols - LABEL_CELLS;
-  for (;;) {
-    const text = cleanText(compose(budget));
-    const wrapped = wrapWords(text, widths);
-    if ('rows' in wrapped) return wrapped.rows;
-    budget -= Math.max(1, wrapped.overflow);
-    if (budget <= first) return oneRow();
+  const attempt = (cells: number) => wrapWords(cleanText(compose(cells)), widths);
+  let failed = maxRows * cols - LABEL_CELLS;
+  let result = attempt(failed);
+  for (let tries = 0; tries < RECOMPOSE_TRIES && 'overflow' in result; tries++) {
+    const cells = Math.max(first, failed - Math.max(1, result.overflow));
+    const next = attempt(cells);
+    if ('rows' in next) return next.rows;
+    if (cells === first) return oneRow();
+    failed = cells;
+    result = next;
   }
+  if ('rows' in result) return result.rows;
+  let best = oneRow();
+  let lo = first;
+  let hi = failed - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    const rows = attempt(mid);
+    if ('rows' in rows) {
+      best = rows.rows;
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return best;
 }
 
 /** The 0-based row of the bar's first row when it covers `count` rows. */

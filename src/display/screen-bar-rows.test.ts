@@ -176,6 +176,21 @@ describe('two-row bar over a screen made here', () => {
     await r.same();
   });
 
+  it('pending wrap and the agent\'s saved cursor survive a two-row bar', async () => {
+    const r = rig({ position: 'top' });
+    // Saved cursor at row 5 (bold red), then the cursor left past the last column of row 3.
+    await r.agent(`\x1b[2J\x1b[5;10H\x1b[1;31m\x1b7\x1b[0m\x1b[H\r\n\r\n${'x'.repeat(100)}`);
+    r.screen.show(LONG_RECAP);
+    expect(await r.barShown()).toBe(true);
+    expect(r.user.row(1).length).toBeGreaterThan(0);
+    r.screen.clear();
+    await r.agent('NEXT');
+    await r.agent('\x1b8SAVED');
+    await r.same();
+    expect(r.user.row(3)).toBe('NEXT');
+    expect(r.user.row(4)).toBe('         SAVED');
+  });
+
   it('a full row of bar text (no erase after the last column) is repainted exactly', async () => {
     const r = rig({ cols: 40, rows: 10 });
     await r.agent(`\x1b[2J\x1b[H${'x'.repeat(40)}\x1b[10;1H${'y'.repeat(40)}\x1b[5;5H`);

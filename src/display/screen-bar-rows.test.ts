@@ -266,6 +266,34 @@ describe('resize while the bar is shown', () => {
     await r.same();
   });
 
+  it('a key right after the resize (bar dismissed before the resize settles) still gets the screen repainted', async () => {
+    const r = rig({ position: 'top', cols: 80, rows: 24 });
+    for (const f of INLINE_START) await r.agent(f);
+    r.screen.show(LONG_RECAP);
+    expect(await r.barShown()).toBe(true);
+    await r.resize(60, 20);
+    r.screen.clear();
+    await r.agent('k');
+    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS * 2);
+    await r.same();
+    expect(r.screen.isVisible).toBe(false);
+  });
+
+  it('the terminal resized first, then agent output took the bar off before the resize reached us: still repainted', async () => {
+    const r = rig({ position: 'top', cols: 80, rows: 24 });
+    for (const f of INLINE_START) await r.agent(f);
+    r.screen.show(LONG_RECAP);
+    expect(await r.barShown()).toBe(true);
+    await r.user.resize(60, 20);
+    await r.reference.resize(60, 20);
+    await r.agent('k'); // the restore, for 80 columns, lands on a 60-column terminal
+    r.screen.resize(60, 20);
+    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS * 2);
+    await r.barShown();
+    r.screen.clear();
+    await r.same();
+  });
+
   it('a burst of resizes repaints once they stop, and never before', async () => {
     const r = rig({ position: 'top', cols: 80, rows: 24 });
     for (const f of madeAgentScreen(80, 24)) await r.agent(f);

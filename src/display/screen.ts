@@ -30,6 +30,8 @@ const SYNC_RETRY_MS = 20;
  * window is dragged, and the agent repaints itself on each (SIGWINCH).
  */
 export const RESIZE_SETTLE_MS = 150;
+/** A bar taken off less than this long before a resize may have been restored after the terminal resized. */
+const RESIZE_RACE_MS = 1000;
 /** Rows the bar may take by default (the options table's `barRows`). */
 export const DEFAULT_BAR_ROWS = 2;
 /**
@@ -225,6 +227,8 @@ export class OverlayScreen {
   /** A resize left bar text on the terminal: repaint the screen from the copy at repaintAt. */
   private repaintWanted = false;
   private repaintAt = 0;
+  /** When the bar last came off the terminal (its rows were restored, in the geometry of that moment). */
+  private barOffAt = Number.NEGATIVE_INFINITY;
   /** At most this many bar rows (fewer when the copy does not know the rows above the bottom one). */
   private rowCap = Infinity;
   private layout: { cols: number; maxRows: number; lines: string[] } | undefined;
@@ -254,6 +258,7 @@ export class OverlayScreen {
     this.outputSeq++;
     if (!this.visible) return '';
     this.visible = false;
+    this.barOffAt = this.clock();
     return this.restoreBytes;
   }
 
@@ -303,6 +308,7 @@ export class OverlayScreen {
     this.redrawTimer = undefined;
     if (!this.visible) return;
     this.visible = false;
+    this.barOffAt = this.clock();
     this.options.write(this.restoreBytes);
   }
 
@@ -312,7 +318,9 @@ export class OverlayScreen {
    * row from the copy (resized alike), then put the bar back, composed for the new width.
    */
   resize(cols: number, rows: number): void {
-    if (this.visible) this.repaintWanted = true;
+    // The terminal resizes before we hear of it: a bar taken off just before (agent output, a key) was
+    // restored for the old size over rows the terminal had already moved, so that counts too.
+    if (this.visible || this.active || this.clock() - this.barOffAt < RESIZE_RACE_MS) this.repaintWanted = true;
     this.visible = false;
     this.generation++;
     this.cols = cols;
@@ -324,7 +332,7 @@ export class OverlayScreen {
       this.kick();
       return;
     }
-    this.repaintAt = (this.options.now ?? Date.now)() + RESIZE_SETTLE_MS;
+    this.repaintAt = this.clock() + RESIZE_SETTLE_MS;
     if (this.settleTimer) clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
       this.settleTimer = undefined;
@@ -342,6 +350,10 @@ export class OverlayScreen {
     this.mirror.dispose();
   }
 
+  private clock(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
   private trackBoundary(chunk: Uint8Array): void {
     const data = this.unfinished.length > 0 ? Buffer.concat([this.unfinished, chunk]) : chunk;
     const start = unfinishedTailStart(data);
@@ -354,7 +366,7 @@ export class OverlayScreen {
   private kick(): void {
     if (this.disposed || this.requesting || this.unfinished.length > 0) return;
     if (this.repaintWanted) {
-      if (!this.settleTimer && (this.options.now ?? Date.now)() >= this.repaintAt - 1) this.requestRepaint();
+      if (!this.settleTimer && this.clock() >= this.repaintAt - 1) this.requestRepaint();
       return;
     }
     if (this.active && !this.visible) this.requestDraw();

@@ -156,7 +156,8 @@ describe('overlay bar outside tmux', () => {
       // After the resize settles the screen is repainted from the copy and the bar comes back, for 60 columns.
       await pollUntil(async () => {
         const t = await d.text();
-        return t[0]!.startsWith('✦ recap:') && t.every((l) => l.length <= 60);
+        // Not just the terminal's own reflow of the old bar: below the bar's two rows, no bar text.
+        return t[0]!.startsWith('✦ recap:') && t.every((l) => l.length <= 60) && !/recap|Next: /.test(t.slice(2).join('\n'));
       }, { description: 'the bar back, composed for 60 columns' });
       d.pty.write('\x0c');
       await pollUntil(async () => !(await d.text()).some((l) => l.includes('✦ recap')), { description: 'the bar to go' });
@@ -165,6 +166,32 @@ describe('overlay bar outside tmux', () => {
       expect(after[0]).toBe(header);
       expect(after.join('\n')).not.toMatch(/✦|recap:|Migrat|Next: /);
       expect(after.join('')).toContain('want me to?');
+    } finally {
+      clearInterval(d.pump);
+    }
+  });
+
+  it('a key right after the resize (the bar taken off in the old size) still leaves no bar text', async () => {
+    const d = startDemo(80, 24, ['--position', 'top'], 150);
+    try {
+      await d.screenHas('demo agent');
+      const header = (await d.text())[0];
+      d.pty.write(FOCUS_IN);
+      d.pty.write('add a verbose flag\r');
+      d.pty.write(FOCUS_OUT);
+      await d.screenHas('want me to?');
+      const leftAt = Date.now();
+      await pollUntil(() => Date.now() - leftAt > 1300, { description: 'time away' });
+      d.pty.write(FOCUS_IN);
+      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { description: 'the bar on the first row' });
+      await d.term.resize(60, 20);
+      d.pty.resize(60, 20);
+      d.pty.write('\x0c');
+      await pollUntil(async () => {
+        const t = await d.text();
+        return t[0] === header && !/✦|recap:|Next: /.test(t.join('\n'));
+      }, { description: 'the screen repainted without the bar' });
+      expect((await d.text()).join('')).toContain('want me to?');
     } finally {
       clearInterval(d.pump);
     }

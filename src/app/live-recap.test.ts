@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseHotkey, type Hotkey } from '../config/hotkey.js';
 import type { Session } from '../transcripts/types.js';
-import { startLiveRecap, type Timers } from './live-recap.js';
+import { displayWidth } from '../util/text-width.js';
+import { startLiveRecap, viewRecapLine, type Timers } from './live-recap.js';
 
 function emitter<T>() {
   const ls = new Set<(v: T) => void>();
@@ -53,7 +54,7 @@ function setup(hotkey: Hotkey | null = null) {
   const live = startLiveRecap({
     wrap: { onFocus: focus.on, onInput: input.on, onOutput: output.on, onExit: exit.on },
     sessions: { onSession: sessions.on, get current() { return current; } },
-    display: { show: (t) => shown.push(t), clear: () => shown.push('<clear>') },
+    display: { show: (v) => shown.push(v.line), clear: (cause) => shown.push(cause === 'key' ? '<clear>' : '<clear:other>') },
     draft: (s, signal) => new Promise((resolve) => drafts.push({ stamp: s.stamp, signal, resolve })),
     workingLine: () => 'working: add a flag',
     config: { awayMs: 30_000, idleMs: 0, draftDebounceMs: 1000 },
@@ -110,6 +111,34 @@ describe('live recap wiring', () => {
     t.drafts.at(-1)!.resolve('recap: done');
     await t.advance(1);
     expect(t.shown.at(-1)).toBe('recap: done');
+  });
+
+  // #19.13: the hotkey mid-turn showed "working: …", which stayed up after the turn ended.
+  it('takes the working line off when the turn ends, and a key still clears as a key', async () => {
+    const hotkey = parseHotkey('ctrl-]') as Hotkey;
+    const t = setup(hotkey);
+    t.setSession(session('s1', 'user'));
+    t.input.fire('\x1d');
+    expect(t.shown).toEqual(['working: add a flag']);
+    t.setSession(session('s1b', 'user')); // still mid-turn: stays
+    expect(t.shown).toEqual(['working: add a flag']);
+    t.setSession(session('s2', 'turn-end'));
+    expect(t.shown).toEqual(['working: add a flag', '<clear:other>']);
+    t.live.requestManual();
+    t.drafts.at(-1)!.resolve('recap: added a flag. Next: test it.');
+    await t.advance(1);
+    expect(t.shown.at(-1)).toBe('recap: added a flag. Next: test it.');
+    t.input.fire('x');
+    expect(t.shown.at(-1)).toBe('<clear>');
+  });
+
+  it('hands displays a view that composes the recap for the cells they have, keeping Next:', () => {
+    const view = viewRecapLine('recap: migrated four of the seven billing tables to the new schema. Next: fix the foreign key.');
+    expect(view.line).toMatch(/^recap: /);
+    const narrow = view.compose(50);
+    expect(displayWidth(narrow)).toBeLessThanOrEqual(50);
+    expect(narrow).toContain('Next: fix');
+    expect(view.compose(500)).toBe('migrated four of the seven billing tables to the new schema. Next: fix the foreign key.');
   });
 
   it('stops everything on dispose', async () => {

@@ -6,6 +6,8 @@
  */
 import type { Hotkey } from '../config/hotkey.js';
 import { findHotkey } from '../config/hotkey.js';
+import type { RecapView } from '../display/recap-view.js';
+import { composeRecap } from '../recap/compose.js';
 import { createTriggerMachine, type TriggerAction, type TriggerConfig, type TriggerEvent, type TriggerMachine } from '../recap/trigger.js';
 import { isMidTurn } from '../transcripts/activity.js';
 import type { Session } from '../transcripts/types.js';
@@ -31,10 +33,18 @@ export interface SessionSource {
   readonly current: Session | undefined;
 }
 
-/** Where recaps appear (overlay bar, tmux, or nothing). */
+/** Why a shown recap is taken off: a key the user pressed (tmux already cleared its message), or anything else. */
+export type ClearCause = 'key' | 'other';
+
+/** Where recaps appear (overlay bar, tmux, or nothing); each composes the view for the cells it has. */
 export interface RecapDisplay {
-  show(text: string): void;
-  clear(): void;
+  show(view: RecapView): void;
+  clear(cause?: ClearCause): void;
+}
+
+/** A recap line as displays take it: the line, and the recap layer's composer for any width. */
+export function viewRecapLine(line: string): RecapView {
+  return { line, compose: (cells) => composeRecap({ line }, cells) };
 }
 
 export interface Timers {
@@ -89,6 +99,10 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
   let firstOutput: Disposable | undefined;
   let inFlight: { stamp: string; controller: AbortController } | undefined;
   let disposed = false;
+  /** A "working: …" line is up (the hotkey, or a return mid-turn): it goes when the turn ends. */
+  let workingShown = false;
+  /** The event being handled: a clear it causes comes from a key when it is input. */
+  let handling: TriggerEvent['type'] | undefined;
 
   function send(event: TriggerEvent): void {
     if (disposed) return;
@@ -102,7 +116,12 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
     if (event.type !== 'tick' || actions.length > 0) {
       deps.log('live-recap', 'trigger', { event: event.type, actions: actions.map((a) => a.type).join(',') || 'none' });
     }
-    for (const action of actions) run(action);
+    handling = event.type;
+    try {
+      for (const action of actions) run(action);
+    } finally {
+      handling = undefined;
+    }
   }
 
   function run(action: TriggerAction): void {
@@ -117,18 +136,23 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
           break;
         case 'show': {
           deps.log('live-recap', 'show', { reason: action.reason, chars: action.text.length });
-          deps.display.show(action.text);
+          workingShown = false;
+          deps.display.show(viewRecapLine(action.text));
           const current = deps.sessions.current;
           if (current) deps.onShown?.(action.text, current);
           break;
         }
         case 'show-working': {
           const current = deps.sessions.current;
-          if (current) deps.display.show(deps.workingLine(current));
+          if (current) {
+            deps.display.show(viewRecapLine(deps.workingLine(current)));
+            workingShown = true;
+          }
           break;
         }
         case 'clear':
-          deps.display.clear();
+          workingShown = false;
+          deps.display.clear(handling === 'input' ? 'key' : 'other');
           break;
         case 'timer':
           if (tickTimer !== undefined) timers.clearTimeout(tickTimer);
@@ -195,7 +219,19 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
       } catch (error) {
         deps.log('live-recap', 'session listener failed', { error: (error as Error).message });
       }
-      send({ type: 'session', stamp: session.stamp, midTurn: isMidTurn(session) });
+      const midTurn = isMidTurn(session);
+      // The turn a "working: …" line spoke of is over: the line is wrong now (#19.13). Taken off before
+      // the machine acts, so a recap it shows for the turn's end stays up.
+      if (workingShown && !midTurn) {
+        workingShown = false;
+        deps.log('live-recap', 'turn ended; working line taken off');
+        try {
+          deps.display.clear('other');
+        } catch (error) {
+          deps.log('live-recap', 'action failed', { action: 'clear', error: (error as Error).message });
+        }
+      }
+      send({ type: 'session', stamp: session.stamp, midTurn });
     }),
   );
 

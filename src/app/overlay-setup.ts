@@ -10,18 +10,20 @@ import { debugLog } from '../util/debug-log.js';
 import type { WrapSession } from './wrap-session.js';
 
 export interface OverlaySetup {
-  attach(session: WrapSession, position: string): OverlayScreen;
+  /** The bar's row and how many rows it may take (the resolved `position` and `barRows` options). */
+  attach(session: WrapSession, bar: { position: string; barRows: number }): OverlayScreen;
 }
 
 export async function prepareOverlay(): Promise<OverlaySetup> {
   const cursorAtStart = await queryCursorPosition(process.stdin, process.stdout);
   debugLog('overlay', 'cursor at start', { known: cursorAtStart !== undefined });
   return {
-    attach(session, position) {
+    attach(session, bar) {
       const screen = new OverlayScreen({
         cols: session.cols,
         rows: session.rows,
-        position: position as BarPosition,
+        position: bar.position as BarPosition,
+        barRows: bar.barRows,
         write: (data) => session.writeToTerminal(data),
         cursorAtStart,
         log: debugLog,

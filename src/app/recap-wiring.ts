@@ -4,6 +4,7 @@
  * live-recap controller. An agent recapwrap does not know runs transparently with no recap machinery.
  * Any failure here is logged and leaves the agent alone.
  */
+import { basename } from 'node:path';
 import type { Hotkey } from '../config/hotkey.js';
 import { parseHotkey } from '../config/hotkey.js';
 import type { Options } from '../config/options-table.js';
@@ -69,7 +70,10 @@ export function attachRecap(input: AttachInput): AttachedRecap | undefined {
   let tmux: TmuxRecapDisplay | undefined;
   let display: RecapDisplay;
   if (where === 'tmux') {
-    tmux = new TmuxRecapDisplay({ pane: env.TMUX_PANE as string, env }, (what) => log('tmux', 'call failed', { what }));
+    tmux = new TmuxRecapDisplay(
+      { pane: env.TMUX_PANE as string, env },
+      { onError: (what) => log('tmux', 'call failed', { what }), whose: { agent: plan.adapter.id, folder: basename(input.cwd) } },
+    );
     display = tmux;
   } else if (where === 'overlay' && input.overlay) {
     display = input.overlay;

@@ -341,7 +341,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const overlaySetup = plan.adapter && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
-  const overlay = overlaySetup?.attach(session, opts.position);
+  const overlay = overlaySetup?.attach(session, { position: opts.position, barRows: opts.barRows });
   let recap: { stop(): Promise<void> } | undefined;
   if (plan.adapter) {
     // Even with --display none: the transcript is still followed for status, ls and recap --pane.

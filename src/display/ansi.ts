@@ -27,3 +27,13 @@ export const ERASE_TO_EOL = '\x1b[K';
 export function cursorTo(row: number, col: number): string {
   return `\x1b[${row + 1};${col + 1}H`;
 }
+
+/** CUF: move right n columns (stops at the right margin). */
+export function cursorForward(n: number): string {
+  return `\x1b[${n}C`;
+}
+
+/** ECH: erase n cells from the cursor on, with the current background; the cursor stays. */
+export function eraseChars(n: number): string {
+  return `\x1b[${n}X`;
+}

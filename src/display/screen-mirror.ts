@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import type { IBufferCell, Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
   ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
-  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorTo,
+  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, eraseChars,
 } from './ansi.js';
-import { barRow, renderOverlayBar, type BarPosition } from './overlay.js';
+import { barTopRow, renderOverlayRows, type BarPosition } from './overlay.js';
 
 // @xterm/headless is CommonJS without named ESM exports; its typings declare named ones. Loaded by the
 // first copy, not with this module: the wrapper bundles this module for the inline fallback but runs
@@ -34,15 +34,20 @@ type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderli
 
 interface CoreInternals {
   _core?: {
-    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource } };
+    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource; scrollTop?: number } };
     _inputHandler?: { _curAttrData?: AttrSource };
   };
 }
 
 export type FrameResult =
   | { draw: string; restore: string }
-  /** pending: output not parsed yet; sync: the agent is mid-frame (?2026h); unknown: the row holds older output. */
-  | { skip: 'pending' | 'sync' | 'unknown' };
+  /** pending: output not parsed yet; sync: the agent is mid-frame (?2026h). */
+  | { skip: 'pending' | 'sync' }
+  /** The rows hold older output (or the copy is lost); `knownRows` of them at the bar's edge could be drawn over. */
+  | { skip: 'unknown'; knownRows?: number };
+
+/** The bytes that repaint every known row of the screen from the copy (after a resize), if possible now. */
+export type RepaintResult = { repaint: string } | { skip: 'pending' | 'sync' | 'unknown' };
 
 export interface MirrorInit {
   cols: number;
@@ -179,6 +184,8 @@ export class ScreenMirror {
     if (buffer.type !== 'normal' || this.lost) return;
     const delta = buffer.baseY - this.lastBaseY;
     if (delta > 0) this.knownFromRow = Math.max(0, this.knownFromRow - delta);
+    // Rows back from scrollback (a taller screen) may hold older output: count them unknown.
+    if (delta < 0) this.knownFromRow = Math.min(this.rows, this.knownFromRow - delta);
     this.lastBaseY = buffer.baseY;
   }
 
@@ -187,20 +194,44 @@ export class ScreenMirror {
     this.rows = rows;
     this.knownFromRow = Math.min(this.knownFromRow, rows);
     this.term.resize(cols, rows);
+    this.trackScroll(); // fewer rows push the top ones into scrollback
   }
 
-  /** The bytes that draw the bar now and the bytes that take it off again, if it can be drawn now. */
-  frame(text: string, position: BarPosition): FrameResult {
+  /**
+   * The bytes that draw the bar's rows now (one string of text per row, from layoutBar) and the bytes
+   * that take them off again, if it can be drawn now.
+   */
+  frame(lines: readonly string[], position: BarPosition): FrameResult {
     if (this.pendingWrites > 0) return { skip: 'pending' };
     if (this.lost) return { skip: 'unknown' };
     if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
-    const row = barRow(position, this.rows);
-    if (this.term.buffer.active.type === 'normal' && row < this.knownFromRow) return { skip: 'unknown' };
-    const bar = renderOverlayBar(text, this.cols);
-    return {
-      draw: this.framed(cursorTo(row, 0) + bar.bytes + ERASE_TO_EOL),
-      restore: this.framed(cursorTo(row, 0) + this.serializeRow(row)),
-    };
+    const count = Math.max(1, Math.min(lines.length, this.rows));
+    const top = barTopRow(position, this.rows, count);
+    if (this.term.buffer.active.type === 'normal' && top < this.knownFromRow) {
+      const knownRows = position === 'top' ? 0 : Math.max(0, this.rows - this.knownFromRow);
+      return { skip: 'unknown', knownRows };
+    }
+    const bars = renderOverlayRows(lines.length > 0 ? lines.slice(0, count) : [''], this.cols);
+    let draw = '';
+    let restore = '';
+    bars.forEach((bar, i) => {
+      // No erase after a full row: with autowrap off the cursor sits on the last cell, which EL would erase.
+      draw += cursorTo(top + i, 0) + bar.bytes + (bar.width < this.cols ? ERASE_TO_EOL : '');
+      restore += cursorTo(top + i, 0) + this.serializeRow(top + i);
+    });
+    return { draw: this.framed(draw), restore: this.framed(restore) };
+  }
+
+  /** Every row the copy knows, repainted as it has them (the screen after a resize left bar text behind). */
+  repaint(): RepaintResult {
+    if (this.pendingWrites > 0) return { skip: 'pending' };
+    if (this.lost) return { skip: 'unknown' };
+    if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
+    const from = this.term.buffer.active.type === 'normal' ? this.knownFromRow : 0;
+    if (from >= this.rows) return { skip: 'unknown' };
+    let body = '';
+    for (let row = from; row < this.rows; row++) body += cursorTo(row, 0) + this.serializeRow(row);
+    return { repaint: this.framed(body, true) };
   }
 
   dispose(): void {
@@ -208,7 +239,9 @@ export class ScreenMirror {
   }
 
   // Frame our bytes so the agent's cursor, attributes, charsets and modes are as before afterwards.
-  private framed(body: string): string {
+  // placeCursor: put the cursor where the copy has it, not where the terminal had it (after a resize
+  // the terminal's reflow may have moved it elsewhere than the copy's did).
+  private framed(body: string, placeCursor = false): string {
     const m = this.term.modes;
     let s = SYNC_BEGIN + SAVE_CURSOR;
     if (m.originMode) s += ORIGIN_MODE_OFF;
@@ -216,6 +249,11 @@ export class ScreenMirror {
     s += AUTOWRAP_OFF + ASCII_CHARSET + body + SGR_RESET + RESTORE_CURSOR;
     if (m.wraparoundMode) s += AUTOWRAP_ON;
     const buffer = this.term.buffer.active;
+    if (placeCursor) {
+      // DECRC brought origin mode back: CUP then counts from the scroll region's top.
+      const top = m.originMode ? ((this.term as unknown as CoreInternals)._core?.buffers?.active?.scrollTop ?? 0) : 0;
+      s += cursorTo(Math.max(0, buffer.cursorY - top), Math.min(buffer.cursorX, this.cols - 1));
+    }
     const fixSlot = this.childSavedCursor;
     const pendingWrap = m.wraparoundMode && buffer.cursorX >= this.cols;
     if (fixSlot) s += this.rebuildSavedSlot();
@@ -252,7 +290,8 @@ export class ScreenMirror {
     return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
   }
 
-  // The row as the copy has it: cells with their attributes, then a clear to the end (not spaces).
+  // The row as the copy has it: written cells with their attributes; erased (never written) cells
+  // erased again with their background (ECH), not written as spaces; then a clear to the end.
   private serializeRow(row: number): string {
     const buffer = this.term.buffer.active;
     const line = buffer.getLine(buffer.viewportY + row);
@@ -261,7 +300,7 @@ export class ScreenMirror {
     let end = this.cols;
     while (end > 0) {
       line.getCell(end - 1, cell);
-      if ((cell.getChars() || ' ') !== ' ' || !cell.isAttributeDefault()) break;
+      if (cell.getChars() !== '' || !cell.isAttributeDefault()) break;
       end--;
     }
     let s = '';
@@ -274,7 +313,15 @@ export class ScreenMirror {
         s += sgr;
         prev = sgr;
       }
-      s += cell.getChars() || ' ';
+      const chars = cell.getChars();
+      if (chars !== '') {
+        s += chars;
+        continue;
+      }
+      let n = 1;
+      while (x + n < end && line.getCell(x + n, cell) && cell.getChars() === '' && cell.getWidth() === 1 && sgrOf(cell) === sgr) n++;
+      s += eraseChars(n) + (x + n < this.cols ? cursorForward(n) : '');
+      x += n - 1;
     }
     return s + (end < this.cols ? SGR_RESET + ERASE_TO_EOL : '');
   }

@@ -22,8 +22,10 @@ if (port) {
         mirror.resize(msg.cols, msg.rows);
         break;
       case 'frame':
+      case 'repaint':
         mirror.whenCaughtUp(() => {
-          const reply: MirrorReply = { type: 'frame', id: msg.id, result: mirror.frame(msg.text, msg.position), rebuilt: mirror.rebuilt };
+          const result = msg.type === 'frame' ? mirror.frame(msg.lines, msg.position) : mirror.repaint();
+          const reply: MirrorReply = { type: 'reply', id: msg.id, result, rebuilt: mirror.rebuilt };
           mirror.rebuilt = false;
           port.postMessage(reply);
         });

@@ -1,7 +1,9 @@
 /**
  * The overlay bar over the agent's screen (outside tmux): the only code that writes overlay bytes.
- * A copy of the agent's screen (screen-mirror.ts) tells what lies under the bar, so removing it
- * repaints that row exactly. The copy runs in a worker thread when the built worker exists (the
+ * The bar takes one row, or up to `barRows` when the recap needs them (composed for the width here, in
+ * this thread: the composer is a function). A copy of the agent's screen (screen-mirror.ts) tells what
+ * lies under the bar, so removing it repaints every covered row exactly; after a resize with the bar up,
+ * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew. The copy runs in a worker thread when the built worker exists (the
  * wrapper), inline otherwise (tests): either way the agent's output is forwarded before the copy
  * sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
  * paints, never drawn while the copy lags, mid-frame (?2026h), inside an escape sequence or UTF-8
@@ -11,8 +13,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { DebugLog } from '../util/debug-log.js';
-import type { BarPosition } from './overlay.js';
-import type { FrameResult, MirrorInit, ScreenMirror } from './screen-mirror.js';
+import type { BarPosition, ComposeText } from './overlay.js';
+import type { RecapView } from './recap-view.js';
+import type { FrameResult, MirrorInit, RepaintResult, ScreenMirror } from './screen-mirror.js';
 import { unfinishedTailStart } from './stream-boundary.js';
 
 /** Redraw the bar at most this often while the agent keeps painting (a throttle: spinners never stop). */
@@ -22,6 +25,15 @@ const FEED_BATCH_MS = 100;
 const FEED_BATCH_BYTES = 256 * 1024;
 /** While the agent is mid-frame (?2026h), look again after this long. */
 const SYNC_RETRY_MS = 20;
+/**
+ * After a resize, repaint once no resize came for this long: terminals send a burst of them while a
+ * window is dragged, and the agent repaints itself on each (SIGWINCH).
+ */
+export const RESIZE_SETTLE_MS = 150;
+/** A bar taken off less than this long before a resize may have been restored after the terminal resized. */
+const RESIZE_RACE_MS = 1000;
+/** Rows the bar may take by default (the options table's `barRows`). */
+export const DEFAULT_BAR_ROWS = 2;
 /**
  * More output than this within FLOOD_WINDOW_MS is a flood (`cat` of a big file; agents paint far less):
  * the copy is not fed until it ends, and catches up at the next full redraw. Keeps a core free.
@@ -35,17 +47,19 @@ export type MirrorRequest =
   | { type: 'feed'; data: Uint8Array }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'lose' }
-  | { type: 'frame'; id: number; text: string; position: BarPosition }
+  | { type: 'frame'; id: number; lines: string[]; position: BarPosition }
+  | { type: 'repaint'; id: number }
   | { type: 'dispose' };
-export type MirrorReply = { type: 'frame'; id: number; result: FrameResult; rebuilt: boolean };
+export type MirrorReply = { type: 'reply'; id: number; result: FrameResult | RepaintResult; rebuilt: boolean };
 
 /** The screen copy, wherever it runs. */
 interface MirrorHost {
   feed(chunk: Uint8Array): void;
   lose(): void;
   resize(cols: number, rows: number): void;
-  /** Resolves once every chunk fed before the call is parsed. */
-  frame(text: string, position: BarPosition): Promise<FrameResult>;
+  /** Resolve once every chunk fed before the call is parsed. */
+  frame(lines: string[], position: BarPosition): Promise<FrameResult>;
+  repaint(): Promise<RepaintResult>;
   dispose(): void;
 }
 
@@ -76,8 +90,9 @@ function inlineHost(init: MirrorInit): MirrorHost {
     feed: (chunk) => run((m) => m.feed(chunk)),
     lose: () => run((m) => m.lose()),
     resize: (cols, rows) => run((m) => m.resize(cols, rows)),
-    frame: (text, position) =>
-      ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.frame(text, position)))) : { skip: 'unknown' as const })),
+    frame: (lines, position) =>
+      ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.frame(lines, position)))) : { skip: 'unknown' as const })),
+    repaint: () => ready.then((m) => (m ? new Promise<RepaintResult>((resolve) => m.whenCaughtUp(() => resolve(m.repaint()))) : { skip: 'unknown' as const })),
     dispose: () => run((m) => m.dispose()),
   };
 }
@@ -97,7 +112,7 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
   worker.unref();
   log?.('overlay', 'screen copy in a worker thread');
   let nextId = 0;
-  const waiting = new Map<number, (result: FrameResult) => void>();
+  const waiting = new Map<number, (result: FrameResult | RepaintResult) => void>();
   worker.on('message', (reply: MirrorReply) => {
     if (reply.rebuilt) log?.('overlay', 'screen copy fell behind; rebuilt');
     waiting.get(reply.id)?.(reply.result);
@@ -151,11 +166,17 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
       batchBytes = 0;
       worker.postMessage({ type: 'lose' } satisfies MirrorRequest);
     },
-    frame: (text, position) =>
+    frame: (lines, position) =>
       new Promise((resolve) => {
         const id = nextId++;
-        waiting.set(id, resolve);
-        post({ type: 'frame', id, text, position });
+        waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
+        post({ type: 'frame', id, lines, position });
+      }),
+    repaint: () =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
+        post({ type: 'repaint', id });
       }),
     dispose: () => {
       post({ type: 'dispose' });
@@ -172,6 +193,8 @@ export interface OverlayScreenOptions {
   write: (data: string) => void;
   /** Where the cursor was when the agent started (rows above hold older output we cannot repaint). */
   cursorAtStart?: { row: number; col: number };
+  /** Rows the bar may take when the recap does not fit one (default DEFAULT_BAR_ROWS; 1 = one row). */
+  barRows?: number;
   /** Run the screen copy in a worker thread when possible (default true). */
   worker?: boolean;
   /** Clock for flood detection (tests). */
@@ -179,16 +202,37 @@ export interface OverlayScreenOptions {
   log?: DebugLog;
 }
 
+/** What show() takes: a recap view from app (composed here for the bar's cells), or fixed text. */
+export type BarContent = RecapView | string;
+
 export class OverlayScreen {
   private readonly mirror: MirrorHost;
-  private text = '';
+  private readonly barRows: number;
+  private cols: number;
+  private rows: number;
+  private content: BarContent = '';
+  /** The bar should be up (shown, not yet dismissed). */
   private active = false;
+  /** The bar is on the terminal now. */
   private visible = false;
+  /** A request to the copy is out; its answer decides the next step (see kick). */
   private requesting = false;
   private restoreBytes = '';
   /** Counts agent output chunks: a frame computed before newer output is stale. */
   private outputSeq = 0;
+  /** Counts resizes: a frame computed for the old size is stale. */
+  private generation = 0;
   private redrawTimer: NodeJS.Timeout | undefined;
+  private settleTimer: NodeJS.Timeout | undefined;
+  /** A resize left bar text on the terminal: repaint the screen from the copy at repaintAt. */
+  private repaintWanted = false;
+  private repaintAt = 0;
+  /** When the bar last came off the terminal (its rows were restored, in the geometry of that moment). */
+  private barOffAt = Number.NEGATIVE_INFINITY;
+  /** At most this many bar rows (fewer when the copy does not know the rows above the bottom one). */
+  private rowCap = Infinity;
+  private layout: { cols: number; maxRows: number; lines: string[] } | undefined;
+  private layoutModule: typeof import('./overlay.js') | undefined;
   private disposed = false;
   private windowStart = 0;
   private windowBytes = 0;
@@ -197,6 +241,9 @@ export class OverlayScreen {
   private unfinished: Uint8Array = new Uint8Array(0);
 
   constructor(private readonly options: OverlayScreenOptions) {
+    this.cols = options.cols;
+    this.rows = options.rows;
+    this.barRows = Math.max(1, Math.floor(options.barRows ?? DEFAULT_BAR_ROWS));
     const init = { cols: options.cols, rows: options.rows, cursorAtStart: options.cursorAtStart };
     this.mirror = (options.worker !== false ? workerHost(init, options.log) : undefined) ?? inlineHost(init);
   }
@@ -211,6 +258,7 @@ export class OverlayScreen {
     this.outputSeq++;
     if (!this.visible) return '';
     this.visible = false;
+    this.barOffAt = this.clock();
     return this.restoreBytes;
   }
 
@@ -232,22 +280,25 @@ export class OverlayScreen {
     }
     if (!this.flooding) this.mirror.feed(chunk);
     this.trackBoundary(chunk);
-    if (this.active && !this.redrawTimer) {
+    if ((this.active || this.repaintWanted) && !this.redrawTimer) {
       this.redrawTimer = setTimeout(() => {
         this.redrawTimer = undefined;
-        this.draw();
+        this.kick();
       }, REDRAW_THROTTLE_MS);
       this.redrawTimer.unref?.();
     }
   }
 
-  show(text: string): void {
+  /** Put a recap up (composed for the bar's cells), replacing any shown. */
+  show(content: BarContent): void {
     if (this.disposed) return;
     if (this.visible) this.options.write(this.restoreBytes);
     this.visible = false;
-    this.text = text;
+    this.content = content;
+    this.layout = undefined;
+    this.rowCap = Infinity;
     this.active = true;
-    this.draw();
+    this.kick();
   }
 
   /** Take the bar off (a key was pressed, or a new turn began). */
@@ -257,20 +308,50 @@ export class OverlayScreen {
     this.redrawTimer = undefined;
     if (!this.visible) return;
     this.visible = false;
+    this.barOffAt = this.clock();
     this.options.write(this.restoreBytes);
   }
 
-  /** A resize invalidates the bar: the agent repaints, and the copy resizes with it. */
+  /**
+   * The terminal was resized. With the bar on it, the terminal moved or reflowed the bar's text along
+   * with the agent's rows, so the rows to repaint are not known: once resizes stop, repaint every known
+   * row from the copy (resized alike), then put the bar back, composed for the new width.
+   */
   resize(cols: number, rows: number): void {
-    this.active = false;
+    // The terminal resizes before we hear of it: a bar taken off just before (agent output, a key) was
+    // restored for the old size over rows the terminal had already moved, so that counts too.
+    if (this.visible || this.active || this.clock() - this.barOffAt < RESIZE_RACE_MS) this.repaintWanted = true;
     this.visible = false;
+    this.generation++;
+    this.cols = cols;
+    this.rows = rows;
+    this.layout = undefined;
+    this.rowCap = Infinity;
     this.mirror.resize(cols, rows);
+    if (!this.repaintWanted) {
+      this.kick();
+      return;
+    }
+    this.repaintAt = this.clock() + RESIZE_SETTLE_MS;
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      this.kick();
+    }, RESIZE_SETTLE_MS);
+    this.settleTimer.unref?.();
   }
 
   dispose(): void {
     this.clear();
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
+    this.repaintWanted = false;
     this.disposed = true;
     this.mirror.dispose();
+  }
+
+  private clock(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private trackBoundary(chunk: Uint8Array): void {
@@ -279,31 +360,94 @@ export class OverlayScreen {
     this.unfinished = start < 0 || data.length - start > MAX_UNFINISHED_BYTES ? new Uint8Array(0) : Uint8Array.from(data.subarray(start));
   }
 
-  // Ask the copy for the bar's bytes; draw them only if no agent output came in meanwhile. Never while
-  // the agent is in the middle of a sequence: its next chunk schedules the redraw.
-  private draw(): void {
-    if (!this.active || this.visible || this.disposed || this.requesting || this.unfinished.length > 0) return;
+  // The next step, whenever something changed: a pending repaint first, then the bar. Never while a
+  // request is out (its answer kicks again) or the agent is in the middle of a sequence (its next
+  // chunk schedules a kick).
+  private kick(): void {
+    if (this.disposed || this.requesting || this.unfinished.length > 0) return;
+    if (this.repaintWanted) {
+      if (!this.settleTimer && this.clock() >= this.repaintAt - 1) this.requestRepaint();
+      return;
+    }
+    if (this.active && !this.visible) this.requestDraw();
+  }
+
+  // The text of each bar row for the current size (cached until the size or the content changes).
+  private async barLines(): Promise<string[]> {
+    const mod = (this.layoutModule ??= await import('./overlay.js'));
+    const maxRows = Math.min(mod.maxBarRows(this.barRows, this.rows), this.rowCap);
+    const cached = this.layout;
+    if (cached && cached.cols === this.cols && cached.maxRows === maxRows) return cached.lines;
+    const content = this.content;
+    const compose: ComposeText = typeof content === 'string' ? mod.composePlainText(content) : (cells) => content.compose(cells);
+    const lines = mod.layoutBar(compose, this.cols, maxRows);
+    this.layout = { cols: this.cols, maxRows, lines };
+    return lines;
+  }
+
+  // Ask the copy for the bar's bytes; draw them only if nothing moved on meanwhile.
+  private requestDraw(): void {
     this.requesting = true;
     const seq = this.outputSeq;
-    void this.mirror.frame(this.text, this.options.position).then((result) => {
+    const generation = this.generation;
+    let lines: string[] = [];
+    void this.barLines()
+      .then((l) => ((lines = l), this.mirror.frame(l, this.options.position)))
+      .then(
+        (result) => {
+          this.requesting = false;
+          if (this.disposed) return;
+          if (seq !== this.outputSeq || generation !== this.generation || !this.active || this.visible || this.repaintWanted) {
+            this.kick(); // the screen moved on while the copy worked: ask again
+            return;
+          }
+          if ('skip' in result) {
+            if (result.skip === 'sync' || result.skip === 'pending') {
+              setTimeout(() => this.kick(), SYNC_RETRY_MS).unref?.();
+            } else if ('knownRows' in result && result.knownRows && result.knownRows < lines.length) {
+              this.rowCap = result.knownRows; // fewer rows, over rows the agent drew
+              this.kick();
+            } else {
+              this.options.log?.('overlay', 'bar row not known yet; not drawn');
+              this.active = false;
+            }
+            return;
+          }
+          this.restoreBytes = result.restore;
+          this.visible = true;
+          this.options.write(result.draw);
+        },
+        (error: unknown) => {
+          this.requesting = false;
+          this.active = false;
+          this.options.log?.('overlay', 'bar not drawn', { error: error instanceof Error ? error.message : String(error) });
+        },
+      );
+  }
+
+  // Repaint the screen from the copy after a resize left bar text behind; then the bar may come back.
+  private requestRepaint(): void {
+    this.requesting = true;
+    const seq = this.outputSeq;
+    const generation = this.generation;
+    void this.mirror.repaint().then((result) => {
       this.requesting = false;
-      if (!this.active || this.visible || this.disposed) return;
-      if (seq !== this.outputSeq) {
-        this.draw(); // the screen moved on while the copy worked: ask again
+      if (this.disposed || !this.repaintWanted) return;
+      if (seq !== this.outputSeq || generation !== this.generation) {
+        this.kick();
         return;
       }
       if ('skip' in result) {
         if (result.skip === 'sync' || result.skip === 'pending') {
-          setTimeout(() => this.draw(), SYNC_RETRY_MS).unref?.();
-        } else {
-          this.options.log?.('overlay', 'bar row not known yet; not drawn');
-          this.active = false;
+          setTimeout(() => this.kick(), SYNC_RETRY_MS).unref?.();
+          return;
         }
-        return;
+        this.options.log?.('overlay', 'screen not known after a resize; not repainted');
+      } else {
+        this.options.write(result.repaint);
       }
-      this.restoreBytes = result.restore;
-      this.visible = true;
-      this.options.write(result.draw);
+      this.repaintWanted = false;
+      this.kick();
     });
   }
 }

@@ -79,3 +79,51 @@ export async function clearPaneRecapOptions(target: TmuxTarget): Promise<boolean
   const args = ['@recap', '@recap_state', '@recap_age'].flatMap((name, i) => [...(i ? [';'] : []), 'set-option', '-p', '-u', '-t', target.pane, name]);
   return (await runTmux(target, args)) !== undefined;
 }
+
+/** A client that sees a pane: its name (for `-c`), its width, and whether the pane is its current one. */
+export interface ViewingClient {
+  name: string;
+  width: number;
+  /** The pane is the client's current (active) pane; else it is another pane of the window on screen. */
+  current: boolean;
+}
+
+const FIELD = '\t';
+
+/**
+ * The clients that have the pane on screen: their current window is the pane's window (linked windows
+ * count in every session), and the pane is not hidden behind another zoomed pane. Control-mode clients
+ * have no status line. One tmux call; undefined when it fails.
+ */
+export async function listViewingClients(target: TmuxTarget): Promise<ViewingClient[] | undefined> {
+  const out = await runTmux(target, [
+    'display-message', '-p', '-t', target.pane, ['#{window_id}', '#{window_zoomed_flag}', '#{pane_active}'].join(FIELD),
+    ';', 'list-clients', '-F', ['#{client_name}', '#{client_width}', '#{window_id}', '#{pane_id}', '#{client_control_mode}'].join(FIELD),
+  ]);
+  if (out === undefined) return undefined;
+  const [paneLine = '', ...clientLines] = out.split('\n');
+  const [window, zoomed, active] = paneLine.split(FIELD);
+  if (!window) return undefined;
+  if (zoomed === '1' && active !== '1') return [];
+  const clients: ViewingClient[] = [];
+  for (const line of clientLines) {
+    const [name, width, clientWindow, clientPane, control] = line.split(FIELD);
+    if (!name || clientWindow !== window || control === '1') continue;
+    clients.push({ name, width: Number(width) || 0, current: clientPane === target.pane });
+  }
+  return clients;
+}
+
+/** Show each client its own text (already fitted to it) until a key is pressed, in one tmux call. */
+export async function tmuxDisplayMessages(
+  target: TmuxTarget,
+  messages: ReadonlyArray<{ client: string; text: string }>,
+  durationMs = TMUX_MESSAGE_MS,
+): Promise<boolean> {
+  if (messages.length === 0) return true;
+  const args = messages.flatMap(({ client, text }, i) => [
+    ...(i ? [';'] : []),
+    'display-message', '-c', client, '-t', target.pane, '-d', String(durationMs), escapeForTmux(text, Number.MAX_SAFE_INTEGER),
+  ]);
+  return (await runTmux(target, args)) !== undefined;
+}

@@ -7,8 +7,21 @@ import stringWidth from 'string-width';
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export const ELLIPSIS = '…';
 
+// A run of non-ASCII text with the ASCII character before it (a keycap `1️⃣` or `e` + combining accent
+// is one cluster that starts with ASCII), or a run of printable ASCII.
+const WIDTH_RUNS = /[\x20-\x7e]?[^\x20-\x7e]+|[\x20-\x7e]+(?![^\x20-\x7e])/g;
+
+// Text of mostly ASCII with a few other characters (a recap with an em dash) is measured run by run:
+// string-width segments a whole string into graphemes as soon as one character is not ASCII, ~2 us per
+// character, and composing a recap measures its line many times. Printable ASCII is one cell a char.
 export function displayWidth(text: string): number {
-  return stringWidth(text, { countAnsiEscapeCodes: false });
+  if (text.includes('\x1b') || text.includes('\x9b')) return stringWidth(text, { countAnsiEscapeCodes: false });
+  let width = 0;
+  for (const [run] of text.matchAll(WIDTH_RUNS)) {
+    const last = run.charCodeAt(run.length - 1);
+    width += last >= 0x20 && last <= 0x7e ? run.length : stringWidth(run, { countAnsiEscapeCodes: false });
+  }
+  return width;
 }
 
 /** Grapheme clusters of text, each with its width in cells. */

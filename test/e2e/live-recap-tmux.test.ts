@@ -7,6 +7,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/util/text-width.js';
+import { VirtualTerminal } from '../fakes/virtual-terminal.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
@@ -89,6 +91,15 @@ describe.skipIf(!hasTmux)('live recap in tmux', () => {
     expect(recap).toMatch(/^recap: /);
     expect(recap).toContain('src/cli.ts');
     await pollUntil(() => client.output().slice(seenBefore).includes('recap: '), { description: 'the recap on the client (display-message)' });
+    // #17: @recap keeps the whole line; the message is composed for the client's 120 columns, Next: kept.
+    const screen = new VirtualTerminal(120, 30);
+    await screen.write(client.output());
+    const status = screen.row(29).trimEnd();
+    screen.dispose();
+    expect(status).toMatch(/^recap: /);
+    expect(displayWidth(status)).toBeLessThanOrEqual(120);
+    expect(status).toContain('Next: ');
+    if (displayWidth(recap) > 120) expect(status).not.toBe(recap);
     expect(server.run(['show', '-pv', '-t', pane, '@recap_state']).trim()).toMatch(/^(idle|waiting)$/);
 
     // The same recap for status lines, from the state file; and a recap on demand through the control socket.

@@ -79,14 +79,19 @@ describe('overlay bar outside tmux', () => {
       const before = term.snapshot();
 
       pty.write(FOCUS_IN);
-      await pollUntil(async () => (await term.settled(), term.row(ROWS - 1).includes('✦ recap:')), { description: 'the bar on the bottom row' });
-      expect(term.row(ROWS - 1)).toContain('src/cli.ts');
+      // One row, or two (barRows defaults to 2) when the recap, composed for 100 columns, needs them.
+      const barTop = () => term.snapshot().text.findIndex((l, y) => y >= ROWS - 2 && l.startsWith('✦ recap:'));
+      await pollUntil(async () => (await term.settled(), barTop() >= 0), { description: 'the bar on the bottom rows' });
+      const top = barTop();
+      const barText = term.snapshot().text.slice(top).join(' ');
+      expect(barText).toContain('src/cli.ts');
+      expect(barText).toContain('Next:');
       const withBar = term.snapshot();
-      expect(withBar.text.slice(0, ROWS - 1)).toEqual(before.text.slice(0, ROWS - 1));
+      expect(withBar.text.slice(0, top)).toEqual(before.text.slice(0, top));
       expect(withBar.cursor).toEqual(before.cursor);
 
       pty.write('\x0c'); // Ctrl-L: the demo agent ignores it, so only the bar's removal changes the screen
-      await pollUntil(async () => (await term.settled(), !term.row(ROWS - 1).includes('✦ recap:')), { description: 'the bar to go' });
+      await pollUntil(async () => (await term.settled(), !term.snapshot().text.some((l) => l.includes('✦ recap:'))), { description: 'the bar to go' });
       await new Promise((r) => setTimeout(r, 100));
       await term.settled();
       expect(term.snapshot()).toEqual(before);
@@ -97,6 +102,115 @@ describe('overlay bar outside tmux', () => {
       expect(readFileSync(join(dir as string, 'debug.log'), 'utf8')).toContain('"msg":"screen copy in a worker thread"');
     } finally {
       clearInterval(pump);
+    }
+  });
+
+  // #19.13, end to end: a resize with the bar up (80x24 -> 60x20) left bar text on the first row and
+  // lost the agent's header; a "working: …" bar from the hotkey mid-turn stayed after the turn ended.
+  function startDemo(cols: number, rows: number, extra: string[], stepMs: number) {
+    dir = mkdtempSync(join(tmpdir(), 'rw-overlay-'));
+    const term = new VirtualTerminal(cols, rows);
+    user = term;
+    const env = {
+      TMUX: undefined,
+      TMUX_PANE: undefined,
+      PI_CODING_AGENT_DIR: join(dir, 'pi-agent'),
+      RECAPWRAP_STATE_DIR: join(dir, 'state'),
+      RECAPWRAP_DRAFT_DEBOUNCE_MS: '100',
+      RECAPWRAP_DEMO_STEP_MS: String(stepMs),
+      RECAPWRAP_DEBUG_LOG: join(dir, 'debug.log'),
+    };
+    const pty = runCliInPty(['--agent', 'pi', '--display', 'overlay', '--away', '1', '--generator', 'heuristic', ...extra, '--', DEMO_AGENT], { cols, rows, env, cwd: dir });
+    run = pty;
+    let fed = 0;
+    const pump = setInterval(() => {
+      const out = pty.output();
+      if (out.length > fed) {
+        void term.write(Buffer.from(out.slice(fed), 'latin1').toString('utf8'));
+        fed = out.length;
+      }
+    }, 5);
+    term.term.onData((d) => pty.write(d));
+    const text = async () => (await term.settled(), term.snapshot().text);
+    // Rows joined: the agent's lines wrap at 80 columns.
+    const screenHas = (what: string, timeoutMs = 15_000) => pollUntil(async () => (await text()).join('').includes(what), { timeoutMs, description: `the screen to show ${JSON.stringify(what)}` });
+    return { pty, term, pump, text, screenHas };
+  }
+
+  it('a resize with the bar up on the first row leaves no bar text and keeps the header line', async () => {
+    const d = startDemo(80, 24, ['--position', 'top'], 150);
+    try {
+      await d.screenHas('demo agent');
+      const header = (await d.text())[0];
+      expect(header).toContain('demo agent');
+      d.pty.write(FOCUS_IN);
+      d.pty.write('add a verbose flag\r');
+      d.pty.write(FOCUS_OUT);
+      await d.screenHas('want me to?');
+      const leftAt = Date.now();
+      await pollUntil(() => Date.now() - leftAt > 1300, { description: 'time away' });
+      d.pty.write(FOCUS_IN);
+      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { description: 'the bar on the first row' });
+      await d.term.resize(60, 20);
+      d.pty.resize(60, 20);
+      // After the resize settles the screen is repainted from the copy and the bar comes back, for 60 columns.
+      await pollUntil(async () => {
+        const t = await d.text();
+        // Not just the terminal's own reflow of the old bar: below the bar's two rows, no bar text.
+        return t[0]!.startsWith('✦ recap:') && t.every((l) => l.length <= 60) && !/recap|Next: /.test(t.slice(2).join('\n'));
+      }, { description: 'the bar back, composed for 60 columns' });
+      d.pty.write('\x0c');
+      await pollUntil(async () => !(await d.text()).some((l) => l.includes('✦ recap')), { description: 'the bar to go' });
+      await new Promise((r) => setTimeout(r, 300));
+      const after = await d.text();
+      expect(after[0]).toBe(header);
+      expect(after.join('\n')).not.toMatch(/✦|recap:|Migrat|Next: /);
+      expect(after.join('')).toContain('want me to?');
+    } finally {
+      clearInterval(d.pump);
+    }
+  });
+
+  it('a key right after the resize (the bar taken off in the old size) still leaves no bar text', async () => {
+    const d = startDemo(80, 24, ['--position', 'top'], 150);
+    try {
+      await d.screenHas('demo agent');
+      const header = (await d.text())[0];
+      d.pty.write(FOCUS_IN);
+      d.pty.write('add a verbose flag\r');
+      d.pty.write(FOCUS_OUT);
+      await d.screenHas('want me to?');
+      const leftAt = Date.now();
+      await pollUntil(() => Date.now() - leftAt > 1300, { description: 'time away' });
+      d.pty.write(FOCUS_IN);
+      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { description: 'the bar on the first row' });
+      await d.term.resize(60, 20);
+      d.pty.resize(60, 20);
+      d.pty.write('\x0c');
+      await pollUntil(async () => {
+        const t = await d.text();
+        return t[0] === header && !/✦|recap:|Next: /.test(t.join('\n'));
+      }, { description: 'the screen repainted without the bar' });
+      expect((await d.text()).join('')).toContain('want me to?');
+    } finally {
+      clearInterval(d.pump);
+    }
+  });
+
+  it('the hotkey mid-turn shows "working: …", which goes when the turn ends', async () => {
+    const d = startDemo(100, 30, [], 700);
+    try {
+      await d.screenHas('demo agent');
+      d.pty.write('add a verbose flag\r');
+      await d.screenHas('Adding the flag');
+      d.pty.write('\x1d'); // Ctrl-]: the recap hotkey
+      await pollUntil(async () => (await d.text()).some((l) => l.startsWith('✦ recap: working')), { description: 'the working bar' });
+      await d.screenHas('Next I would document');
+      const endedAt = Date.now();
+      await pollUntil(async () => !(await d.text()).some((l) => l.includes('✦ recap')), { timeoutMs: 5000, description: 'the working bar to go when the turn ends' });
+      expect(Date.now() - endedAt).toBeLessThan(5000);
+    } finally {
+      clearInterval(d.pump);
     }
   });
 });

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearPaneRecapOptions, escapeForTmux, setPaneRecapOptions, tmuxDisplayMessage } from '../../src/display/tmux.js';
 import { TmuxRecapDisplay } from '../../src/display/tmux-display.js';
+import { viewRecapLine } from '../../src/app/live-recap.js';
+import { displayWidth } from '../../src/util/text-width.js';
+import { VirtualTerminal } from '../fakes/virtual-terminal.js';
 import { pollUntil } from '../helpers/poll.js';
 import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
 
@@ -61,12 +64,104 @@ describe.skipIf(!hasTmux)('tmux display', () => {
     const client = server.attach('main', { cols: 120, rows: 10 });
     await pollUntil(() => client.output().length > 0, { description: 'client drawn' });
     const display = new TmuxRecapDisplay(target);
-    display.show('recap: wrote hello.txt. Next: run the tests.');
+    display.show(viewRecapLine('recap: wrote hello.txt. Next: run the tests.'));
     display.setState('waiting');
     await pollUntil(() => client.output().includes('recap: wrote hello.txt. Next: run the tests.'), { description: 'the message on the client' });
     await pollUntil(() => server.run(['show', '-pv', '-t', pane, '@recap_state']).trim() === 'waiting', { description: '@recap_state' });
     await display.dispose();
     expect(server.run(['show', '-p', '-t', pane]).includes('@recap')).toBe(false);
     client.kill();
+  });
+
+  // #17: display-message fits the client's width while @recap keeps the full line. #19.13: only clients
+  // that have the pane on screen get the message, labelled with whose it is when it is not their pane.
+  describe('per client', () => {
+    const LONG =
+      'recap: migrated four of the seven billing tables to the v2 schema and the invoices table still fails its foreign key constraint. Next: fix the foreign key on line 142 and rerun the migration tests.';
+    const COLS = 60;
+    let agentPane: string;
+    let otherPane: string;
+    let client: ReturnType<TmuxServer['attach']>;
+    let screen: VirtualTerminal;
+    let fed = 0;
+    const statusRow = async () => {
+      const out = client.output();
+      if (out.length > fed) {
+        await screen.write(out.slice(fed));
+        fed = out.length;
+      }
+      await screen.settled();
+      return screen.row(screen.rows - 1);
+    };
+    const t = () => ({ pane: agentPane, serverArgs: ['-L', server.socket, '-f', '/dev/null'] });
+    beforeAll(async () => {
+      agentPane = server.newSession({ name: 'multi', cols: COLS, rows: 10, command: ['sleep', '600'] });
+      otherPane = server.splitWindow(agentPane, ['sleep', '600']);
+      server.run(['new-window', '-d', '-t', 'multi', 'sleep 600']);
+      server.run(['set', '-t', 'multi', 'status-right', '']);
+      server.run(['set', '-t', 'multi', 'status-left', '']);
+      client = server.attach('multi', { cols: COLS, rows: 10 });
+      screen = new VirtualTerminal(COLS, 10);
+      await pollUntil(() => server.run(['list-clients', '-F', '#{client_name}']).trim().length > 0, { description: 'the client to attach' });
+    });
+    afterAll(() => {
+      client.kill();
+      screen.dispose();
+    });
+
+    it('@recap holds the full line; the message on the client is composed for its width and keeps Next:', async () => {
+      server.run(['select-window', '-t', 'multi:0']);
+      server.run(['select-pane', '-t', agentPane]);
+      const display = new TmuxRecapDisplay(t(), { whose: { agent: 'pi', folder: 'billing' } });
+      const view = viewRecapLine(LONG);
+      display.show(view);
+      await pollUntil(async () => (await statusRow()).startsWith('recap: '), { description: 'the message on the status line' });
+      const row = await statusRow();
+      expect(row.trimEnd()).toBe(display.messageFor(view, COLS, true));
+      expect(displayWidth(row)).toBeLessThanOrEqual(COLS);
+      expect(row).toContain('Next: ');
+      expect(server.run(['show', '-pv', '-t', agentPane, '@recap']).trim()).toBe(LONG);
+      // A clear that is not a key (the turn under a "working: …" line ended) takes the message off.
+      display.clear('other');
+      await pollUntil(async () => !(await statusRow()).startsWith('recap'), { timeoutMs: 3000, description: 'the message to go' });
+      await display.dispose();
+    });
+
+    it('labels the recap with the agent and folder when the pane is on screen but not the current one', async () => {
+      server.run(['select-window', '-t', 'multi:0']);
+      server.run(['select-pane', '-t', otherPane]);
+      const display = new TmuxRecapDisplay(t(), { whose: { agent: 'pi', folder: 'billing' } });
+      display.show(viewRecapLine(LONG));
+      await pollUntil(async () => (await statusRow()).startsWith('recap (pi · billing): '), { description: 'the labelled message' });
+      const row = await statusRow();
+      expect(displayWidth(row)).toBeLessThanOrEqual(COLS);
+      expect(row).toContain('Next: ');
+      display.clear('other');
+      await pollUntil(async () => !(await statusRow()).startsWith('recap'), { timeoutMs: 3000, description: 'the message to go' });
+      await display.dispose();
+    });
+
+    it('shows no message to a client looking at another window, or when another pane is zoomed', async () => {
+      for (const arrange of [
+        () => server.run(['select-window', '-t', 'multi:1']),
+        () => {
+          server.run(['select-window', '-t', 'multi:0']);
+          server.run(['select-pane', '-t', otherPane]);
+          server.run(['resize-pane', '-Z', '-t', otherPane]);
+        },
+      ]) {
+        arrange();
+        const display = new TmuxRecapDisplay(t(), { whose: { agent: 'pi', folder: 'billing' } });
+        const line = `recap: hidden ${Math.random().toString(36).slice(2)}. Next: nothing.`;
+        display.show(viewRecapLine(line));
+        await pollUntil(() => server.run(['show', '-pv', '-t', agentPane, '@recap']).trim() === line, { description: '@recap set' });
+        // The message would be up within a few ms of the option; give it far longer.
+        await new Promise((r) => setTimeout(r, 700));
+        expect(await statusRow()).not.toContain('recap');
+        expect(client.output()).not.toContain('hidden');
+        await display.dispose();
+      }
+      server.run(['resize-pane', '-Z', '-t', otherPane]);
+    });
   });
 });

@@ -21,13 +21,23 @@ export class VirtualTerminal {
   readonly term: HeadlessTerminal;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(readonly cols: number, readonly rows: number) {
+  constructor(public cols: number, public rows: number) {
     this.term = new Terminal({ cols, rows, scrollback: 0, allowProposedApi: true });
   }
 
   write(data: string | Uint8Array): Promise<void> {
     if (!data) return this.queue;
     this.queue = this.queue.then(() => new Promise<void>((resolve) => this.term.write(data, resolve)));
+    return this.queue;
+  }
+
+  /** Resize as a terminal window does (xterm.js reflows wrapped lines), in order with the writes. */
+  resize(cols: number, rows: number): Promise<void> {
+    this.queue = this.queue.then(() => {
+      this.term.resize(cols, rows);
+      this.cols = cols;
+      this.rows = rows;
+    });
     return this.queue;
   }
 

@@ -1,5 +1,5 @@
-// The heuristic on every real transcript we have (../shared/agents/fixtures and ../shared/recap-corpus,
-// read at test time, never copied): each file of an agent with an adapter yields a non-empty, sanitized
+// The heuristic on every real transcript we have (the project's own fixtures in test/fixtures/transcripts,
+// and ../shared/recap-corpus, read at test time, never copied: its cases skip without it): each file of an agent with an adapter yields a non-empty, sanitized
 // line within the limits; hand-written expectations for sessions with a known ending.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,21 +10,19 @@ import { loadSessionFile } from '../../src/transcripts/load.js';
 import { findAdapter } from '../../src/transcripts/registry.js';
 import { AGENT_IDS, type AgentId } from '../../src/transcripts/types.js';
 import { displayWidth } from '../../src/util/text-width.js';
-import { AGENT_FIXTURES_DIR, hasShared, RECAP_CORPUS_DIR } from '../helpers/shared.js';
-
-const sharedPresent = hasShared() || process.env.CI === 'true';
+import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
 function sessionFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sessionFiles(path);
-    return /\.(jsonl|json)$/.test(name) && !/(history|projects|hook|payload|runtime|sessions-pid|append-timeline|interactive-json-file-events)/.test(name) ? [path] : [];
+    return /\.(jsonl|json)$/.test(name) && !/(history|projects|hook|payload|runtime|sessions-pid|append-timeline|json-file-events)/.test(name) ? [path] : [];
   });
 }
 
 const files: Array<[AgentId, string]> = AGENT_IDS.filter((a) => findAdapter(a)).flatMap((agent) =>
-  [...sessionFiles(join(AGENT_FIXTURES_DIR, agent)), ...sessionFiles(join(RECAP_CORPUS_DIR, agent))].map((f): [AgentId, string] => [agent, f]),
+  [...sessionFiles(join(TRANSCRIPTS_DIR, agent)), ...(corpusPresent ? sessionFiles(join(RECAP_CORPUS_DIR, agent)) : [])].map((f): [AgentId, string] => [agent, f]),
 );
 
 async function recapOf(agent: AgentId, file: string) {
@@ -32,7 +30,7 @@ async function recapOf(agent: AgentId, file: string) {
   return heuristicRecap(buildContext(session));
 }
 
-describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
+describe('heuristic recap on real transcripts', () => {
   it('has files to read', () => {
     expect(files.length).toBeGreaterThan(8);
   });
@@ -47,7 +45,7 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
     for (const s of [...r.done, ...r.next]) expect(s).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
   });
 
-  const known = (agent: AgentId, rel: string) => (findAdapter(agent) ? join(RECAP_CORPUS_DIR, agent, rel) : undefined);
+  const known = (agent: AgentId, rel: string) => (findAdapter(agent) && corpusPresent ? join(RECAP_CORPUS_DIR, agent, rel) : undefined);
   const cases: Array<[string, AgentId, string | undefined, (r: Awaited<ReturnType<typeof recapOf>>) => void]> = [
     ['pi: a finished release says what was committed and pushed', 'pi', known('pi', 'pi-mono-selector-port-v1.jsonl'), (r) => {
       expect(r.line).toContain('committed "Release v0.8.0" and pushed');
@@ -58,7 +56,7 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
       expect(r.line).toContain('Next: answer: Would you like me to explore implementing that approach?');
       expect(r.status).toBe('waiting');
     }],
-    ['pi: a fixture session names the file it wrote and that it was not tested', 'pi', join(AGENT_FIXTURES_DIR, 'pi', 'print-mode-2turns.jsonl'), (r) => {
+    ['pi: a fixture session names the file it wrote and that it was not tested', 'pi', join(TRANSCRIPTS_DIR, 'pi', 'print-2turns.jsonl'), (r) => {
       expect(r.line).toBe('recap: "now list the files with ls" — finished, not yet tested; changed hello.txt. Next: review the changes and run the tests.');
     }],
     ['claude: a session that only hit API errors says nothing was done', 'claude', known('claude', 'xeus-api-errors-only.jsonl'), (r) => {
@@ -90,7 +88,7 @@ describe.skipIf(!sharedPresent)('heuristic recap on real transcripts', () => {
       expect(r.line).toMatch(/^recap: "You are an expert frontend software engineer\. .*" — finished, not yet tested; changed tsconfig\.json, tsconfig\.node\.json, pack_files\.py/);
       expect(r.done).toContain('npm run build passed');
     }],
-    ['gemini: a 0.61 JSONL session (resumed once) finished without changing files', 'gemini', join(AGENT_FIXTURES_DIR, 'gemini', 'print-mode-2turns-session-2026-11-22T08-53-08cf117f.jsonl'), (r) => {
+    ['gemini: a 0.61 JSONL session (resumed once) finished without changing files', 'gemini', join(TRANSCRIPTS_DIR, 'gemini', 'print-2turns.jsonl'), (r) => {
       expect(r.line).toContain('— finished; 2 tool calls, no file changed.');
       expect(r.status).toBe('idle');
     }],

@@ -2,12 +2,12 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR } from '../../../test/helpers/shared.js';
+import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { startModelServer, type ModelServer } from '../../../test/fakes/model-server.js';
 import { encodePiCwd } from '../../transcripts/pi/paths.js';
 import { runRecap } from './recap.js';
 
-const FILE = join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl');
+const FILE = join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl');
 let home: string;
 let server: ModelServer | undefined;
 let env: Record<string, string | undefined>;
@@ -30,7 +30,7 @@ describe('recapwrap recap', () => {
   it('prints the Recap JSON shape and a card', async () => {
     const json = JSON.parse((await runRecap({ session: FILE, generator: 'heuristic', format: 'json' }, env)).out) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(['line', 'headline', 'done', 'next', 'artifacts', 'status', 'language', 'generator', 'session', 'stamp', 'createdAt']);
-    expect(json).toMatchObject({ status: 'idle', language: 'en', generator: { type: 'heuristic' }, session: { agent: 'pi', id: '01a20268-c212-7649-8670-8af81ade3bdb', file: FILE } });
+    expect(json).toMatchObject({ status: 'idle', language: 'en', generator: { type: 'heuristic' }, session: { agent: 'pi', id: '01a208c8-f9f9-7327-8f3d-28359f1049e4', file: FILE } });
     const card = (await runRecap({ session: FILE, generator: 'heuristic', format: 'card' }, env, 100)).out;
     expect(card).toContain('What happened\n  • changed hello.txt');
     expect(card).toContain('Next\n  • review the changes and run the tests');

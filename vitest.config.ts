@@ -1,8 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { hasCorpus, RECAP_CORPUS_DIR } from './test/helpers/shared.js';
 
 // Unit tests sit beside their source (src/**/*.test.ts); pty and tmux end-to-end tests live in
 // test/e2e and run in their own project with fewer workers: they drive real terminals on a 2-core box;
 // test/agents drive the real agent CLIs.
+// The agent suite downloads the five real agent CLIs (~1.2 GB) on its first run; RECAPWRAP_SKIP_AGENT_E2E=1
+// skips it (its files skip their tests), said once here. CI does not set it.
+if (process.env.RECAPWRAP_SKIP_AGENT_E2E === '1') {
+  process.stderr.write('recapwrap tests: RECAPWRAP_SKIP_AGENT_E2E=1, so test/agents (the real agent CLIs against the fake model) is skipped.\n');
+}
+
+// Tests on other people's transcripts (../shared/recap-corpus, never copied into the repo) skip without it.
+if (!hasCorpus() && process.env.CI !== 'true') {
+  process.stderr.write(`recapwrap tests: no ${RECAP_CORPUS_DIR}, so the tests on third-party transcripts are skipped.\n`);
+}
+
 export default defineConfig({
   test: {
     projects: [

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
+import { TRANSCRIPTS_DIR } from '../../test/helpers/shared.js';
 import { layoutRow, type BoardRow, type BoardView } from '../display/board-view.js';
 import { displayWidth } from '../util/text-width.js';
 import { boardRows, runBoard } from './board.js';
@@ -36,7 +36,7 @@ describe('board', () => {
   it('outside tmux, Enter shows the session’s card; q quits with 0', async () => {
     const stateDir = join(dir, 'state');
     mkdirSync(stateDir);
-    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify(state({ sessionFile: join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl') })));
+    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify(state({ sessionFile: join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl') })));
     const seen: { rows: BoardRow[][]; cards: Array<[string, string]> } = { rows: [], cards: [] };
     let handlers!: { onEnter(r: BoardRow): void; onQuit(): void };
     const view: BoardView = { setRows: (r) => seen.rows.push([...r]), setStatus: () => {}, showCard: (t, b) => seen.cards.push([t, b]), render: () => {}, destroy: () => {} };

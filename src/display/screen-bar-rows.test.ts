@@ -1,12 +1,12 @@
 // The overlay bar on two rows (#17) and across a resize (#19.13): drawn over real agent screens (the
 // captured ones in ../shared, and one this test makes, so it runs without ../shared), then removed: the
 // user's terminal must be exactly as if the bar had never been there, every cell and the cursor.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
 import { madeAgentScreen } from '../../test/helpers/agent-screen.js';
-import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
+import { SCREENS_DIR } from '../../test/helpers/shared.js';
 import { displayWidth } from '../util/text-width.js';
 import { OverlayScreen, REDRAW_THROTTLE_MS, RESIZE_SETTLE_MS } from './screen.js';
 import { unfinishedTailStart } from './stream-boundary.js';
@@ -78,14 +78,8 @@ const LONG_RECAP =
   'recap: Migrated 4 of 7 billing tables to the v2 schema; invoices.ts still fails its FK constraint after the rename of customer_id. Next: fix the foreign key on line 142 and rerun npm test.';
 const WIDE_RECAP = 'recap: 日本語のセッションで👩‍💻が src/app.ts を直しました。テストは 3 件失敗しています。 Next: 失敗したテストを直して npm test を実行する';
 
-const SHARED_FIXTURES = [
-  'claude/interactive-terminal-output.raw',
-  'codex/interactive-terminal-output.raw',
-  'gemini/interactive-terminal-output.raw',
-  'pi/interactive-tmux-pane-output.bin',
-  'qwen/interactive-tmux-pane-output.bin',
-];
-const sharedPresent = existsSync(AGENT_FIXTURES_DIR) || process.env.CI === 'true';
+// The project's own captures of the five real CLIs' screens (test/fixtures/screens).
+const SCREEN_FIXTURES = ['claude', 'codex', 'gemini', 'pi', 'qwen'].map((agent) => `${agent}-interactive.raw`);
 
 async function overTwoRows(frames: string[], position: 'top' | 'bottom') {
   const data = frames.join('');
@@ -122,10 +116,10 @@ async function overTwoRows(frames: string[], position: 'top' | 'bottom') {
   await r.same();
 }
 
-describe.skipIf(!sharedPresent)('two-row bar over captured agent screens (skipped: ../shared/agents/fixtures absent)', () => {
-  for (const fixture of SHARED_FIXTURES) {
+describe('two-row bar over captured agent screens', () => {
+  for (const fixture of SCREEN_FIXTURES) {
     it(`${fixture}: a two-row bar drawn and dismissed leaves the screen as it was, cell for cell`, async () => {
-      const data = readFileSync(join(AGENT_FIXTURES_DIR, fixture)).toString('utf8');
+      const data = readFileSync(join(SCREENS_DIR, fixture)).toString('utf8');
       await overTwoRows([data], 'bottom');
     });
   }

@@ -1,10 +1,10 @@
 // The overlay bar drawn over real agent screens and full-screen programs, then removed: the user's
 // terminal must end up exactly as if the bar had never been there (every cell, attributes, cursor).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
-import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
+import { SCREENS_DIR } from '../../test/helpers/shared.js';
 import { MAX_PENDING_BYTES } from './screen-mirror.js';
 import { OverlayScreen, REDRAW_THROTTLE_MS } from './screen.js';
 import { unfinishedTailStart } from './stream-boundary.js';
@@ -52,20 +52,12 @@ function chunks(data: string, size: number): string[] {
   return out;
 }
 
-const FIXTURES = [
-  'claude/interactive-terminal-output.raw',
-  'codex/interactive-terminal-output.raw',
-  'gemini/interactive-terminal-output.raw',
-  'pi/interactive-tmux-pane-output.bin',
-  'qwen/interactive-tmux-pane-output.bin',
-];
+const FIXTURES = ['claude', 'codex', 'gemini', 'pi', 'qwen'].map((agent) => `${agent}-interactive.raw`);
 
-const sharedPresent = existsSync(AGENT_FIXTURES_DIR) || process.env.CI === 'true';
-
-describe.skipIf(!sharedPresent)('overlay over real agent screens (skipped: ../shared/agents/fixtures absent)', () => {
+describe('overlay over real agent screens', () => {
   for (const fixture of FIXTURES) {
     it(`${fixture}: draw and dismiss leave the screen as it was, also with output while shown`, async () => {
-      const data = readFileSync(join(AGENT_FIXTURES_DIR, fixture)).toString('utf8');
+      const data = readFileSync(join(SCREENS_DIR, fixture)).toString('utf8');
       // Stop halfway, at the end of a synchronized frame when the agent uses them (never mid-frame).
       const SYNC_END = '\x1b[?2026l';
       const frameEnd = data.lastIndexOf(SYNC_END, Math.floor(data.length / 2));

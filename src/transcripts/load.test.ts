@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
+import { TRANSCRIPTS_DIR } from '../../test/helpers/shared.js';
 import { detectAgentFromFile, loadSessionFile } from './load.js';
 import { agentFromCommand, isAgentId } from './registry.js';
 
@@ -15,10 +15,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('loadSessionFile', () => {
   it('loads and detects a real pi file', async () => {
-    const file = join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl');
+    const file = join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl');
     expect(await detectAgentFromFile(file)).toBe('pi');
     const s = await loadSessionFile(file);
-    expect(s).toMatchObject({ agent: 'pi', file, id: '01a20268-c212-7649-8670-8af81ade3bdb', skipped: 0 });
+    expect(s).toMatchObject({ agent: 'pi', file, id: '01a208c8-f9f9-7327-8f3d-28359f1049e4', skipped: 0 });
     expect(s.events.filter((e) => e.kind === 'user')).toHaveLength(2);
   });
 

@@ -2,13 +2,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'vitest';
-import { AGENT_CLIS } from '../helpers/agent-cli.js';
+import { AGENT_CLIS, agentE2eSkipped } from '../helpers/agent-cli.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { defineAgentScenario } from './drive.js';
 
 const KEY = 'sk-ant-api03-fakefakefakefakefakefake-AAAA';
 
-describe.skipIf(!tmuxAvailable())('Claude Code under recapwrap (real CLI)', () => {
+describe.skipIf(agentE2eSkipped() || !tmuxAvailable())('Claude Code under recapwrap (real CLI)', () => {
   defineAgentScenario({
     agent: 'claude',
     prepare({ home, work, model }) {

@@ -2,10 +2,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe } from 'vitest';
+import { agentE2eSkipped } from '../helpers/agent-cli.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { defineAgentScenario } from './drive.js';
 
-describe.skipIf(!tmuxAvailable())('pi under recapwrap (real CLI)', () => {
+describe.skipIf(agentE2eSkipped() || !tmuxAvailable())('pi under recapwrap (real CLI)', () => {
   defineAgentScenario({
     agent: 'pi',
     prepare({ home, model }) {

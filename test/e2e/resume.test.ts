@@ -1,5 +1,5 @@
 // `recapwrap resume` through the built CLI on a temp HOME seeded with real session files (copied at test
-// time from ../shared, with the project folder rewritten to a temp one): `--list --json` lists them newest
+// time from test/fixtures/transcripts, with the project folder rewritten to a temp one): `--list --json` lists them newest
 // first with recaps, a query filters, and `--pick N` relaunches exactly that session: a fake agent
 // executable on PATH records the argv it receives.
 import { spawnSync } from 'node:child_process';
@@ -8,9 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
-import { AGENT_FIXTURES_DIR, hasShared } from '../helpers/shared.js';
-
-const sharedPresent = hasShared() || process.env.CI === 'true';
+import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
 interface Seed {
   agent: string;
@@ -27,10 +25,10 @@ interface Seed {
 const SEEDS: Seed[] = [
   {
     agent: 'pi',
-    fixture: 'pi/print-mode-2turns.jsonl',
-    fixtureCwd: '/home/dev/proj/proj-pi',
-    place: (home, cwd) => join(home, '.pi', 'agent', 'sessions', `--${cwd.replace(/^\//, '').replace(/\//g, '-')}--`, '2026-11-22T08-39-09-587Z_01a20268-c212-7649-8670-8af81ade3bdb.jsonl'),
-    id: '01a20268-c212-7649-8670-8af81ade3bdb',
+    fixture: 'pi/print-2turns.jsonl',
+    fixtureCwd: '/home/dev/proj/pi-print',
+    place: (home, cwd) => join(home, '.pi', 'agent', 'sessions', `--${cwd.replace(/^\//, '').replace(/\//g, '-')}--`, '2026-11-23T14-21-58-650Z_01a208c8-f9f9-7327-8f3d-28359f1049e4.jsonl'),
+    id: '01a208c8-f9f9-7327-8f3d-28359f1049e4',
     resumeArgs: (file) => ['--session', file],
   },
 ];
@@ -59,11 +57,10 @@ beforeAll(() => {
   record = join(home, 'argv.json');
   mkdirSync(cwd);
   mkdirSync(bin);
-  if (!sharedPresent) return;
   SEEDS.forEach((seed, i) => {
     const file = seed.place(home, cwd);
     mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, readFileSync(join(AGENT_FIXTURES_DIR, seed.fixture), 'utf8').split(seed.fixtureCwd).join(cwd));
+    writeFileSync(file, readFileSync(join(TRANSCRIPTS_DIR, seed.fixture), 'utf8').split(seed.fixtureCwd).join(cwd));
     // Newest first: the first seed is the newest.
     const t = new Date(Date.UTC(2026, 10, 22, 12, 0, 0) - i * 60_000);
     utimesSync(file, t, t);
@@ -74,7 +71,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-describe.skipIf(!sharedPresent)('recapwrap resume', () => {
+describe('recapwrap resume', () => {
   it('--list --json lists each agent’s session for this folder, newest first, with its recap and resume command', () => {
     const r = cli(['--list', '--json']);
     expect(r.err).toBe('');

@@ -8,12 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
-import { AGENT_FIXTURES_DIR, hasShared, REPO_DIR } from '../helpers/shared.js';
+import { REPO_DIR, TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
 const FAKE_AGENT = join(REPO_DIR, 'test', 'fixtures', 'bin', 'fake-agent.mjs');
-const PI_FIXTURE = join(AGENT_FIXTURES_DIR, 'pi', 'print-mode-2turns.jsonl');
-// Under CI the shared fixtures must be there: a missing folder fails instead of skipping.
-const sharedPresent = hasShared() || process.env.CI === 'true';
+const PI_FIXTURE = join(TRANSCRIPTS_DIR, 'pi', 'print-2turns.jsonl');
 
 function cli(args: string[], cwd?: string) {
   const r = spawnSync(process.execPath, [CLI_BIN, 'transcript', ...args], { encoding: 'utf8', cwd, env: { ...process.env, NO_COLOR: '1' } });
@@ -28,12 +26,12 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('recapwrap transcript', () => {
-  it.skipIf(!sharedPresent)('lists a real pi session for people, detecting the agent and withholding thinking', () => {
+  it('lists a real pi session for people, detecting the agent and withholding thinking', () => {
     const r = cli([PI_FIXTURE]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^pi session 01a20268-c212-7649-8670-8af81ade3bdb$/m);
-    expect(r.out).toContain('cwd: /home/dev/proj/proj-pi');
+    expect(r.out).toMatch(/^pi session 01a208c8-f9f9-7327-8f3d-28359f1049e4$/m);
+    expect(r.out).toContain('cwd: /home/dev/proj/pi-print');
     expect(r.out).toMatch(/user\s+please create hello\.txt/);
     expect(r.out).toMatch(/user\s+now list the files with ls/);
     expect(r.out).toMatch(/tool\s+bash\(/);
@@ -41,13 +39,13 @@ describe('recapwrap transcript', () => {
     expect(r.out).not.toContain('The user wants me to use a tool');
   });
 
-  it.skipIf(!sharedPresent)('--json prints one object with the documented keys and no thinking text', () => {
+  it('--json prints one object with the documented keys and no thinking text', () => {
     const r = cli(['--json', PI_FIXTURE]);
     expect(r.code).toBe(0);
     expect(r.out.trim().split('\n')).toHaveLength(1);
     const o = JSON.parse(r.out) as Record<string, unknown> & { events: Array<{ kind: string; text?: string }> };
     expect(Object.keys(o).sort()).toEqual(['agent', 'cwd', 'events', 'id', 'skipped', 'stamp', 'state', 'title'].sort());
-    expect(o).toMatchObject({ agent: 'pi', id: '01a20268-c212-7649-8670-8af81ade3bdb', cwd: '/home/dev/proj/proj-pi', skipped: 0, state: 'idle' });
+    expect(o).toMatchObject({ agent: 'pi', id: '01a208c8-f9f9-7327-8f3d-28359f1049e4', cwd: '/home/dev/proj/pi-print', skipped: 0, state: 'idle' });
     expect(o.events.filter((e) => e.kind === 'user').map((e) => e.text)).toEqual(['please create hello.txt', 'now list the files with ls']);
     expect(o.events.filter((e) => e.kind === 'tool-call')).toHaveLength(2);
     expect(r.out).not.toContain('The user wants me to use a tool');

@@ -9,7 +9,9 @@
  * - otherwise → one write tool call creating hello.txt (absolute when the tool wants `file_path` and the
  *   request states the working directory); apply_patch, or the shell, when the agent offers no write tool.
  * Tool and argument names are taken from the tools the agent offers, so one server serves every agent.
- * `slowMs` delays each streamed event; `failNext` fails the next request with that HTTP status.
+ * `slowMs` delays each streamed event; `failNext` fails the next request with that HTTP status;
+ * `thinking` puts a reasoning part (each API's own form) before every tool call, as a thinking model
+ * does (test/fixtures/make-fixtures.ts turns it on, so the fixtures hold the agents' thinking records).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -22,6 +24,9 @@ export interface AgentModelServer {
   requests: Array<{ path: string; body: Record<string, unknown> }>;
   slowMs: number;
   failNext?: number;
+  thinking?: boolean;
+  /** The answer after a tool result (default FINAL_ANSWER, which ends on a question); must name hello.txt. */
+  finalAnswer?: string;
   close(): Promise<void>;
 }
 
@@ -43,13 +48,15 @@ export type Step =
 let callCounter = 0;
 const callId = (prefix: string) => `${prefix}_fake_${process.pid}_${++callCounter}`;
 
-export function decideTurn(turn: Turn): Step {
+export const FINAL_ANSWER = 'Done: hello.txt is written and the folder is listed. Want me to add more files?';
+
+export function decideTurn(turn: Turn, finalAnswer = FINAL_ANSWER): Step {
   // A one-off recap (recapwrap's prompt), or any request without tools.
   if (turn.tools.length === 0 || turn.allText.includes('<<<TRANSCRIPT')) {
     const file = /hello\.txt/.test(turn.allText) ? 'hello.txt' : 'no file';
     return { text: `<recap>recap: the agent wrote ${file} for you (fake model). Next: check ${file}.</recap>` };
   }
-  if (turn.afterTool) return { text: 'Done: hello.txt is written and the folder is listed. Want me to add more files?' };
+  if (turn.afterTool) return { text: finalAnswer };
   // Side queries with the tool list (Qwen's prompt suggestions, titles) carry long prompts: plain text.
   if (turn.prompt.length > 400) return { text: 'ok' };
   const names = turn.tools.map((t) => t.name);
@@ -202,17 +209,21 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+const THOUGHT = 'The request needs one tool call; planning it.';
+// Reasoning goes before tool calls only (the final answer comes without), when the server is asked for it.
+const thinks = (step: Step, thinking: boolean) => thinking && !('text' in step);
 
 // APIs without freeform tools get the patch as a plain answer (never happens with their agents).
 function noCustom(step: Step): Exclude<Step, { custom: string }> {
   return 'custom' in step ? { text: step.preface } : step;
 }
 
-async function answerChat(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number): Promise<void> {
+async function answerChat(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number, thinking = false): Promise<void> {
   const step = noCustom(anyStep);
+  const reasoning = thinks(step, thinking) ? { reasoning_content: THOUGHT } : {};
   const model = str(body.model) || 'fake-model';
   if (!body.stream) {
-    const message = 'text' in step ? { role: 'assistant', content: step.text } : { role: 'assistant', content: step.preface, tool_calls: [{ id: callId('call'), type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] };
+    const message = 'text' in step ? { role: 'assistant', content: step.text } : { role: 'assistant', ...reasoning, content: step.preface, tool_calls: [{ id: callId('call'), type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] };
     return json(res, 200, { id: 'chatcmpl-fake', object: 'chat.completion', model, choices: [{ index: 0, message, finish_reason: 'text' in step ? 'stop' : 'tool_calls' }], usage: USAGE });
   }
   const w = sse(res, slowMs);
@@ -224,6 +235,7 @@ async function answerChat(res: ServerResponse, body: Record<string, unknown>, an
     await chunk({ content: step.text.slice(half) });
     await chunk({}, 'stop', USAGE);
   } else {
+    if (reasoning.reasoning_content) await chunk(reasoning);
     await chunk({ content: step.preface });
     const args = JSON.stringify(step.args);
     await chunk({ tool_calls: [{ index: 0, id: callId('call'), type: 'function', function: { name: step.tool, arguments: args.slice(0, 5) } }] });
@@ -233,18 +245,26 @@ async function answerChat(res: ServerResponse, body: Record<string, unknown>, an
   w.end('data: [DONE]\n\n');
 }
 
-async function answerAnthropic(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number): Promise<void> {
+async function answerAnthropic(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number, thinking = false): Promise<void> {
   const step = noCustom(anyStep);
   const model = str(body.model) || 'fake-model';
   const content: object[] = 'text' in step ? [{ type: 'text', text: step.text }] : [{ type: 'text', text: step.preface }, { type: 'tool_use', id: callId('toolu'), name: step.tool, input: step.args }];
+  if (thinks(step, thinking)) content.unshift({ type: 'thinking', thinking: THOUGHT, signature: 'fake-signature' });
   const stop = 'text' in step ? 'end_turn' : 'tool_use';
   const usage = { input_tokens: 100, output_tokens: 20 };
-  if (!body.stream) return json(res, 200, { id: 'msg_fake', type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage });
+  // One id per answer: Claude Code joins the blocks of one id back into one message, so a shared id
+  // would fold a turn's final answer and the next turn's tool call together in its history.
+  const id = callId('msg');
+  if (!body.stream) return json(res, 200, { id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage });
   const w = sse(res, slowMs);
-  await w.event('message_start', { type: 'message_start', message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } } });
+  await w.event('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } } });
   for (const [index, block] of content.entries()) {
-    const b = block as { type: string; text?: string; id?: string; name?: string; input?: object };
-    if (b.type === 'text') {
+    const b = block as { type: string; text?: string; id?: string; name?: string; input?: object; thinking?: string; signature?: string };
+    if (b.type === 'thinking') {
+      await w.event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      await w.event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: b.thinking } });
+      await w.event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: b.signature } });
+    } else if (b.type === 'text') {
       await w.event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       await w.event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
     } else {
@@ -258,7 +278,7 @@ async function answerAnthropic(res: ServerResponse, body: Record<string, unknown
   w.end();
 }
 
-async function answerResponses(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number): Promise<void> {
+async function answerResponses(res: ServerResponse, body: Record<string, unknown>, step: Step, slowMs: number, thinking = false): Promise<void> {
   const model = str(body.model) || 'fake-model';
   const id = `resp_fake_${++callCounter}`;
   const message = (text: string) => ({ type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
@@ -268,6 +288,7 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
       : 'custom' in step
         ? [message(step.preface), { type: 'custom_tool_call', id: `ctc_${id}`, call_id: callId('call'), name: step.custom, input: step.input, status: 'completed' }]
         : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, arguments: JSON.stringify(step.args), status: 'completed' }];
+  if (thinks(step, thinking)) output.unshift({ type: 'reasoning', id: `rs_${id}`, summary: [{ type: 'summary_text', text: THOUGHT }] });
   const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model, output, usage };
   if (!body.stream) return json(res, 200, response);
@@ -283,9 +304,10 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
   w.end();
 }
 
-async function answerGemini(res: ServerResponse, streaming: boolean, anyStep: Step, slowMs: number): Promise<void> {
+async function answerGemini(res: ServerResponse, streaming: boolean, anyStep: Step, slowMs: number, thinking = false): Promise<void> {
   const step = noCustom(anyStep);
-  const parts = 'text' in step ? [{ text: step.text }] : [{ text: step.preface }, { functionCall: { name: step.tool, args: step.args } }];
+  const parts: object[] = 'text' in step ? [{ text: step.text }] : [{ text: step.preface }, { functionCall: { name: step.tool, args: step.args } }];
+  if (thinks(step, thinking)) parts.unshift({ text: THOUGHT, thought: true });
   const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 };
   const reply = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'fake-model' };
   if (!streaming) return json(res, 200, reply);
@@ -318,14 +340,16 @@ export async function startAgentModelServer(): Promise<AgentModelServer> {
       }
       if (path.endsWith('/count_tokens') || path.endsWith(':countTokens')) return json(res, 200, { input_tokens: 100, totalTokens: 100 });
       const slow = state.slowMs;
-      if (path.endsWith('/chat/completions')) return void answerChat(res, body, decideTurn(chatTurn(body)), slow);
-      if (path.endsWith('/messages')) return void answerAnthropic(res, body, decideTurn(anthropicTurn(body)), slow);
-      if (path.endsWith('/responses')) return void answerResponses(res, body, decideTurn(responsesTurn(body)), slow);
+      const think = state.thinking === true;
+      const final = state.finalAnswer ?? FINAL_ANSWER;
+      if (path.endsWith('/chat/completions')) return void answerChat(res, body, decideTurn(chatTurn(body), final), slow, think);
+      if (path.endsWith('/messages')) return void answerAnthropic(res, body, decideTurn(anthropicTurn(body), final), slow, think);
+      if (path.endsWith('/responses')) return void answerResponses(res, body, decideTurn(responsesTurn(body), final), slow, think);
       if (path.includes(':streamGenerateContent') || path.includes(':generateContent')) {
         // Gemini CLI's side calls (model routing, next speaker) ask for JSON of a schema.
         const schemaJson = geminiJsonAnswer(body);
-        const step = schemaJson === undefined ? decideTurn(geminiTurn(body)) : { text: schemaJson };
-        return void answerGemini(res, path.includes(':stream'), step, slow);
+        const step = schemaJson === undefined ? decideTurn(geminiTurn(body), final) : { text: schemaJson };
+        return void answerGemini(res, path.includes(':stream'), step, slow, think);
       }
       return json(res, 404, { error: { message: `no ${path}` } });
     });

@@ -2,6 +2,8 @@
  * The real agent CLIs for end-to-end tests, installed from npm at pinned versions into a cache folder
  * outside the repo (`$RECAPWRAP_AGENT_CACHE`, default ~/.cache/recapwrap-e2e-agents), once per version.
  * They are not project dependencies. A failed install throws, naming the agent: no silent skips.
+ * The first run downloads about 1.2 GB for the five: each install says so on stderr (shown at once in
+ * vitest's output), and RECAPWRAP_SKIP_AGENT_E2E=1 skips the whole suite (CI does not set it).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -17,6 +19,11 @@ export const AGENT_CLIS = {
 } as const;
 export type AgentCli = keyof typeof AGENT_CLIS;
 
+/** RECAPWRAP_SKIP_AGENT_E2E=1: test/agents skip (vitest.config.ts prints the one line that says so). */
+export function agentE2eSkipped(): boolean {
+  return process.env.RECAPWRAP_SKIP_AGENT_E2E === '1';
+}
+
 export function agentCacheDir(): string {
   return process.env.RECAPWRAP_AGENT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'recapwrap-e2e-agents');
 }
@@ -28,6 +35,8 @@ export function installAgentCli(agent: AgentCli): string {
   const exe = join(prefix, 'node_modules', '.bin', bin);
   if (existsSync(exe)) return exe;
   mkdirSync(prefix, { recursive: true });
+  // Written straight to stderr: vitest shows it at once, not after the (minutes-long) install.
+  process.stderr.write(`recapwrap tests: installing the real ${agent} CLI (${pkg}@${version}) from npm into ${prefix} for test/agents; once per version (all five: ~1.2 GB). RECAPWRAP_SKIP_AGENT_E2E=1 skips the agent suite.\n`);
   try {
     execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `${pkg}@${version}`], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000, encoding: 'utf8' });
   } catch (error) {

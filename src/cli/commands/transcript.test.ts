@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR } from '../../../test/helpers/shared.js';
+import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { runTranscript } from './transcript.js';
 
-const FILE = join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl');
+const FILE = join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl');
 
 describe('recapwrap transcript', () => {
   it('prints one JSON object with the normalized session, thinking text withheld', async () => {
     const { out, code } = await runTranscript(FILE, { json: true });
     expect(code).toBe(0);
     const s = JSON.parse(out) as { agent: string; id: string; state: string; events: Array<{ kind: string; text?: string; chars?: number }>; skipped: number };
-    expect(s).toMatchObject({ agent: 'pi', id: '01a20268-c212-7649-8670-8af81ade3bdb', state: 'idle', skipped: 0 });
+    expect(s).toMatchObject({ agent: 'pi', id: '01a208c8-f9f9-7327-8f3d-28359f1049e4', state: 'idle', skipped: 0 });
     expect(s.events.filter((e) => e.kind === 'user').map((e) => e.text)).toEqual(['please create hello.txt', 'now list the files with ls']);
     const thinking = s.events.filter((e) => e.kind === 'thinking');
     expect(thinking.length).toBeGreaterThan(0);

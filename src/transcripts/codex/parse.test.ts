@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR, RECAP_CORPUS_DIR } from '../../../test/helpers/shared.js';
+import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import type { SessionSnapshot } from '../types.js';
 import { codexAdapter } from './index.js';
 import { createCodexParser } from './parse.js';
@@ -11,7 +11,7 @@ function parseLines(lines: string[]): SessionSnapshot {
   for (const l of lines) p.push(l);
   return p.snapshot();
 }
-const fixture = (prefix: string) => join(AGENT_FIXTURES_DIR, 'codex', readdirSync(join(AGENT_FIXTURES_DIR, 'codex')).find((n) => n.startsWith(prefix))!);
+const fixture = (name: string) => join(TRANSCRIPTS_DIR, 'codex', name);
 const parseFile = (file: string) => parseLines(readFileSync(file, 'utf8').split('\n'));
 const count = (s: SessionSnapshot) => s.events.reduce<Record<string, number>>((c, e) => ((c[e.kind] = (c[e.kind] ?? 0) + 1), c), {});
 const users = (s: SessionSnapshot) => s.events.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
@@ -19,9 +19,9 @@ const line = (type: string, payload: object, ordinal?: number) => JSON.stringify
 
 describe('codex parser on real files', () => {
   it('0.169 exec session: two prompts, environment context left out, calls linked to outputs', () => {
-    const s = parseFile(fixture('exec-2turns'));
-    expect(s.id).toBe('01a20273-93ff-79b3-9f0c-d58a12b7bc93');
-    expect(s.cwd).toBe('/home/dev/proj/ws/codex-proj');
+    const s = parseFile(fixture('print-2turns.jsonl'));
+    expect(s.id).toBe('01a208ca-e66f-7bf2-9934-30e272705564');
+    expect(s.cwd).toBe('/home/dev/proj/codex-print');
     expect(s.skipped).toBe(0);
     expect(count(s)).toEqual({ user: 2, thinking: 2, assistant: 4, 'tool-call': 2, 'tool-result': 2, 'turn-end': 2 });
     expect(users(s)).toEqual(['List the files here', 'Please list them again']);
@@ -31,12 +31,12 @@ describe('codex parser on real files', () => {
     expect(result).toMatchObject({ ok: true });
   });
 
-  it('the TUI rollouts (daemon and --no-daemon) parse the same way', () => {
-    expect(count(parseFile(fixture('tui-daemon')))).toEqual({ user: 2, thinking: 2, assistant: 4, 'tool-call': 2, 'tool-result': 2, 'turn-end': 2 });
-    expect(count(parseFile(fixture('tui-no-daemon')))).toEqual({ user: 1, thinking: 1, assistant: 2, 'tool-call': 1, 'tool-result': 1, 'turn-end': 1 });
+  it('the TUI rollouts (two turns, and each side of /new) parse the same way', () => {
+    expect(count(parseFile(fixture('interactive-2turns.jsonl')))).toEqual({ user: 2, thinking: 2, assistant: 4, 'tool-call': 2, 'tool-result': 2, 'turn-end': 2 });
+    expect(count(parseFile(fixture('new-switch/first.jsonl')))).toEqual({ user: 1, thinking: 1, assistant: 2, 'tool-call': 1, 'tool-result': 1, 'turn-end': 1 });
   });
 
-  it('an aborted turn, apply_patch edits and an older version from the corpus', () => {
+  it.skipIf(!corpusPresent)('an aborted turn, apply_patch edits and an older version from the corpus', () => {
     const aborted = parseFile(join(RECAP_CORPUS_DIR, 'codex', 'trezo-aborted.jsonl'));
     expect(count(aborted)).toMatchObject({ user: 2, aborted: 1, 'tool-call': 45, 'tool-result': 37 });
     expect(users(aborted).at(-1)).toBe('do that for kosh ai');

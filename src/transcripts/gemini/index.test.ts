@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { AGENT_FIXTURES_DIR, RECAP_CORPUS_DIR } from '../../../test/helpers/shared.js';
+import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { geminiAdapter } from './index.js';
 import { geminiChatsDirs, geminiSlug } from './paths.js';
 
@@ -81,10 +81,13 @@ describe('gemini adapter', () => {
   });
 
   it('detects both formats and not other agents’ files', () => {
-    const jsonl = readFileSync(join(AGENT_FIXTURES_DIR, 'gemini', 'print-mode-2turns-session-2026-11-22T08-53-08cf117f.jsonl'), 'utf8').split('\n');
+    const jsonl = readFileSync(join(TRANSCRIPTS_DIR, 'gemini', 'print-2turns.jsonl'), 'utf8').split('\n');
     expect(geminiAdapter.detect(jsonl.slice(0, 5))).toBe(true);
-    const json = readFileSync(join(RECAP_CORPUS_DIR, 'gemini', 'figma-dashstack.json'), 'utf8').split('\n');
-    expect(geminiAdapter.detect(json.slice(0, 5))).toBe(true);
+    // The pre-0.39 single JSON document: other people's, in ../shared/recap-corpus (absent from a bare clone).
+    if (corpusPresent) {
+      const json = readFileSync(join(RECAP_CORPUS_DIR, 'gemini', 'figma-dashstack.json'), 'utf8').split('\n');
+      expect(geminiAdapter.detect(json.slice(0, 5))).toBe(true);
+    }
     expect(geminiAdapter.detect(['{"type":"session","version":3,"id":"x","cwd":"/w"}'])).toBe(false);
     expect(geminiAdapter.detect(['{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user"}'])).toBe(false);
     expect(geminiAdapter.detect([])).toBe(false);

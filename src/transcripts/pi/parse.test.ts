@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR, RECAP_CORPUS_DIR } from '../../../test/helpers/shared.js';
+import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import type { SessionSnapshot, TranscriptEvent } from '../types.js';
 import { createPiParser } from './parse.js';
 
@@ -16,10 +16,10 @@ const of = <K extends TranscriptEvent['kind']>(s: SessionSnapshot, kind: K) =>
 
 // Expectations counted from the raw files (user prompts with text, toolCall parts, stopReason error/aborted/stop).
 const CASES: Array<{ file: string; users: number; lastUser: string; toolCalls: number; errors: number; aborted: number; turnEnds: number }> = [
-  { file: join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl'), users: 2, lastUser: 'now list the files with ls', toolCalls: 2, errors: 0, aborted: 0, turnEnds: 2 },
-  { file: join(AGENT_FIXTURES_DIR, 'pi/print-mode-session-flag-2turns.jsonl'), users: 2, lastUser: 'now ls please', toolCalls: 2, errors: 0, aborted: 0, turnEnds: 2 },
-  { file: join(AGENT_FIXTURES_DIR, 'pi/tmux-script-2turns.jsonl'), users: 2, lastUser: 'now list the files with ls', toolCalls: 2, errors: 0, aborted: 0, turnEnds: 2 },
-  { file: join(AGENT_FIXTURES_DIR, 'pi/new-switch/chosen.jsonl'), users: 1, lastUser: 'please create hello.txt', toolCalls: 1, errors: 0, aborted: 0, turnEnds: 1 },
+  { file: join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl'), users: 2, lastUser: 'now list the files with ls', toolCalls: 2, errors: 0, aborted: 0, turnEnds: 2 },
+  { file: join(TRANSCRIPTS_DIR, 'pi/interactive-2turns.jsonl'), users: 2, lastUser: 'now list the files with ls', toolCalls: 2, errors: 0, aborted: 0, turnEnds: 2 },
+  { file: join(TRANSCRIPTS_DIR, 'pi/new-switch/first.jsonl'), users: 1, lastUser: 'please create hello.txt', toolCalls: 1, errors: 0, aborted: 0, turnEnds: 1 },
+  { file: join(TRANSCRIPTS_DIR, 'pi/new-switch/second.jsonl'), users: 1, lastUser: 'now list the files with ls', toolCalls: 1, errors: 0, aborted: 0, turnEnds: 1 },
   { file: join(RECAP_CORPUS_DIR, 'pi/kimchi-harness-version.jsonl'), users: 6, lastUser: 'too frail for my tase tbh', toolCalls: 60, errors: 0, aborted: 0, turnEnds: 6 },
   { file: join(RECAP_CORPUS_DIR, 'pi/kimchi-statusline.jsonl'), users: 5, lastUser: '>  3. Modify uiExtension to check if a footer is already set', toolCalls: 49, errors: 0, aborted: 0, turnEnds: 5 },
   { file: join(RECAP_CORPUS_DIR, 'pi/pi-mono-selector-port-v1.jsonl'), users: 88, lastUser: 'yeah, do it all', toolCalls: 391, errors: 1, aborted: 21, turnEnds: 65 },
@@ -27,7 +27,7 @@ const CASES: Array<{ file: string; users: number; lastUser: string; toolCalls: n
 
 describe('pi parser on real files', () => {
   for (const c of CASES) {
-    it(c.file.split('/').slice(-2).join('/'), () => {
+    it.skipIf(c.file.startsWith(RECAP_CORPUS_DIR) && !corpusPresent)(c.file.split('/').slice(-2).join('/'), () => {
       const s = parseFile(c.file);
       const users = of(s, 'user');
       expect(users).toHaveLength(c.users);
@@ -42,9 +42,9 @@ describe('pi parser on real files', () => {
   }
 
   it('reads header, model, touched paths and commands', () => {
-    const s = parseFile(join(AGENT_FIXTURES_DIR, 'pi/print-mode-2turns.jsonl'));
-    expect(s.id).toBe('01a20268-c212-7649-8670-8af81ade3bdb');
-    expect(s.cwd).toBe('/home/dev/proj/proj-pi');
+    const s = parseFile(join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl'));
+    expect(s.id).toBe('01a208c8-f9f9-7327-8f3d-28359f1049e4');
+    expect(s.cwd).toBe('/home/dev/proj/pi-print');
     expect(s.model).toBe('fake-model');
     const calls = of(s, 'tool-call');
     expect(calls[0]).toMatchObject({ name: 'write', paths: ['hello.txt'] });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR } from '../../../test/helpers/shared.js';
+import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { qwenAdapter } from './index.js';
 import { encodeQwenCwd, getQwenChatsDir } from './paths.js';
 
@@ -16,7 +16,7 @@ const CWD = '/home/dev/proj/my_app.v2';
 const ID = '0b6c3e4a-1111-4222-8333-444455556666';
 const ctx = (env: Record<string, string> = {}) => ({ cwd: CWD, env, home, newId: () => ID, now: Date.now() });
 const chats = (env: Record<string, string> = {}) => getQwenChatsDir(ctx(env));
-const firstLine = (rel: string) => readFileSync(join(AGENT_FIXTURES_DIR, rel), 'utf8').split('\n')[0] as string;
+const firstLine = (rel: string) => readFileSync(join(TRANSCRIPTS_DIR, rel), 'utf8').split('\n')[0] as string;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('qwen paths', () => {
@@ -112,7 +112,7 @@ describe('qwen locateLive', () => {
     const plan = qwenAdapter.planLaunch(['--resume', 'bbbbbbbb-0000-4000-8000-000000000003'], ctx());
     const live = { ...ctx(), plan, startedAt: Date.now() - 500, pids: [7, 8] };
     expect(await qwenAdapter.locateLive(live)).toEqual([{ file: resumed, confidence: 'exact' }]);
-    const sidecar = JSON.parse(readFileSync(join(AGENT_FIXTURES_DIR, 'qwen', 'clear-switch', '2d3c3094-061c-42b5-8ee5-1fffa1d50a96.runtime.json'), 'utf8')) as Record<string, unknown>;
+    const sidecar = JSON.parse(readFileSync(join(TRANSCRIPTS_DIR, 'qwen', 'clear-switch', 'second.runtime.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'cccccccc-0000-4000-8000-000000000004.runtime.json'), JSON.stringify({ ...sidecar, pid: 8, session_id: 'cccccccc-0000-4000-8000-000000000004' }));
     writeFileSync(join(dir, 'dddddddd-0000-4000-8000-000000000005.runtime.json'), JSON.stringify({ ...sidecar, pid: 999, session_id: 'dddddddd-0000-4000-8000-000000000005' }));
     expect((await qwenAdapter.locateLive(live))[0]).toEqual({ file: join(dir, 'cccccccc-0000-4000-8000-000000000004.jsonl'), confidence: 'exact' });
@@ -151,13 +151,13 @@ describe('qwen listSessions and detect', () => {
   });
 
   it('detects qwen files by their first record, and no other agent’s', () => {
-    for (const f of ['print-mode-2turns.jsonl', 'tmux-script-2turns.jsonl', 'clear-switch/2985d9fe-9c2a-4735-a68b-1248e51fceb8.jsonl']) {
+    for (const f of ['print-2turns.jsonl', 'interactive-2turns.jsonl', 'clear-switch/first.jsonl']) {
       expect(qwenAdapter.detect(['', firstLine(`qwen/${f}`)])).toBe(true);
     }
-    expect(qwenAdapter.detect([firstLine('qwen/interactive-json-file-events.jsonl')])).toBe(false);
-    expect(qwenAdapter.detect([firstLine('pi/print-mode-2turns.jsonl')])).toBe(false);
-    expect(qwenAdapter.detect([firstLine('gemini/print-mode-2turns-session-2026-11-22T08-53-08cf117f.jsonl')])).toBe(false);
-    const claude = readFileSync(join(AGENT_FIXTURES_DIR, 'claude/print-mode-2turns.jsonl'), 'utf8').split('\n').filter(Boolean);
+    expect(qwenAdapter.detect([firstLine('qwen/json-file-events.jsonl')])).toBe(false);
+    expect(qwenAdapter.detect([firstLine('pi/print-2turns.jsonl')])).toBe(false);
+    expect(qwenAdapter.detect([firstLine('gemini/print-2turns.jsonl')])).toBe(false);
+    const claude = readFileSync(join(TRANSCRIPTS_DIR, 'claude/print-2turns.jsonl'), 'utf8').split('\n').filter(Boolean);
     expect(claude.some((l) => qwenAdapter.detect([l]))).toBe(false);
     expect(qwenAdapter.detect(['not json'])).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AGENT_FIXTURES_DIR, RECAP_CORPUS_DIR } from '../../../test/helpers/shared.js';
+import { RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import type { SessionSnapshot, TranscriptEvent } from '../types.js';
 import { createQwenParser } from './parse.js';
 
@@ -10,7 +10,7 @@ function parseLines(lines: string[]): SessionSnapshot {
   for (const l of lines) p.push(l);
   return p.snapshot();
 }
-const fixture = (name: string) => join(AGENT_FIXTURES_DIR, 'qwen', name);
+const fixture = (name: string) => join(TRANSCRIPTS_DIR, 'qwen', name);
 const parseFile = (file: string) => parseLines(readFileSync(file, 'utf8').split('\n'));
 const of = <K extends TranscriptEvent['kind']>(s: SessionSnapshot, kind: K) =>
   s.events.filter((e): e is Extract<TranscriptEvent, { kind: K }> => e.kind === kind);
@@ -19,39 +19,24 @@ const of = <K extends TranscriptEvent['kind']>(s: SessionSnapshot, kind: K) =>
 // tool_result records, and assistant records without a functionCall (turn ends).
 const CASES: Array<{ file: string; id: string; cwd: string; users: string[]; assistant: number; thinking: number; calls: string[]; results: number; turnEnds: number; stamp: string }> = [
   {
-    file: 'print-mode-2turns.jsonl', id: 'd4c3c97f-0d70-45cc-8269-c1dbf4100ad5', cwd: '/home/dev/proj/proj-qwen',
+    file: 'print-2turns.jsonl', id: 'fe0f8648-aa31-42c8-a229-e4075dffe312', cwd: '/home/dev/proj/qwen-print',
     users: ['please create hello.txt', 'now list the files with ls'], assistant: 4, thinking: 2, calls: ['write_file', 'run_shell_command'], results: 2, turnEnds: 2,
-    stamp: '43e1a912-413d-48d2-8778-1d745f548155',
+    stamp: '3f7dc26f-52fa-4d62-aa4a-9b68ea446aab',
   },
   {
-    file: 'print-mode-session-id-then-resume.jsonl', id: '22222222-3333-4444-8555-666666666666', cwd: '/home/dev/proj/proj-qwen-s',
-    users: ['please create hello.txt', 'now ls please'], assistant: 4, thinking: 2, calls: ['write_file', 'run_shell_command'], results: 2, turnEnds: 2,
-    stamp: 'db37e704-2c50-4696-8fda-48f218d8a7d6',
-  },
-  {
-    file: 'tmux-script-2turns.jsonl', id: '8c276098-4ba4-45c3-b462-b77c0ef43180', cwd: '/home/dev/proj/e2e-tmux-qwen/proj',
+    file: 'interactive-2turns.jsonl', id: 'a8be6670-f5b2-4c58-a8ba-dcb534645d00', cwd: '/home/dev/proj/qwen-tui',
     users: ['please create hello.txt', 'now list the files with ls'], assistant: 4, thinking: 2, calls: ['write_file', 'run_shell_command'], results: 2, turnEnds: 2,
-    stamp: '61ea243b-6539-44e5-9387-f106c25ac02e',
+    stamp: '5fc7d83e-15a6-4637-b8c6-4126a9003820',
   },
   {
-    file: 'e2e-print-script.jsonl', id: 'd6ed410f-b487-42fb-9e19-619d4273aaab', cwd: '/home/dev/proj/e2e1/proj-qwen',
-    users: ['please create hello.txt', 'now list the files with ls'], assistant: 4, thinking: 2, calls: ['write_file', 'run_shell_command'], results: 2, turnEnds: 2,
-    stamp: 'bb329ea0-5392-4ddf-b45a-7ee241eba95a',
-  },
-  {
-    file: 'interactive-json-file-session.jsonl', id: 'b05972de-8432-486c-834e-7a81b87ade47', cwd: '/home/dev/proj/proj-qwen-j',
+    file: 'clear-switch/first.jsonl', id: '6f9e1203-25a4-451b-a8b6-470a8557b5f5', cwd: '/home/dev/proj/qwen-switch',
     users: ['please create hello.txt'], assistant: 2, thinking: 1, calls: ['write_file'], results: 1, turnEnds: 1,
-    stamp: 'f2d06195-e003-485d-83ba-9a1a503a47ff',
+    stamp: 'aad78ba3-07bf-4359-8e99-4a8ed4221c86',
   },
   {
-    file: 'clear-switch/2985d9fe-9c2a-4735-a68b-1248e51fceb8.jsonl', id: '2985d9fe-9c2a-4735-a68b-1248e51fceb8', cwd: '/home/dev/proj/clear-test/proj',
-    users: ['please create hello.txt'], assistant: 2, thinking: 1, calls: ['write_file'], results: 1, turnEnds: 1,
-    stamp: '82df8482-343a-4731-a87c-6fcb7ab3789d',
-  },
-  {
-    file: 'clear-switch/2d3c3094-061c-42b5-8ee5-1fffa1d50a96.jsonl', id: '2d3c3094-061c-42b5-8ee5-1fffa1d50a96', cwd: '/home/dev/proj/clear-test/proj',
-    users: ['now ls please'], assistant: 2, thinking: 1, calls: ['run_shell_command'], results: 1, turnEnds: 1,
-    stamp: 'ba4ebe51-35c5-4e37-9100-638e877b1939',
+    file: 'clear-switch/second.jsonl', id: 'e652dc28-4623-4af9-a9b9-468ba0d4d66a', cwd: '/home/dev/proj/qwen-switch',
+    users: ['now list the files with ls'], assistant: 2, thinking: 1, calls: ['run_shell_command'], results: 1, turnEnds: 1,
+    stamp: 'd86a44e3-f274-4817-8c2c-a882f3bcf27a',
   },
 ];
 
@@ -79,30 +64,30 @@ describe('qwen parser on real files', () => {
     });
   }
 
-  it('reads calls, commands, touched paths and results of print-mode-2turns', () => {
-    const s = parseFile(fixture('print-mode-2turns.jsonl'));
+  it('reads calls, commands, touched paths and results of print-2turns', () => {
+    const s = parseFile(fixture('print-2turns.jsonl'));
     const calls = of(s, 'tool-call');
-    expect(calls[0]).toMatchObject({ name: 'write_file', callId: 'call_fake_1', paths: ['/home/dev/proj/proj-qwen/hello.txt'], command: undefined });
-    expect(calls[1]).toMatchObject({ name: 'run_shell_command', callId: 'call_fake_3', command: 'ls', paths: [] });
+    expect(calls[0]).toMatchObject({ name: 'write_file', callId: 'call_fake_5987_19', paths: ['/home/dev/proj/qwen-print/hello.txt'], command: undefined });
+    expect(calls[1]).toMatchObject({ name: 'run_shell_command', callId: 'call_fake_5987_20', command: 'ls', paths: [] });
     const results = of(s, 'tool-result');
-    expect(results[0]).toMatchObject({ callId: 'call_fake_1', name: 'write_file', ok: true, text: 'Successfully created and wrote to new file: /home/dev/proj/proj-qwen/hello.txt.' });
+    expect(results[0]).toMatchObject({ callId: 'call_fake_5987_19', name: 'write_file', ok: true, text: 'Successfully created and wrote to new file: /home/dev/proj/qwen-print/hello.txt.' });
     expect(results[1]?.text.startsWith('Command: ls\nDirectory: (root)\nOutput: hello.txt')).toBe(true);
     expect(s.events.map((e) => e.kind)).toEqual([
       'user', 'thinking', 'assistant', 'tool-call', 'tool-result', 'assistant', 'turn-end',
       'user', 'thinking', 'assistant', 'tool-call', 'tool-result', 'assistant', 'turn-end',
     ]);
-    expect(s.startedAt).toBe(Date.parse('2026-11-22T08:42:27.501Z'));
-    expect(s.updatedAt).toBe(Date.parse('2026-11-22T08:42:37.642Z'));
+    expect(s.startedAt).toBe(Date.parse('2026-11-23T14:29:59.232Z'));
+    expect(s.updatedAt).toBe(Date.parse('2026-11-23T14:30:11.688Z'));
   });
 
   it('skips every line of the --json-file event stream (not a session file)', () => {
-    const s = parseFile(fixture('interactive-json-file-events.jsonl'));
+    const s = parseFile(fixture('json-file-events.jsonl'));
     expect(s.events).toHaveLength(0);
-    expect(s.skipped).toBe(38);
+    expect(s.skipped).toBe(49);
   });
 
   it('keeps the stamp through trailing telemetry and changes it with the next event', () => {
-    const lines = readFileSync(fixture('print-mode-2turns.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const lines = readFileSync(fixture('print-2turns.jsonl'), 'utf8').split('\n').filter(Boolean);
     const p = createQwenParser();
     const stamps: string[] = [];
     for (const l of lines) {

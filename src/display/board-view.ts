@@ -22,6 +22,8 @@ export interface BoardHandlers {
   onEnter(row: BoardRow): void;
   onRecap(row: BoardRow): void;
   onQuit(): void;
+  /** Compose a row's recap for the cells its column has (default: cut at the edge). */
+  fitRecap?(recap: string, cells: number): string;
 }
 
 export interface BoardView {
@@ -41,7 +43,7 @@ const COLUMNS: Array<{ title: string; key: keyof BoardRow; width: number }> = [
   { title: 'PANE', key: 'pane', width: 6 },
 ];
 
-export function layoutRow(values: Record<string, string>, cols: number): string {
+export function layoutRow(values: Record<string, string>, cols: number, fitRecap: (recap: string, cells: number) => string = truncateToWidth): string {
   let line = '';
   let used = 0;
   for (const c of COLUMNS) {
@@ -51,7 +53,7 @@ export function layoutRow(values: Record<string, string>, cols: number): string 
   }
   const rest = Math.max(0, cols - used - 1);
   // Narrow terminals: the fixed columns alone may not fit.
-  return truncateToWidth(line + truncateToWidth(values.recap ?? '', rest), cols);
+  return truncateToWidth(line + fitRecap(values.recap ?? '', rest), cols);
 }
 
 export function createBoardView(handlers: BoardHandlers): BoardView {
@@ -80,8 +82,9 @@ export function createBoardView(handlers: BoardHandlers): BoardView {
   function render(): void {
     const cols = (screen.width as number) || 80;
     header.setContent(layoutRow({ agent: 'AGENT', dir: 'DIR', state: 'STATE', looked: 'LOOKED', pane: 'PANE', recap: 'RECAP' }, cols));
+    const fit = handlers.fitRecap ?? truncateToWidth;
     const selectedKey = rows[(list as unknown as { selected: number }).selected ?? 0]?.key;
-    const items = rows.length ? rows.map((r) => layoutRow(r as unknown as Record<string, string>, cols)) : ['  no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`'];
+    const items = rows.length ? rows.map((r) => layoutRow(r as unknown as Record<string, string>, cols, fit)) : ['  no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`'];
     list.setItems(items as unknown as blessed.Widgets.BlessedElement[]);
     const keep = rows.findIndex((r) => r.key === selectedKey);
     list.select(keep >= 0 ? keep : 0);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AGENT_FIXTURES_DIR } from '../../test/helpers/shared.js';
-import { layoutRow, type BoardRow, type BoardView } from '../display/board-view.js';
+import { columnWidths, layoutRow, type BoardRow, type BoardView } from '../display/board-view.js';
 import { displayWidth } from '../util/text-width.js';
 import { composeRecap } from '../recap/compose.js';
 import { renderLs } from '../cli/commands/ls-table.js';
@@ -25,7 +25,7 @@ describe('board', () => {
   it('lays rows out in cells, CJK and emoji counted as two', () => {
     const line = layoutRow({ agent: 'claude', dir: '~/プロジェクト/アプリ', state: 'working 3m', looked: '5m', pane: '%12', recap: 'recap: 修正しました 🎉 and more text' }, 80);
     expect(displayWidth(line)).toBeLessThanOrEqual(80);
-    expect(line.startsWith('claude  ~/プロジェクト/アプリ')).toBe(true);
+    expect(line.startsWith('claude   ~/プロジェクト/アプリ')).toBe(true);
     expect(displayWidth(layoutRow({ agent: 'pi', dir: 'x', state: 's', looked: '-', pane: '-', recap: '漢'.repeat(100) }, 60))).toBeLessThanOrEqual(60);
   });
 
@@ -41,7 +41,11 @@ describe('board', () => {
 
   it('composes the recap for the column it gets, keeping the next step', () => {
     const recap = 'Added a --verbose flag in src/cli.ts and all 12 tests pass, then looked at the logger and the README. Next: document it in the README.';
-    expect(displayWidth(layoutRow({ agent: 'pi', dir: '~/p', state: 'idle 1m', looked: '2m', pane: '%1', recap }, 80, (text, cells) => composeRecap({ line: text }, cells)))).toBeLessThanOrEqual(80);
+    const row = { agent: 'pi', dir: '~/p', state: 'idle 1m', looked: '2m', pane: '%1', recap };
+    // Columns as wide as their content: at 80 columns a short folder leaves room for the next step.
+    const fitted = layoutRow(row, 80, (text, cells) => composeRecap({ line: text }, cells), columnWidths([row]));
+    expect(displayWidth(fitted)).toBeLessThanOrEqual(80);
+    expect(fitted).toContain('Next: ');
     for (const cols of [100, 140]) {
       const line = layoutRow({ agent: 'pi', dir: '~/p', state: 'idle 1m', looked: '2m', pane: '%1', recap }, cols, (text, cells) => composeRecap({ line: text }, cells));
       expect(displayWidth(line)).toBeLessThanOrEqual(cols);

@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)('recapwrap demo in a default tmux', () => {
           return undefined;
         }
       },
-      { timeoutMs: 20_000, description: 'a recap without any focus change (idle timer)' },
+      { timeoutMs: 30_000, description: 'a recap without any focus change (idle timer)' },
     );
     expect(recap).toContain('src/cli.ts');
     expect(server.showGlobalOption('focus-events')).toBe('off'); // never changed for the user

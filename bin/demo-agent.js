@@ -4,4 +4,4 @@
 // CommonJS like everything in bin/ (see bin/package.json); the agent itself is an ES module.
 'use strict';
 
-import('../dist/demo/scripted-agent.js');
+import('../dist/demo/scripted-agent.js').then((agent) => agent.main());

@@ -1,27 +1,77 @@
 # recapwrap shell integration for bash (opt-in). Add to ~/.bashrc:
 #   source /path/to/recapwrap/shell/recapwrap.bash
-# Makes pi, claude, codex, qwen and gemini run through recapwrap, and completes recapwrap's commands.
-# Set RECAPWRAP_AGENTS to choose which agents are wrapped (default: all five).
-# `command claude …` still runs the agent without recapwrap.
+# Makes the agent CLIs you have installed (pi, claude, codex, qwen, gemini) run through recapwrap, and
+# completes recapwrap's commands and options. Set RECAPWRAP_AGENTS to choose which agents are wrapped
+# (default: all five; an agent that is not installed is never wrapped). `command claude …` still runs
+# the agent without recapwrap.
 
 for __rw_agent in ${RECAPWRAP_AGENTS:-pi claude codex qwen gemini}; do
-  eval "${__rw_agent}() { recapwrap ${__rw_agent} \"\$@\"; }"
+  # type -P looks on PATH only, so a wrapper function from an earlier `source` does not count.
+  if type -P "$__rw_agent" >/dev/null 2>&1; then
+    eval "${__rw_agent}() { recapwrap ${__rw_agent} \"\$@\"; }"
+  fi
 done
 unset __rw_agent
 
 _recapwrap_complete() {
-  local cur=${COMP_WORDS[COMP_CWORD]}
-  if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "recap transcript status ls board resume config doctor demo pi claude codex qwen gemini --help --version" -- "$cur"))
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=
+  [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
+  local agents="pi claude codex qwen gemini"
+  local commands="recap next transcript status ls board resume config doctor demo help"
+  local root_opts="--agent --away --idle --display --position --generator --model --hotkey --bar-rows --no-focus --no-llm --tmux-focus --help --version"
+  # The subcommand (or wrapped command): the first word that is neither an option nor an option's value.
+  local i=1 sub= w
+  while [ "$i" -lt "$COMP_CWORD" ]; do
+    w=${COMP_WORDS[i]}
+    case $w in
+      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--bar-rows) i=$((i + 2)) ;;
+      -*) i=$((i + 1)) ;;
+      *) sub=$w; break ;;
+    esac
+  done
+  # Values of options.
+  case $prev in
+    --agent) COMPREPLY=($(compgen -W "$agents" -- "$cur")); return ;;
+    --format)
+      if [ "$sub" = status ]; then COMPREPLY=($(compgen -W "plain tmux" -- "$cur")); else COMPREPLY=($(compgen -W "line card json" -- "$cur")); fi
+      return ;;
+    --generator) COMPREPLY=($(compgen -W "auto heuristic agent openai anthropic" -- "$cur")); return ;;
+    --display) COMPREPLY=($(compgen -W "auto overlay tmux none" -- "$cur")); return ;;
+    --position) COMPREPLY=($(compgen -W "top bottom" -- "$cur")); return ;;
+    --session) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --pane) COMPREPLY=($(compgen -W "$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)" -- "$cur")); return ;;
+    --away|--idle|--model|--hotkey|--bar-rows|--pick|--limit|--width) COMPREPLY=(); return ;;
+  esac
+  if [ -z "$sub" ]; then
+    if [[ $cur == -* ]]; then
+      COMPREPLY=($(compgen -W "$root_opts" -- "$cur"))
+    else
+      COMPREPLY=($(compgen -W "$commands $agents" -- "$cur"))
+    fi
     return
   fi
-  case "${COMP_WORDS[1]}" in
-    recap) COMPREPLY=($(compgen -W "--session --agent --cwd --format --generator --model --help" -- "$cur")) ;;
-    transcript) COMPREPLY=($(compgen -f -W "--agent --json --help" -- "$cur")) ;;
-    status) COMPREPLY=($(compgen -W "--pane --format --help" -- "$cur")) ;;
-    ls) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
-    resume) COMPREPLY=($(compgen -W "--agent --list --json --pick --help" -- "$cur")) ;;
-    *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+  local opts
+  case $sub in
+    recap) opts="--pane --show --session --agent --cwd --format --generator --model --no-llm --width --help" ;;
+    next) opts="--help" ;;
+    transcript) opts="--agent --json --help" ;;
+    status) opts="--pane --format --width --help" ;;
+    ls) opts="--json --help" ;;
+    board) opts="--help" ;;
+    resume) opts="--agent --cwd --list --json --pick --limit --help" ;;
+    config) opts="--json --markdown --help" ;;
+    doctor) opts="--no-interactive --endpoints --json --help" ;;
+    demo) opts="--here --help" ;;
+    help) COMPREPLY=($(compgen -W "$commands" -- "$cur")); return ;;
+    *) COMPREPLY=($(compgen -f -- "$cur")); return ;; # a wrapped agent: its own arguments
   esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  elif [ "$sub" = transcript ]; then
+    COMPREPLY=($(compgen -f -- "$cur"))
+  else
+    COMPREPLY=()
+  fi
 }
 complete -F _recapwrap_complete recapwrap

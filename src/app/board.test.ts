@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPTS_DIR } from '../../test/helpers/shared.js';
-import { layoutRow, type BoardRow, type BoardView } from '../display/board-view.js';
+import { columnWidths, layoutRow, type BoardRow, type BoardView } from '../display/board-view.js';
 import { displayWidth } from '../util/text-width.js';
+import { composeRecap } from '../recap/compose.js';
+import { renderLs } from '../cli/commands/ls-table.js';
 import { boardRows, runBoard } from './board.js';
 
 let dir: string;
@@ -23,34 +25,59 @@ describe('board', () => {
   it('lays rows out in cells, CJK and emoji counted as two', () => {
     const line = layoutRow({ agent: 'claude', dir: '~/プロジェクト/アプリ', state: 'working 3m', looked: '5m', pane: '%12', recap: 'recap: 修正しました 🎉 and more text' }, 80);
     expect(displayWidth(line)).toBeLessThanOrEqual(80);
-    expect(line.startsWith('claude  ~/プロジェクト/アプリ')).toBe(true);
+    expect(line.startsWith('claude   ~/プロジェクト/アプリ')).toBe(true);
     expect(displayWidth(layoutRow({ agent: 'pi', dir: 'x', state: 's', looked: '-', pane: '-', recap: '漢'.repeat(100) }, 60))).toBeLessThanOrEqual(60);
   });
 
-  it('rows are ordered by start time and sanitized', () => {
-    const rows = boardRows([state({ pid: 2, startedAt: '2026-11-22T10:00:00Z', lastRecap: { line: 'recap: \x1b[31mred\x1b[0m', stamp: 's', createdAt: '' } }), state({ pid: 1, startedAt: '2026-11-22T09:00:00Z' })] as never, Date.now(), '/home/u');
-    expect(rows.map((r) => r.key)).toEqual(['1', '2']);
-    expect(rows[1]!.recap).toBe('recap: red');
+  it('rows are ordered newest first as in ls, sanitized, without the recap: label', () => {
+    const states = [state({ pid: 1, startedAt: '2026-11-22T09:00:00Z' }), state({ pid: 2, startedAt: '2026-11-22T10:00:00Z', lastRecap: { line: 'recap: \x1b[31mred\x1b[0m', stamp: 's', createdAt: '' } }), state({ pid: 3, startedAt: '2026-11-22T09:30:00Z' })];
+    const rows = boardRows(states as never, Date.now(), '/home/u');
+    expect(rows.map((r) => r.key)).toEqual(['2', '3', '1']);
+    expect(rows[0]!.recap).toBe('red');
+    // ls prints the same order (#18: ls sorted newest first, board oldest first).
+    const ls = renderLs(states as never, 200, Date.now(), '/home/u').split('\n').slice(1);
+    expect(ls.map((l) => l.includes('red'))).toEqual([true, false, false]);
+  });
+
+  it('composes the recap for the column it gets, keeping the next step', () => {
+    const recap = 'Added a --verbose flag in src/cli.ts and all 12 tests pass, then looked at the logger and the README. Next: document it in the README.';
+    const row = { agent: 'pi', dir: '~/p', state: 'idle 1m', looked: '2m', pane: '%1', recap };
+    // Columns as wide as their content: at 80 columns a short folder leaves room for the next step.
+    const fitted = layoutRow(row, 80, (text, cells) => composeRecap({ line: text }, cells), columnWidths([row]));
+    expect(displayWidth(fitted)).toBeLessThanOrEqual(80);
+    expect(fitted).toContain('Next: ');
+    for (const cols of [100, 140]) {
+      const line = layoutRow({ agent: 'pi', dir: '~/p', state: 'idle 1m', looked: '2m', pane: '%1', recap }, cols, (text, cells) => composeRecap({ line: text }, cells));
+      expect(displayWidth(line)).toBeLessThanOrEqual(cols);
+      expect(line).toContain('Next: ');
+      expect(line).not.toContain('recap:');
+    }
   });
 
   it('outside tmux, Enter shows the session’s card; q quits with 0', async () => {
     const stateDir = join(dir, 'state');
     mkdirSync(stateDir);
     writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify(state({ sessionFile: join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl') })));
-    const seen: { rows: BoardRow[][]; cards: Array<[string, string]> } = { rows: [], cards: [] };
-    let handlers!: { onEnter(r: BoardRow): void; onQuit(): void };
-    const view: BoardView = { setRows: (r) => seen.rows.push([...r]), setStatus: () => {}, showCard: (t, b) => seen.cards.push([t, b]), render: () => {}, destroy: () => {} };
+    const seen: { rows: BoardRow[][]; cards: Array<[string, string]>; status: string[] } = { rows: [], cards: [], status: [] };
+    let handlers!: { onEnter(r: BoardRow): void; onRecap(r: BoardRow): void; onQuit(): void };
+    const view: BoardView = { setRows: (r) => seen.rows.push([...r]), setStatus: (t) => seen.status.push(t), showCard: (t, b) => seen.cards.push([t, b]), render: () => {}, destroy: () => {} };
     const done = runBoard({ env: { RECAPWRAP_STATE_DIR: stateDir, HOME: dir }, createView: (h) => ((handlers = h), view) });
     await new Promise((r) => setTimeout(r, 50));
     expect(seen.rows.at(-1)?.map((r) => r.agent)).toEqual(['pi']);
     handlers.onEnter(seen.rows.at(-1)![0]!);
     for (let i = 0; i < 100 && seen.cards.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(seen.cards[0]![0]).toBe('pi · /w/app');
-    expect(seen.cards[0]![1]).toContain('What happened\n  • The tool returned: hello.txt');
+    expect(seen.cards[0]![1]).toContain('What happened\n  • Hello.txt is written and folder is listed.');
+    // r: the status line names the session by agent and folder, never by pid (#18).
+    handlers.onRecap(seen.rows.at(-1)![0]!);
+    for (let i = 0; i < 100 && seen.status.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(seen.status[0]).toBe('asking pi in /w/app for a fresh recap…');
+    expect(seen.status[1]).toBe('pi in /w/app: not answering (its control socket is gone)');
+    for (const t of seen.status) expect(t).not.toContain(String(process.pid));
     // A new state file appears: the watched folder refreshes the rows.
     writeFileSync(join(stateDir, `live-${process.ppid}.json`), JSON.stringify(state({ pid: process.ppid, agent: 'codex', startedAt: new Date(Date.now() + 1000).toISOString() })));
     for (let i = 0; i < 100 && seen.rows.at(-1)?.length !== 2; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(seen.rows.at(-1)?.map((r) => r.agent)).toEqual(['pi', 'codex']);
+    expect(seen.rows.at(-1)?.map((r) => r.agent)).toEqual(['codex', 'pi']);
     handlers.onQuit();
     expect(await done).toBe(0);
   });

@@ -8,35 +8,26 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { homedir } from 'node:os';
 import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
-import type { BoardRow, BoardView } from '../display/board-view.js';
+import type { BoardHandlers, BoardRow, BoardView } from '../display/board-view.js';
 import { requestControl, socketPathFor } from '../display/control-socket.js';
-import { byStartedAt, readLiveStates, type LiveState } from '../display/state-file.js';
+import { readLiveStates, type LiveState } from '../display/state-file.js';
 import { runTmux } from '../display/tmux.js';
-import { formatSince as since, shortenDir } from '../util/age.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import { shortenDir } from '../util/age.js';
+import { fitRecapCell, liveRow, nameLiveState, orderLiveStates } from './live-listing.js';
 
 /** How often the age columns are redrawn (no file is read for it). */
 export const AGE_REFRESH_MS = 10_000;
 const WATCH_DEBOUNCE_MS = 100;
 
+// Same order and wording as `ls`: newest first, the recap without its label.
 export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
-  return [...states]
-    .sort((a, b) => byStartedAt(a, b) || a.pid - b.pid)
-    .map((s) => ({
-      key: String(s.pid),
-      agent: s.agent ?? s.command,
-      dir: shortenDir(s.cwd, home, 24),
-      state: `${s.state} ${since(s.stateSince, now)}`,
-      looked: since(s.lastFocusAt, now),
-      pane: s.tmuxPane ?? '-',
-      recap: sanitizeLine(s.lastRecap?.line ?? ''),
-    }));
+  return orderLiveStates(states).map((s) => ({ key: String(s.pid), ...liveRow(s, now, home, 24) }));
 }
 
 export interface BoardOptions {
   env: Env;
   /** Build the view (tests may pass their own). */
-  createView(handlers: { onEnter(row: BoardRow): void; onRecap(row: BoardRow): void; onQuit(): void }): BoardView;
+  createView(handlers: BoardHandlers): BoardView;
 }
 
 /** Runs until the user quits; resolves to the exit code. */
@@ -99,11 +90,12 @@ export async function runBoard(options: BoardOptions): Promise<number> {
   const onRecap = (row: BoardRow) => {
     const s = find(row);
     if (!s) return;
-    view?.setStatus(`asking ${s.agent ?? s.command} (${s.pid}) for a fresh recap…`);
+    const name = nameLiveState(s, homedir());
+    view?.setStatus(`asking ${name} for a fresh recap…`);
     const socket = s.socketPath ?? socketPathFor(getRuntimeDir(env), s.pid);
     requestControl(socket, 'recap', 60_000).then(
-      (reply) => view?.setStatus(reply.ok === true ? `fresh recap from ${s.pid}` : `${s.pid}: ${String(reply.error ?? 'refused')}`),
-      (error: Error) => view?.setStatus(`${s.pid}: ${error.message}`),
+      (reply) => view?.setStatus(reply.ok === true ? `fresh recap from ${name}` : `${name}: ${String(reply.error ?? 'refused')}`),
+      (error: NodeJS.ErrnoException) => view?.setStatus(`${name}: ${error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? 'not answering (its control socket is gone)' : error.message}`),
     );
   };
 
@@ -125,7 +117,7 @@ export async function runBoard(options: BoardOptions): Promise<number> {
   process.once('uncaughtException', onError);
 
   try {
-    view = options.createView({ onEnter, onRecap, onQuit: () => cleanup(0) });
+    view = options.createView({ onEnter, onRecap, onQuit: () => cleanup(0), fitRecap: fitRecapCell });
     refresh();
     watcher = watch(stateDir, () => {
       if (debounce) clearTimeout(debounce);

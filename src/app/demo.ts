@@ -1,19 +1,30 @@
 /**
  * `recapwrap demo`: the built-in scripted agent (writes a real pi-format transcript) run under recapwrap
- * with a short away threshold, in a fresh workspace under the temp folder. Inside tmux it opens in a
- * split pane so you can switch away and back; elsewhere it runs in this terminal. No key, no network.
+ * with a short away threshold, in a throwaway project under the temp folder that is removed when the demo
+ * ends. Inside tmux it opens in a split pane (which runs `recapwrap demo --here`) so you can switch away
+ * and back; elsewhere, or with --here, it runs in this terminal. No key, no network. Where no focus
+ * report can arrive (tmux with focus-events off, its default; a terminal without focus reporting) the
+ * recap comes from a short idle timer instead, and the demo says so. It never changes tmux's options.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../demo/scripted-agent.js';
+import { getPiSessionDir } from '../transcripts/pi/paths.js';
+import { readTmuxFocusEvents, type TmuxFocusEvents } from '../display/tmux-focus.js';
 
 /** Away threshold for the demo: long enough to switch away, short enough not to bore. */
 export const DEMO_AWAY_SECONDS = 5;
+/** Without focus reports: the recap this long after the agent's turn ends (the real default is 120 s). */
+export const DEMO_IDLE_SECONDS = 8;
 
 export interface DemoPlan {
-  workspace: string;
+  /** The throwaway folder (removed at the end): the project and the demo pi's session folder. */
+  root: string;
+  /** The demo's project folder (the agent's and the wrapper's working folder). */
+  project: string;
   env: Record<string, string>;
   /** argv of the wrapped run: recapwrap's own CLI, wrapping the scripted agent as pi. */
   argv: string[];
@@ -23,13 +34,21 @@ const CLI = fileURLToPath(new URL('../../bin/recapwrap.js', import.meta.url));
 const AGENT = fileURLToPath(new URL('../../bin/demo-agent.js', import.meta.url));
 
 export function planDemo(base = tmpdir()): DemoPlan {
-  const workspace = mkdtempSync(join(base, 'recapwrap-demo-'));
+  const root = mkdtempSync(join(base, 'recapwrap-demo-'));
+  const project = join(root, DEMO_PROJECT_NAME);
+  mkdirSync(project);
+  // The demo's "pi" keeps its sessions in the throwaway folder, never in your ~/.pi (so `resume`
+  // never lists them), and writes its files only into the throwaway project.
+  const env = { PI_CODING_AGENT_DIR: join(root, '.pi-agent'), [DEMO_WORKSPACE_ENV]: project };
+  // The session folder exists before the agent starts, so recapwrap's folder watch sees the session
+  // file the moment it appears (the demo agent is not pi's executable: nothing is pinned).
+  mkdirSync(getPiSessionDir({ cwd: project, env, home: root }), { recursive: true });
   return {
-    workspace,
-    // The demo's "pi" keeps its sessions inside the workspace, never in your real ~/.pi.
-    env: { PI_CODING_AGENT_DIR: join(workspace, '.pi-agent') },
+    root,
+    project,
+    env,
     // The heuristic writes the demo's recaps: the demo promises no key and no network.
-    argv: [process.execPath, CLI, '--agent', 'pi', '--generator', 'heuristic', '--away', String(DEMO_AWAY_SECONDS), '--', AGENT],
+    argv: [process.execPath, CLI, '--agent', 'pi', '--generator', 'heuristic', '--away', String(DEMO_AWAY_SECONDS), '--idle', String(DEMO_IDLE_SECONDS), '--', AGENT],
   };
 }
 
@@ -37,30 +56,88 @@ function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function demoInstructions(inTmux: boolean): string {
-  const where = inTmux ? 'in the pane that just opened on the right' : 'below';
-  return [
-    `recapwrap demo: a scripted agent runs ${where}, under recapwrap (no key, no network).`,
-    '  1. Type a task there and press Enter (or just Enter). It "works" for a few seconds.',
-    inTmux
-      ? `  2. While it works, switch back to this pane (prefix + arrow), wait ${DEMO_AWAY_SECONDS} s, and return.`
-      : `  2. While it works, switch to another window or tab, wait ${DEMO_AWAY_SECONDS} s, and come back.`,
-    '  3. A one-line recap of where the work stands appears. Your next key clears it.',
-    inTmux ? '' : '  Ctrl-D quits the demo agent.',
-  ].filter(Boolean).join('\n');
+/** Where the demo runs and whether a focus report can reach it there. */
+export type DemoWhere = { kind: 'tmux'; focusEvents: TmuxFocusEvents } | { kind: 'terminal' };
+
+// Lines stay under 80 columns: inside tmux they are read in a pane that the split has just halved.
+export function demoInstructions(where: DemoWhere): string {
+  const inTmux = where.kind === 'tmux';
+  const noFocus = inTmux && where.focusEvents !== 'on';
+  const lines = [
+    `recapwrap demo: a scripted agent runs ${inTmux ? 'in the new pane' : 'below'} under recapwrap`,
+    '(no key, no network), in a throwaway project removed when it quits.',
+    '  1. Type a task there and press Enter (or just Enter); it "works" a moment.',
+  ];
+  if (noFocus) {
+    lines.push(
+      `  2. Wait: ${DEMO_IDLE_SECONDS} s after it finishes, a one-line recap of where the work`,
+      '     stands appears in that pane.',
+      "  tmux's focus-events is off (its default), so recapwrap cannot see you switch",
+      '  panes; the demo uses a short idle timer instead. For recaps when you come',
+      '  back to a pane: tmux set -g focus-events on (the demo changes no setting).',
+    );
+  } else if (inTmux) {
+    lines.push(
+      `  2. While it works, come back here (prefix + arrow), wait ${DEMO_AWAY_SECONDS} s, go back.`,
+      '  3. A one-line recap of where the work stands appears there.',
+    );
+  } else {
+    lines.push(
+      `  2. While it works, switch to another window or tab; after ${DEMO_AWAY_SECONDS} s, come back.`,
+      '  3. A one-line recap of where the work stands appears.',
+      `  (If your terminal does not report focus: ${DEMO_IDLE_SECONDS} s after the agent is done.)`,
+    );
+  }
+  lines.push('  Your next key clears the recap. Answer its question with y; Ctrl-D quits.');
+  return lines.join('\n');
 }
 
-export async function runDemo(env = process.env): Promise<number> {
-  const plan = planDemo();
-  const inTmux = Boolean(env.TMUX);
-  process.stdout.write(demoInstructions(inTmux) + '\n');
-  if (inTmux) {
-    const envArgs = Object.entries(plan.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const child = spawn('tmux', ['split-window', '-h', '-c', plan.workspace, ...envArgs, plan.argv.map(quote).join(' ')], { stdio: 'inherit' });
-    return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
-  }
-  process.stdout.write('\n');
+export interface DemoOptions {
+  /** Run in this terminal even inside tmux (what the split pane runs). */
+  here?: boolean;
+}
+
+/** Run the wrapped demo agent in this terminal; the throwaway folder is removed however it ends. */
+export async function runDemoHere(env: NodeJS.ProcessEnv, plan: DemoPlan = planDemo()): Promise<number> {
   const [cmd, ...args] = plan.argv as [string, ...string[]];
-  const child = spawn(cmd, args, { stdio: 'inherit', cwd: plan.workspace, env: { ...env, ...plan.env } });
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1))));
+  const signals = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
+  let forward: ((signal: NodeJS.Signals) => void) | undefined;
+  try {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: plan.project, env: { ...env, ...plan.env } });
+    // A closing terminal hangs up on us (the session's leader in a tmux pane), not on the wrapper:
+    // pass it on, and clean up once the wrapper has ended.
+    forward = (signal) => {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    for (const s of signals) process.on(s, forward);
+    return await new Promise<number>((resolve) => {
+      child.on('error', () => resolve(1));
+      child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 + 15 : 1)));
+    });
+  } finally {
+    if (forward) for (const s of signals) process.off(s, forward);
+    rmSync(plan.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+export async function runDemo(options: DemoOptions = {}, env = process.env): Promise<number> {
+  if (env.TMUX && !options.here) {
+    const focusEvents = readTmuxFocusEvents(env);
+    process.stdout.write(demoInstructions({ kind: 'tmux', focusEvents }) + '\n');
+    // The pane runs `recapwrap demo --here`, which makes the throwaway project and removes it at the end.
+    const command = [process.execPath, CLI, 'demo', '--here'].map(quote).join(' ');
+    // recapwrap's own settings (state folder, debug log) follow into the pane; tmux would give it its own environment.
+    const envArgs = Object.entries(env).flatMap(([k, v]) => (k.startsWith('RECAPWRAP_') && v !== undefined ? ['-e', `${k}=${v}`] : []));
+    const child = spawn('tmux', ['split-window', '-h', ...envArgs, command], { stdio: 'inherit' });
+    return new Promise((resolve) => {
+      child.on('error', () => resolve(1));
+      child.on('exit', (code) => resolve(code ?? 1));
+    });
+  }
+  if (!env.TMUX) process.stdout.write(demoInstructions({ kind: 'terminal' }) + '\n\n');
+  return runDemoHere(env);
 }

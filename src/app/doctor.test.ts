@@ -99,3 +99,36 @@ describe.skipIf(!hasTmux)('doctor tmux checks on a private server', () => {
     expect(results.map((r) => r.name)).toEqual(['tmux']);
   });
 });
+
+describe('doctor report in a terminal (#18 point 8)', () => {
+  const results = [
+    { name: 'terminal focus reporting', status: 'skip' as const, detail: 'not probed (tmux focus-events is off, so no report can arrive (fix below))' },
+    {
+      name: 'tmux focus-events',
+      status: 'warn' as const,
+      detail: 'off: tmux does not tell panes when you switch to them, so recaps fall back to the idle timer',
+      fix: "tmux set -g focus-events on   (and add 'set -g focus-events on' to ~/.tmux.conf), or run recapwrap --tmux-focus",
+    },
+    { name: 'state dir', status: 'ok' as const, detail: '/home/someone/.local/state/recapwrap (mode 700, created on first run, private to you)' },
+  ];
+  it('wraps every line to the terminal width at word boundaries, continuation lines indented', () => {
+    for (const cols of [50, 80, 100]) {
+      const out = renderDoctorReport(results, cols);
+      const lines = out.split('\n');
+      for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(cols);
+      expect(lines.filter((l) => l.startsWith(' ')).length).toBeGreaterThan(0);
+      // No word was split (where every word fits a line): the words read back the same.
+      const words = (s: string) => s.split(/\s+/).filter(Boolean).join(' ');
+      expect(words(out)).toBe(words(renderDoctorReport(results)));
+    }
+  });
+  it('leaves a word longer than a line whole (a path in a fix must stay usable)', () => {
+    const path = '/a/very/deep/folder/that/holds/the/state/of/recapwrap/and/more';
+    const out = renderDoctorReport([{ name: 'state dir', status: 'warn', detail: 'readable by others', fix: `chmod 700 ${path}` }], 40);
+    expect(out).toContain(path);
+  });
+  it('does not wrap when the output is not a terminal', () => {
+    const out = renderDoctorReport(results);
+    expect(out.split('\n')[1]).toBe(`! ${'tmux focus-events'.padEnd(24)}  ${results[1]!.detail}`);
+  });
+});

@@ -8,6 +8,7 @@ import { constants, accessSync, existsSync, readFileSync, statSync } from 'node:
 import { delimiter, join } from 'node:path';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { findAdapter } from '../transcripts/registry.js';
+import { displayWidth } from '../util/text-width.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 export interface CheckResult {
@@ -74,13 +75,14 @@ export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
           fix: "tmux set -g focus-events on   (and add 'set -g focus-events on' to ~/.tmux.conf), or run recapwrap --tmux-focus",
         },
   );
+  // Not a warning: recapwrap works the same without it (and tmux.conf.example does not set it); a note
+  // for agents that want Shift-Enter.
   const extKeys = await deps.run('tmux', ['show', '-sv', 'extended-keys']);
   if (extKeys !== undefined && extKeys !== 'on' && extKeys !== 'always') {
     results.push({
       name: 'tmux extended-keys',
-      status: 'warn',
-      detail: `${extKeys}: agents cannot tell Shift-Enter or Ctrl-Enter from Enter (not needed by recapwrap itself)`,
-      fix: "tmux set -s extended-keys on   (and add it to ~/.tmux.conf)",
+      status: 'skip',
+      detail: `${extKeys} (not needed by recapwrap; agents cannot tell Shift-Enter from Enter without it: tmux set -s extended-keys on)`,
     });
   }
   return results;
@@ -182,11 +184,36 @@ export function doctorExitCode(results: readonly CheckResult[]): number {
 
 const MARK: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
 
-export function renderDoctorReport(results: readonly CheckResult[]): string {
+/**
+ * `prefix` then `text` word-wrapped to `cols` cells; lines after the first start with `indent` spaces.
+ * A word longer than a line (a deep path) is left whole for the terminal to wrap: a fix must stay usable.
+ */
+export function wrapText(prefix: string, text: string, cols: number, indent: number): string[] {
+  const lines: string[] = [];
+  let line = prefix;
+  let fresh = true;
+  for (const word of text.split(/ +/)) {
+    const sep = fresh ? '' : ' ';
+    const fitsAlone = indent + displayWidth(word) <= cols;
+    if (displayWidth(line + sep + word) > cols && (!fresh || fitsAlone)) {
+      lines.push(fresh ? line.trimEnd() : line);
+      line = ' '.repeat(indent) + word;
+    } else line += sep + word;
+    fresh = false;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** The report for people, wrapped to `cols` cells (no wrapping when output is not a terminal: pass Infinity). */
+export function renderDoctorReport(results: readonly CheckResult[], cols = Number.POSITIVE_INFINITY): string {
   const width = Math.max(...results.map((r) => r.name.length));
-  const lines = results.map((r) => {
-    const head = `${MARK[r.status]} ${r.name.padEnd(width)}  ${r.detail}`;
-    return r.fix ? `${head}\n  ${' '.repeat(width)}  fix: ${r.fix}` : head;
+  // Narrow terminals: the name column's padding would leave no room, so wrapped lines indent less.
+  const indent = cols >= width + 40 ? width + 4 : 4;
+  const wrap = (prefix: string, text: string) => (Number.isFinite(cols) ? wrapText(prefix, text, cols, indent) : [prefix + text]);
+  const lines = results.flatMap((r) => {
+    const head = wrap(`${MARK[r.status]} ${r.name.padEnd(width)}  `, r.detail);
+    return r.fix ? [...head, ...wrap(`${' '.repeat(indent)}fix: `, r.fix)] : head;
   });
   const failed = results.filter((r) => r.status === 'fail').length;
   const warned = results.filter((r) => r.status === 'warn').length;
@@ -249,9 +276,15 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   const deps = createDoctorDeps(env);
   const results: CheckResult[] = [];
   const tty = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  if (options.interactive && tty) results.push(await probeFocusReporting(15_000));
-  else results.push({ name: 'terminal focus reporting', status: 'skip', detail: tty ? 'not probed (--no-interactive)' : 'not probed (not a terminal)' });
-  results.push(...(await checkTmux(deps)));
+  const tmux = await checkTmux(deps);
+  // Inside tmux with focus-events off no focus report can reach us: waiting for one would only waste 15 s.
+  const tmuxFocusOff = tmux.some((r) => r.name === 'tmux focus-events' && r.status !== 'ok');
+  if (options.interactive && tty && !tmuxFocusOff) results.push(await probeFocusReporting(15_000));
+  else {
+    const why = tmuxFocusOff ? 'tmux focus-events is off, so no report can arrive (fix below)' : tty ? '--no-interactive' : 'not a terminal';
+    results.push({ name: 'terminal focus reporting', status: 'skip', detail: `not probed (${why})` });
+  }
+  results.push(...tmux);
   results.push(...checkAgents(env));
   const qwen = checkQwenRecap(env);
   if (qwen) results.push(qwen);

@@ -5,6 +5,7 @@
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, type Env } from '../config/paths.js';
 import { agentFromCommand } from '../transcripts/agent-ids.js';
+import { debugLog } from '../util/debug-log.js';
 import type { AgentId, LaunchPlan, TranscriptAdapter } from '../transcripts/types.js';
 
 export interface RecapPlan {
@@ -27,6 +28,12 @@ export async function planRecap(input: RecapPlanInput): Promise<RecapPlan> {
   const agent = input.agent ?? agentFromCommand(input.command);
   const adapter = agent ? (await import('../transcripts/registry.js')).findAdapter(agent) : undefined;
   if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
+  // `--agent pi -- node script.js`: pin flags are the agent's own options, and another program (node, a
+  // shell script) would choke on them. The session is then found the way it is for an unpinned agent.
+  if (input.agent && agentFromCommand(input.command) !== input.agent) {
+    debugLog('wrap', 'no session pin: the command is not the agent itself', { agent: input.agent, command: input.command });
+    return { agent, adapter, launch: { args: [...input.args], resume: false } };
+  }
   // node:crypto is a dozen internal modules: loaded only when an agent needs a session id.
   const { randomUUID } = await import('node:crypto');
   const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });

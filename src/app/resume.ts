@@ -4,7 +4,8 @@
  * query; and the exact command line that resumes one under recapwrap.
  */
 import type { Options } from '../config/options-table.js';
-import { getHomeDir, type Env } from '../config/paths.js';
+import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
+import { readLiveStates } from '../display/state-file.js';
 import type { Recap } from '../recap/types.js';
 import { loadSessionFile } from '../transcripts/load.js';
 import { findAdapter, listAdapters } from '../transcripts/registry.js';
@@ -21,6 +22,8 @@ export interface PastSession {
   recap: Recap;
   /** argv that resumes it: the agent's command and its own resume flags. */
   command: string[];
+  /** A live recapwrap is running this session now (resuming it would run it twice). */
+  live?: { pid: number; pane: string | null };
 }
 
 export interface ListInput {
@@ -51,6 +54,7 @@ export async function listPastSessions(input: ListInput): Promise<{ sessions: Pa
   files.sort((a, b) => b.mtimeMs - a.mtimeMs);
   const warnings: string[] = [];
   const out: PastSession[] = [];
+  const liveByFile = new Map(readLiveStates(getStateDir(input.env), { prune: false }).flatMap((s) => (s.sessionFile ? [[s.sessionFile, s] as const] : [])));
   const limit = input.limit ?? 30;
   for (const f of files) {
     if (out.length >= limit) break;
@@ -75,6 +79,8 @@ export async function listPastSessions(input: ListInput): Promise<{ sessions: Pa
       recap,
       command: [f.agent, ...(adapter?.resumeArgs({ id: session.id || f.id, file: f.file }) ?? [])],
     };
+    const live = liveByFile.get(f.file);
+    if (live) past.live = { pid: live.pid, pane: live.tmuxPane };
     if (matchesQuery(past, input.query)) out.push(past);
   }
   return { sessions: out, warnings };

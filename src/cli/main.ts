@@ -18,18 +18,26 @@ export function createProgram(): Command {
   program
     .description('Run a coding agent under a transparent pty; come back to a pane and read one line that says where the work stands.')
     .version(readVersion(), '-V, --version')
-    .usage('[options] <agent> [agent args…]\n       recapwrap <command> [options]')
+    .usage('[options] <agent> [agent-args...]\n       recapwrap <command> [options]   (commands below)')
     .showSuggestionAfterError(false)
     .enablePositionalOptions()
-    .passThroughOptions();
+    .passThroughOptions()
+    // Set before the subcommands are added: commander copies both into each subcommand as it is created,
+    // so `status --bogus` is a usage error (exit 2) like `--bogus claude`, not a process.exit(1).
+    .exitOverride()
+    .configureOutput({ outputError: (message, write) => write(formatCommanderError(message)) });
   registerSubcommands(program);
   return program;
+}
+
+/** Commander's "error: unknown option '--x'" in recapwrap's one style: "recapwrap: unknown option '--x'". */
+export function formatCommanderError(message: string): string {
+  return `recapwrap: ${message.replace(/^error:\s*/, '').trimEnd()}\n`;
 }
 
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
-  program.exitOverride();
   let exitCode = 0;
   program.hook('postAction', (_thisCommand, actionCommand) => {
     const code = getExitCode(actionCommand);
@@ -40,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      // Every usage error exits 2 (commander says 1).
       return error.exitCode === 1 ? 2 : error.exitCode;
     }
     throw error;

@@ -17,7 +17,13 @@ const FUNCTION_KEYS: Record<number, string[]> = {
   5: ['\x1b[15~'], 6: ['\x1b[17~'], 7: ['\x1b[18~'], 8: ['\x1b[19~'], 9: ['\x1b[20~'], 10: ['\x1b[21~'], 11: ['\x1b[23~'], 12: ['\x1b[24~'],
 };
 
-// Parse a hotkey spec; a string error says what is accepted.
+/** What a hotkey may be, for messages. */
+export const HOTKEY_SYNTAX = 'ctrl-<letter>, ctrl-] (or ctrl-\\ ctrl-^ ctrl-_), f1–f12 or none';
+
+// Keys a terminal sends as the same byte as a key the agent needs.
+const TAKEN: Record<string, string> = { '[': 'Esc', m: 'Enter', j: 'Enter', i: 'Tab', h: 'Backspace', c: 'Ctrl-C', d: 'Ctrl-D', z: 'Ctrl-Z' };
+
+// Parse a hotkey spec; a string error says what was expected (it completes "Expected … to be <error>").
 export function parseHotkey(spec: string): Hotkey | null | string {
   const s = spec.trim().toLowerCase();
   if (s === 'none' || s === '') return null;
@@ -27,9 +33,9 @@ export function parseHotkey(spec: string): Hotkey | null | string {
     let byte: number | undefined;
     if (key >= 'a' && key <= 'z') byte = key.charCodeAt(0) - 0x60;
     else byte = CTRL_SYMBOLS[key];
-    if (byte === undefined || key === '[' || key === 'm' || key === 'i' || key === 'j' || key === 'h' || key === 'c' || key === 'd' || key === 'z') {
-      return `Expected a hotkey that does not stand for Esc, Enter, Tab, Backspace, Ctrl-C, Ctrl-D or Ctrl-Z, got \`${spec}\``;
-    }
+    if (byte === undefined) return HOTKEY_SYNTAX;
+    const taken = TAKEN[key];
+    if (taken) return `a key the agent does not need (the terminal sends ctrl-${key} as ${taken})`;
     const code = key.charCodeAt(0);
     return {
       spec: s,
@@ -42,7 +48,7 @@ export function parseHotkey(spec: string): Hotkey | null | string {
   }
   const fn = /^f([1-9]|1[0-2])$/.exec(s);
   if (fn) return { spec: s, sequences: FUNCTION_KEYS[Number(fn[1])] as string[] };
-  return `Expected the \`--hotkey\` option to be ctrl-<letter>, ctrl-] (or \\ ^ _), f1–f12 or none, got \`${spec}\``;
+  return HOTKEY_SYNTAX;
 }
 
 /** Where the hotkey occurs in an input chunk (-1 if not), and its length. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findHotkey, parseHotkey } from './hotkey.js';
+import { findHotkey, HOTKEY_SYNTAX, parseHotkey } from './hotkey.js';
 import { addOptionFlags, flagValuesFromCommand, renderOptionsMarkdown, resolveConfig } from './load.js';
 import { OPTIONS } from './options-table.js';
 
@@ -49,12 +49,15 @@ describe('resolveConfig', () => {
     expect(c.options.idleSeconds).toBe(120);
     expect(c.options.display).toBe('auto');
     const messages = c.problems.map((p) => p.message);
-    expect(messages).toContain('Expected the `awaySeconds` option to be a number from 0 to 86400 (s), got `soon` (string)');
+    // Each source named as the user wrote it: the key and its file, the environment variable, the flag (#18).
+    const globalFile = join(home, '.config', 'recapwrap', 'config.json');
+    expect(messages).toContain(`Expected \`awaySeconds\` in ${globalFile} to be a number of seconds from 0 to 86400, got \`"soon"\``);
     expect(messages.some((m) => m.startsWith('Unknown option `colour`'))).toBe(true);
-    expect(messages).toContain('Expected the `RECAPWRAP_IDLE` option to be a number from 0 to 86400 (s), got `-5` (string)');
-    expect(messages).toContain('Expected the `RECAPWRAP_LLM` option to be true or false, got `maybe` (string)');
-    expect(messages).toContain('Expected the `--display` option to be one of auto, overlay, tmux, none, got `popup` (string)');
-    expect(messages.some((m) => m.includes('Ctrl-C'))).toBe(true);
+    expect(messages).toContain('Expected the environment variable RECAPWRAP_IDLE to be a number of seconds from 0 to 86400, got `-5`');
+    expect(messages).toContain('Expected the environment variable RECAPWRAP_LLM to be true or false, got `maybe`');
+    expect(messages).toContain('Expected `--display` to be one of auto, overlay, tmux, none, got `popup`');
+    expect(messages).toContain('Expected `--hotkey` to be a key the agent does not need (the terminal sends ctrl-c as Ctrl-C), got `ctrl-c`');
+    for (const m of messages) expect(m).not.toMatch(/\((string|number)\)|the `RECAPWRAP_\w+` option/);
     expect(c.problems.find((p) => p.where === '--display')?.source).toBe('flag');
   });
 
@@ -104,6 +107,12 @@ describe('hotkeys', () => {
     expect(parseHotkey('F12')).toMatchObject({ sequences: ['\x1b[24~'] });
     expect(parseHotkey('none')).toBeNull();
     expect(parseHotkey('ctrl-m')).toMatch(/Enter/);
-    expect(parseHotkey('alt-x')).toMatch(/^Expected the `--hotkey` option/);
+    expect(parseHotkey('alt-x')).toBe(HOTKEY_SYNTAX);
+    // A key that is no key at all gets the syntax, not an explanation about Esc and Enter (#18).
+    expect(parseHotkey('ctrl-1')).toBe(HOTKEY_SYNTAX);
+    const flag = resolveConfig({ env: { HOME: home }, cwd: home, flags: { hotkey: 'ctrl-1' } }).problems[0]?.message;
+    expect(flag).toBe('Expected `--hotkey` to be ctrl-<letter>, ctrl-] (or ctrl-\\ ctrl-^ ctrl-_), f1–f12 or none, got `ctrl-1`');
+    const env = resolveConfig({ env: { HOME: home, RECAPWRAP_HOTKEY: 'ctrl-1' }, cwd: home }).problems[0]?.message;
+    expect(env).toMatch(/^Expected the environment variable RECAPWRAP_HOTKEY to be ctrl-<letter>/);
   });
 });

@@ -28,25 +28,43 @@ export interface ResolvedConfig {
   files: { global: string; project?: string };
 }
 
-function describe(value: unknown): string {
-  return `\`${typeof value === 'string' ? value : JSON.stringify(value)}\` (${typeof value})`;
+/**
+ * Usage and config messages share one shape: "Expected <where> to be <what>, got <value>". <where> is
+ * named as the user wrote it: `--away` for a flag, the variable for an environment variable, the key and
+ * file for a config file. Values from flags and env are shown as typed; file values as JSON (their type matters there).
+ */
+export function formatExpected(where: string, expected: string, got: string): string {
+  return `Expected ${where} to be ${expected}, got ${got}`;
 }
 
-function label(spec: OptionSpec, source: OptionSource): string {
-  if (source === 'flag' && 'flag' in spec && spec.flag) return `--${spec.flag}`;
-  if (source === 'env') return spec.env;
-  return spec.name;
+function shownValue(raw: unknown, source: OptionSource): string {
+  if (source === 'flag' || source === 'env') return typeof raw === 'string' ? `\`${raw}\`` : `\`${String(raw)}\``;
+  return `\`${JSON.stringify(raw)}\``;
 }
+
+function whereOf(spec: OptionSpec, source: OptionSource, file?: string): string {
+  if (source === 'flag') return `\`--${'flag' in spec && spec.flag ? spec.flag : spec.name}\``;
+  if (source === 'env') return `the environment variable ${spec.env}`;
+  return file ? `\`${spec.name}\` in ${file}` : `\`${spec.name}\``;
+}
+
+const UNIT_NAMES: Record<string, string> = { s: 'seconds', ms: 'milliseconds' };
 
 // Validate one raw value for an option; returns the typed value or an error message.
-export function validateOption(spec: OptionSpec, raw: unknown, source: OptionSource): { ok: true; value: Options[keyof Options] } | { ok: false; message: string } {
-  const what = `the \`${label(spec, source)}\` option`;
+export function validateOption(
+  spec: OptionSpec,
+  raw: unknown,
+  source: OptionSource,
+  file?: string,
+  /** The env var that held it, when not the option's own (a fallback such as OPENAI_BASE_URL). */
+  envName?: string,
+): { ok: true; value: Options[keyof Options] } | { ok: false; message: string } {
+  const where = source === 'env' && envName ? `the environment variable ${envName}` : whereOf(spec, source, file);
+  const fail = (expected: string) => ({ ok: false as const, message: formatExpected(where, expected, shownValue(raw, source)) });
   switch (spec.type) {
     case 'number': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(n) || n < spec.min || n > spec.max) {
-        return { ok: false, message: `Expected ${what} to be a number from ${spec.min} to ${spec.max} (${spec.unit}), got ${describe(raw)}` };
-      }
+      if (!Number.isFinite(n) || n < spec.min || n > spec.max) return fail(`a number of ${UNIT_NAMES[spec.unit] ?? spec.unit} from ${spec.min} to ${spec.max}`);
       return { ok: true, value: n };
     }
     case 'boolean': {
@@ -54,17 +72,17 @@ export function validateOption(spec: OptionSpec, raw: unknown, source: OptionSou
       const s = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
       if (['1', 'true', 'yes', 'on'].includes(s)) return { ok: true, value: true };
       if (['0', 'false', 'no', 'off'].includes(s)) return { ok: true, value: false };
-      return { ok: false, message: `Expected ${what} to be true or false, got ${describe(raw)}` };
+      return fail('true or false');
     }
     case 'choice': {
       if (typeof raw === 'string' && spec.choices.includes(raw)) return { ok: true, value: raw };
-      return { ok: false, message: `Expected ${what} to be one of ${spec.choices.join(', ')}, got ${describe(raw)}` };
+      return fail(`one of ${spec.choices.join(', ')}`);
     }
     case 'string': {
-      if (typeof raw !== 'string') return { ok: false, message: `Expected ${what} to be a string, got ${describe(raw)}` };
+      if (typeof raw !== 'string') return fail('a string');
       if (spec.name === 'hotkey') {
         const parsed = parseHotkey(raw);
-        if (typeof parsed === 'string') return { ok: false, message: parsed.replace('the `--hotkey` option', what) };
+        if (typeof parsed === 'string') return fail(parsed);
       }
       return { ok: true, value: raw };
     }
@@ -115,7 +133,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const globalFile = getConfigFile(env);
   const projectFile = findProjectConfig(cwd, getHomeDir(env));
   const apply = (spec: OptionSpec, raw: unknown, source: OptionSource, where: string) => {
-    const result = validateOption(spec, raw, source);
+    const result = validateOption(spec, raw, source, source === 'global file' || source === 'project file' ? where : undefined, source === 'env' ? where : undefined);
     if (!result.ok) {
       problems.push({ source, where, message: result.message });
       return;

@@ -5,7 +5,7 @@
  * session across updates. It never touches state files, sockets or tmux: the app wires the actions.
  */
 import blessed from 'blessed';
-import { padToWidth, truncateToWidth } from '../util/text-width.js';
+import { displayWidth, padToWidth, truncateToWidth } from '../util/text-width.js';
 
 export interface BoardRow {
   /** Stable identity (the wrapper's pid). */
@@ -22,6 +22,8 @@ export interface BoardHandlers {
   onEnter(row: BoardRow): void;
   onRecap(row: BoardRow): void;
   onQuit(): void;
+  /** Compose a row's recap for the cells its column has (default: cut at the edge). */
+  fitRecap?(recap: string, cells: number): string;
 }
 
 export interface BoardView {
@@ -33,25 +35,39 @@ export interface BoardView {
   destroy(): void;
 }
 
+// The widest each column may be (cells); columnWidths narrows them to their content.
 const COLUMNS: Array<{ title: string; key: keyof BoardRow; width: number }> = [
   { title: 'AGENT', key: 'agent', width: 7 },
   { title: 'DIR', key: 'dir', width: 24 },
   { title: 'STATE', key: 'state', width: 13 },
-  { title: 'LOOKED', key: 'looked', width: 7 },
-  { title: 'PANE', key: 'pane', width: 6 },
+  { title: 'LOOKED', key: 'looked', width: 6 },
+  { title: 'PANE', key: 'pane', width: 5 },
 ];
 
-export function layoutRow(values: Record<string, string>, cols: number): string {
+/**
+ * Column widths for these rows: as wide as the widest cell (or title), never wider than the column's
+ * cap, so a short folder leaves its cells to the recap.
+ */
+export function columnWidths(rows: ReadonlyArray<Record<string, string>>): number[] {
+  return COLUMNS.map((c) => Math.min(c.width, Math.max(displayWidth(c.title), ...rows.map((r) => displayWidth(r[c.key] ?? '')))));
+}
+
+export function layoutRow(
+  values: Record<string, string>,
+  cols: number,
+  fitRecap: (recap: string, cells: number) => string = truncateToWidth,
+  widths: readonly number[] = COLUMNS.map((c) => c.width),
+): string {
   let line = '';
   let used = 0;
-  for (const c of COLUMNS) {
-    const cell = padToWidth(truncateToWidth(values[c.key] ?? '', c.width), c.width) + ' ';
-    line += cell;
-    used += c.width + 1;
-  }
-  const rest = Math.max(0, cols - used - 1);
+  COLUMNS.forEach((c, i) => {
+    const width = widths[i] ?? c.width;
+    line += padToWidth(truncateToWidth(values[c.key] ?? '', width), width) + '  ';
+    used += width + 2;
+  });
+  const rest = Math.max(0, cols - used);
   // Narrow terminals: the fixed columns alone may not fit.
-  return truncateToWidth(line + truncateToWidth(values.recap ?? '', rest), cols);
+  return truncateToWidth(line + fitRecap(values.recap ?? '', rest), cols);
 }
 
 export function createBoardView(handlers: BoardHandlers): BoardView {
@@ -79,9 +95,12 @@ export function createBoardView(handlers: BoardHandlers): BoardView {
 
   function render(): void {
     const cols = (screen.width as number) || 80;
-    header.setContent(layoutRow({ agent: 'AGENT', dir: 'DIR', state: 'STATE', looked: 'LOOKED', pane: 'PANE', recap: 'RECAP' }, cols));
+    const titles = { agent: 'AGENT', dir: 'DIR', state: 'STATE', looked: 'LOOKED', pane: 'PANE', recap: 'RECAP' };
+    const widths = columnWidths(rows as unknown as Array<Record<string, string>>);
+    header.setContent(layoutRow(titles, cols, truncateToWidth, widths));
+    const fit = handlers.fitRecap ?? truncateToWidth;
     const selectedKey = rows[(list as unknown as { selected: number }).selected ?? 0]?.key;
-    const items = rows.length ? rows.map((r) => layoutRow(r as unknown as Record<string, string>, cols)) : ['  no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`'];
+    const items = rows.length ? rows.map((r) => layoutRow(r as unknown as Record<string, string>, cols, fit, widths)) : ['  no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`'];
     list.setItems(items as unknown as blessed.Widgets.BlessedElement[]);
     const keep = rows.findIndex((r) => r.key === selectedKey);
     list.select(keep >= 0 ? keep : 0);

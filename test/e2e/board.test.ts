@@ -34,7 +34,7 @@ describe.skipIf(!hasTmux)('recapwrap board', () => {
       return ['sh', '-c', `cd ${shellQuote(cwd)} && exec ${[process.execPath, CLI_BIN, '--agent', 'pi', '--generator', 'heuristic', '--', DEMO_AGENT].map(shellQuote).join(' ')}`];
     };
     const alpha = server.newSession({ name: 'main', cols: 140, rows: 24, command: wrapped('alpha'), env });
-    // Started one after the other: the board orders rows by start time.
+    // Started one after the other: the board orders rows by start time, newest first (as ls).
     await new Promise((r) => setTimeout(r, 300));
     const beta = server.splitWindow(alpha, wrapped('beta'), env);
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
@@ -50,13 +50,18 @@ describe.skipIf(!hasTmux)('recapwrap board', () => {
     expect(rowOf('alpha')).toMatch(new RegExp(`^pi\\s.*alpha\\s.*${alpha}(\\s|$)`));
     expect(rowOf('beta')).toMatch(new RegExp(`^pi\\s.*beta\\s.*${beta}(\\s|$)`));
 
-    // alpha's agent finishes a turn (it ends on a question): the row follows, with its recap line.
-    server.run(['send-keys', '-t', alpha, 'Enter']);
-    await pollUntil(() => /waiting/.test(rowOf('alpha') ?? '') && /recap: /.test(rowOf('alpha') ?? ''), { timeoutMs: 15_000, description: 'alpha’s row to show waiting and a recap' });
+    const rows = server.capturePane(boardPane).split('\n');
+    expect(rows.findIndex((l) => l.includes('/beta'))).toBeLessThan(rows.findIndex((l) => l.includes('/alpha')));
 
-    // Select the second row and jump: the client now shows beta's pane.
+    // alpha's agent finishes a turn (it ends on a question): the row follows, with its recap (no label).
+    server.run(['send-keys', '-t', alpha, 'Enter']);
+    await pollUntil(() => /waiting/.test(rowOf('alpha') ?? '') && /verbose/.test(rowOf('alpha') ?? ''), { timeoutMs: 15_000, description: 'alpha’s row to show waiting and a recap' });
+    expect(rowOf('alpha')).not.toContain('recap: ');
+
+    // Select the second row, then back to the first, and jump: the client now shows beta's pane.
     server.run(['select-window', '-t', boardPane]);
     server.run(['send-keys', '-t', boardPane, 'j']);
+    server.run(['send-keys', '-t', boardPane, 'k']);
     server.run(['send-keys', '-t', boardPane, 'Enter']);
     const activePane = () => server.run(['display-message', '-p', '-t', 'main', '#{pane_id}']).trim();
     await pollUntil(() => activePane() === beta, { timeoutMs: 5000, description: `the client to jump to ${beta}` });

@@ -3,7 +3,7 @@
 // the threshold, come back, and the recap is on the client's screen and in @recap; a key clears it and
 // still reaches the agent, and the agent's pane is as it was.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,9 @@ describe.skipIf(!hasTmux)('live recap in tmux', () => {
   it('shows the recap on return after the threshold, names the file written, and a key clears it', async () => {
     const workspace = join(dir, 'work');
     const agentDir = join(dir, 'pi-agent');
+    // recapwrap pins nothing for a command that is not pi itself (#18): it finds the session in pi's folder
+    // for this cwd, made here so the folder watch sees the file at once (as in a pi user's home).
+    mkdirSync(join(agentDir, 'sessions', `--${workspace.replace(/^\//, '').replace(/\//g, '-')}--`), { recursive: true });
     const wrapped = [process.execPath, CLI_BIN, '--agent', 'pi', '--away', String(AWAY_SECONDS), '--generator', 'heuristic', '--', DEMO_AGENT];
     const pane = server.newSession({
       name: 'main',

@@ -40,6 +40,9 @@ describe('overlay bar outside tmux', () => {
     // `recapwrap pi …`: the scripted agent under pi's name, so recapwrap takes it for pi by its name.
     const bin = join(dir, 'bin');
     mkdirSync(bin);
+    // With --agent and another executable recapwrap pins nothing and finds the session in pi's folder for
+    // this cwd: made here, so the folder watch sees the file at once (as it would in a pi user's home).
+    mkdirSync(join(dir, 'pi-agent', 'sessions', `--${dir.replace(/^\//, '').replace(/\//g, '-')}--`), { recursive: true });
     symlinkSync(DEMO_AGENT, join(bin, 'pi'));
     const term = new VirtualTerminal(COLS, ROWS);
     user = term;

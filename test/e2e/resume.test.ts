@@ -102,8 +102,9 @@ describe('recapwrap resume', () => {
   it('filters by query and agent; says so when nothing matches; refuses bad input', () => {
     expect(JSON.parse(cli(['hello.txt', '--json']).out).map((s: { agent: string }) => s.agent)).toContain('pi');
     const none = cli(['no-such-words-anywhere', '--list']);
-    expect(none.code).toBe(1);
-    expect(none.err).toBe(`recapwrap: no agent sessions for ${cwd} matching "no-such-words-anywhere"\n`);
+    // Nothing to list is an answer, as for ls (#18).
+    expect(none.code).toBe(0);
+    expect(none.out).toBe(`no agent sessions for ${cwd} matching "no-such-words-anywhere"\n`);
     expect(cli(['--agent', 'cursor']).code).toBe(2);
     expect(cli(['--pick', 'x']).code).toBe(2);
     const far = cli(['--pick', '99']);

@@ -13,7 +13,7 @@ export function registerDoctor(program: Command): void {
     .action(async function (this: Command, options: DoctorOptions) {
       const { runDoctor, renderDoctorReport } = await import('../../app/doctor.js');
       const { results, code } = await runDoctor(options);
-      process.stdout.write(options.json ? JSON.stringify(results, null, 2) + '\n' : renderDoctorReport(results) + '\n');
+      process.stdout.write(options.json ? JSON.stringify(results, null, 2) + '\n' : renderDoctorReport(results, process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY) + '\n');
       setExitCode(this, code);
     });
 }

@@ -1,26 +1,30 @@
 /** The `recapwrap ls` table (loaded when the command runs: text width pulls in Unicode tables). */
 import { homedir } from 'node:os';
+import { fitRecapCell, liveRow, orderLiveStates } from '../../app/live-listing.js';
 import type { LiveState } from '../../display/state-file.js';
-import { sanitizeLine } from '../../util/sanitize.js';
-import { truncateToWidth } from '../../util/text-width.js';
-import { formatSince, shortenDir } from '../../util/age.js';
+import { displayWidth, padToWidth } from '../../util/text-width.js';
 
+/** The smallest recap column worth printing; narrower, the recap is left out. */
+const MIN_RECAP_CELLS = 12;
+
+/**
+ * One row per live wrapper, newest first (as `board`). `cols` is the terminal's width; Infinity (output
+ * to a pipe or file) prints whole lines, since nothing would cut them there.
+ */
 export function renderLs(states: readonly LiveState[], cols: number, now: number, home = homedir()): string {
   if (states.length === 0) return 'no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`';
-  const rows = states.map((s) => [
-    s.agent ?? s.command,
-    shortenDir(s.cwd, home),
-    `${s.state} ${formatSince(s.stateSince, now)}`,
-    formatSince(s.lastFocusAt, now),
-    s.tmuxPane ?? '-',
-    sanitizeLine(s.lastRecap?.line ?? ''),
-  ]);
+  const rows = orderLiveStates(states).map((s) => {
+    const r = liveRow(s, now, home);
+    return [r.agent, r.dir, r.state, r.looked, r.pane, r.recap];
+  });
   const header = ['AGENT', 'DIR', 'STATE', 'LOOKED', 'PANE', 'RECAP'];
-  const widths = header.slice(0, 5).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) => {
-    const fixed = cells.slice(0, 5).map((c, i) => c.padEnd(widths[i] as number)).join('  ');
-    const room = cols - fixed.length - 2;
-    return room > 8 ? `${fixed}  ${truncateToWidth(cells[5] as string, room)}`.trimEnd() : fixed.trimEnd();
+  const widths = header.slice(0, 5).map((h, i) => Math.max(h.length, ...rows.map((r) => displayWidth(r[i] as string))));
+  const line = (cells: string[], isHeader = false) => {
+    const fixed = cells.slice(0, 5).map((c, i) => padToWidth(c, widths[i] as number)).join('  ');
+    const room = cols - displayWidth(fixed) - 2;
+    if (room < MIN_RECAP_CELLS) return fixed.trimEnd();
+    const recap = isHeader ? (cells[5] as string) : fitRecapCell(cells[5] as string, room);
+    return `${fixed}  ${recap}`.trimEnd();
   };
-  return [line(header), ...rows.map(line)].join('\n');
+  return [line(header, true), ...rows.map((r) => line(r))].join('\n');
 }

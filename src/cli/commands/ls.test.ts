@@ -15,12 +15,24 @@ describe('ls rendering', () => {
   it('says how to start when nothing runs', () => {
     expect(renderLs([], 80, NOW)).toContain('recapwrap demo');
   });
-  it('shows state with its age, last look, pane, and the recap cut to the width (CJK, emoji)', () => {
-    const out = renderLs([state({}), state({ pid: 2, agent: null, command: 'vim', state: 'working', lastFocusAt: null, tmuxPane: null, lastRecap: null })], 70, NOW, '/home/u');
+  it('shows state with its age, last look, pane, and the recap fitted to the width (CJK, emoji), no label', () => {
+    const out = renderLs([state({ startedAt: '2026-11-22T11:00:00Z' }), state({ pid: 2, agent: null, command: 'vim', state: 'working', lastFocusAt: null, tmuxPane: null, lastRecap: null, startedAt: '2026-11-22T10:00:00Z' })], 70, NOW, '/home/u');
     const lines = out.split('\n');
-    expect(lines[1]).toMatch(/^claude\s+~\/proj\s+idle 5m\s+30s\s+%3\s+recap: 日本語/);
+    expect(lines[1]).toMatch(/^claude\s+~\/proj\s+idle 5m\s+30s\s+%3\s+日本語/);
     expect(lines[2]).toMatch(/^vim\s+~\/proj\s+working 5m\s+-\s+-$/);
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(70);
+  });
+
+  it('keeps the next step in a narrow terminal, and prints whole lines when there is no terminal (#18)', () => {
+    const line = 'recap: "add a --verbose flag" — waiting for your answer; changed src/cli.ts, npm test passed. Next: answer: Next I would document it in the README — want me to?';
+    const s = state({ lastRecap: { line, stamp: 's', createdAt: '' } });
+    const narrow = renderLs([s], 100, NOW, '/home/u').split('\n')[1] as string;
+    expect(displayWidth(narrow)).toBeLessThanOrEqual(100);
+    expect(narrow).toContain('Next: ');
+    expect(narrow).not.toContain('recap: ');
+    const piped = renderLs([s], Number.POSITIVE_INFINITY, NOW, '/home/u').split('\n')[1] as string;
+    expect(piped.endsWith('Next: answer: Next I would document it in the README — want me to?')).toBe(true);
+    expect(piped).toContain('"add a --verbose flag" — waiting for your answer');
   });
   it('formats ages and shortens folders', () => {
     expect(formatSince('2026-11-22T11:00:00Z', NOW)).toBe('1h');

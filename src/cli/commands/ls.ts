@@ -15,7 +15,7 @@ export function registerLs(program: Command): void {
     .action(async function (this: Command, options: { json: boolean }) {
       const { renderLs } = await import('./ls-table.js');
       const states = readLiveStates(getStateDir(), { prune: true, warn: (m) => process.stderr.write(`recapwrap: warning: ${m}\n`) });
-      process.stdout.write((options.json ? JSON.stringify(states, null, 2) : renderLs(states, process.stdout.columns || 100, Date.now())) + '\n');
+      process.stdout.write((options.json ? JSON.stringify(states, null, 2) : renderLs(states, process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY, Date.now())) + '\n');
       setExitCode(this, 0);
     });
 }

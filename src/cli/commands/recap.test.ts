@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,17 +77,80 @@ describe('recapwrap recap', () => {
     // Default: the terminal's width when stdout is one, else 220.
     expect(displayWidth((await runRecap({ session: FILE, generator: 'heuristic' }, env, 40)).out.trim())).toBeLessThanOrEqual(40);
     expect((await runRecap({ session: FILE, generator: 'heuristic' }, env, undefined)).out.trim()).toBe('done — list files with ls: Hello.txt is written and folder is listed. Listing files. Next: nothing pending.');
-    expect(await runRecap({ session: FILE, width: '0' }, env)).toEqual({ out: '', err: 'recapwrap: Expected the `--width` option to be an integer from 1 to 1000, got `0`\n', code: 2 });
+    expect(await runRecap({ session: FILE, width: '0' }, env)).toEqual({ out: '', err: 'recapwrap: Expected `--width` to be an integer from 1 to 1000, got `0`\n', code: 2 });
     expect((await runRecap({ session: FILE, width: 'wide' }, env)).code).toBe(2);
   });
 
   it('bad input: missing file, unknown agent, bad format or generator, no session named', async () => {
     expect(await runRecap({ session: join(home, 'nope.jsonl') }, env)).toEqual({ out: '', err: `recapwrap: No such file: ${join(home, 'nope.jsonl')}\n`, code: 1 });
     expect((await runRecap({ agent: 'cursor' }, env)).code).toBe(2);
-    expect(await runRecap({ session: FILE, format: 'xml' }, env)).toEqual({ out: '', err: 'recapwrap: Expected the `--format` option to be one of line, card, json, got `xml`\n', code: 2 });
+    expect(await runRecap({ session: FILE, format: 'xml' }, env)).toEqual({ out: '', err: 'recapwrap: Expected `--format` to be one of line, card, json, got `xml`\n', code: 2 });
     const gen = await runRecap({ session: FILE, generator: 'gpt' }, env);
     expect(gen.code).toBe(2);
     expect(gen.err).toContain('--generator');
     expect((await runRecap({}, env)).code).toBe(2);
+  });
+
+  // #18: a file with no line of the agent's format is an error, not "nothing asked yet" with exit 0.
+  it('a file with no line of the agent\'s format, an empty file or a non-JSON file: one line, exit 1', async () => {
+    const codex = join(home, 'rollout.jsonl');
+    writeFileSync(codex, [
+      JSON.stringify({ timestamp: '2026-11-22T08:00:00Z', type: 'session_meta', payload: { id: 'x', cwd: '/w' } }),
+      JSON.stringify({ timestamp: '2026-11-22T08:00:01Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] } }),
+    ].join('\n') + '\n');
+    const wrong = await runRecap({ session: codex, agent: 'claude', generator: 'heuristic' }, env);
+    expect(wrong).toEqual({ out: '', err: `recapwrap: no line of ${codex} is in claude's session format (2 lines skipped); is it another agent's? try without --agent\n`, code: 1 });
+    const empty = join(home, 'empty.jsonl');
+    writeFileSync(empty, '');
+    expect(await runRecap({ session: empty, agent: 'pi', generator: 'heuristic' }, env)).toEqual({ out: '', err: `recapwrap: ${empty} is empty: no session to recap\n`, code: 1 });
+    const text = join(home, 'notes.txt');
+    writeFileSync(text, 'just some notes\nnot json at all\n');
+    const notJson = await runRecap({ session: text, agent: 'pi', generator: 'heuristic' }, env);
+    expect(notJson.code).toBe(1);
+    expect(notJson.err).toMatch(/^recapwrap: no line of .*notes\.txt is in pi's session format \(2 lines skipped\)/);
+    expect(notJson.err.split('\n')).toHaveLength(2);
+  });
+
+  it('a session with a header and nothing asked yet is still a recap (exit 0)', async () => {
+    const header = join(home, 'header.jsonl');
+    writeFileSync(header, JSON.stringify({ type: 'session', version: 3, id: 'abc', timestamp: '2026-11-22T08:00:00Z', cwd: '/w' }) + '\n');
+    const r = await runRecap({ session: header, agent: 'pi', generator: 'heuristic' }, env);
+    expect(r.code).toBe(0);
+  });
+
+  it('usage errors exit 2: --pane with --session/--agent, --show without --pane, --no-llm with a model generator (#18)', async () => {
+    expect(await runRecap({ pane: '%2', session: FILE }, env)).toEqual({ out: '', err: 'recapwrap: --pane and --session both name a session; give one of them\n', code: 2 });
+    expect((await runRecap({ pane: '%2', agent: 'pi' }, env)).code).toBe(2);
+    expect(await runRecap({ session: FILE, show: true }, env)).toEqual({ out: '', err: 'recapwrap: --show needs --pane (the live pane to show the recap in)\n', code: 2 });
+    expect(await runRecap({ session: FILE, generator: 'anthropic', llm: false }, env)).toEqual({ out: '', err: '--no-llm allows no model, but --generator anthropic is one; drop one of them'.replace(/^/, 'recapwrap: ') + '\n', code: 2 });
+    expect((await runRecap({ session: FILE, generator: 'heuristic', llm: false }, env)).code).toBe(0);
+  });
+
+  it('--generator openai or anthropic with no key says so without going to the network (#18)', async () => {
+    // No key and the public endpoint: said at once, before any request (a request would fail another way here).
+    const openai = await runRecap({ session: FILE, generator: 'openai' }, env);
+    expect(openai).toEqual({ out: '', err: 'recapwrap: the openai generator has no API key: set OPENAI_API_KEY (or RECAPWRAP_OPENAI_API_KEY), or point RECAPWRAP_OPENAI_BASE_URL at a local server\n', code: 1 });
+    const anthropic = await runRecap({ session: FILE, generator: 'anthropic' }, env);
+    expect(anthropic.err).toBe('recapwrap: the anthropic generator has no API key: set ANTHROPIC_API_KEY (or RECAPWRAP_ANTHROPIC_API_KEY)\n');
+    // A local OpenAI-compatible server needs no key.
+    server = await startModelServer([{ text: '<recap>recap: local. Next: none.</recap>' }]);
+    expect((await runRecap({ session: FILE, generator: 'openai' }, { ...env, OPENAI_BASE_URL: `${server.url}/v1` })).code).toBe(0);
+  });
+
+  it('--pane: a pane without recapwrap is named; card and json come from the session file that wrapper follows (#18)', async () => {
+    expect(await runRecap({ pane: '%0' }, env)).toEqual({ out: '', err: 'recapwrap: no live recapwrap in pane %0\n', code: 1 });
+    const stateDir = join(home, 'state', 'recapwrap');
+    mkdirSync(stateDir, { recursive: true });
+    const live = { version: 1, pid: process.pid, agent: 'pi', command: 'pi', cwd: '/w', sessionFile: FILE, sessionId: 'x', tmuxPane: '%2', state: 'idle', stateSince: '', lastFocusAt: null, lastRecap: null, socketPath: join(home, 'no.sock'), startedAt: '', updatedAt: '' };
+    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify(live));
+    const json = await runRecap({ pane: '%2', format: 'json', generator: 'heuristic' }, env);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({ status: 'idle', session: { agent: 'pi', file: FILE } });
+    const card = await runRecap({ pane: '%2', format: 'card', generator: 'heuristic' }, env, 100);
+    expect(card.out).toContain('What happened\n');
+    // line asks the wrapper itself, which is not answering here.
+    const line = await runRecap({ pane: '%2' }, env);
+    expect(line.code).toBe(1);
+    expect(line.err).toMatch(/^recapwrap: cannot reach the wrapper in pane %2: /);
   });
 });

@@ -5,12 +5,13 @@
  */
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { resolveConfig } from '../../config/load.js';
+import { formatExpected, resolveConfig } from '../../config/load.js';
 import { getHomeDir, getRuntimeDir, getStateDir, type Env } from '../../config/paths.js';
 import { requestControl, socketPathFor } from '../../display/control-socket.js';
 import { readLiveStates } from '../../display/state-file.js';
 import { isAgentId, AGENT_IDS } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
+import { checkGeneratorSetup, checkRecapUsage, countSessionLines, showPaneError } from './recap-checks.js';
 
 export interface RecapCliOptions {
   pane?: string;
@@ -32,25 +33,41 @@ const RECAP_WIDTH_DEFAULT = 220;
 
 export async function runRecap(options: RecapCliOptions, env: Env = process.env, columns: number | undefined = process.stdout.isTTY ? process.stdout.columns : undefined): Promise<{ out: string; err: string; code: number }> {
   const fail = (message: string, code = 1) => ({ out: '', err: `recapwrap: ${message}\n`, code });
-  if (options.pane) {
-    const state = readLiveStates(getStateDir(env), { prune: true }).find((s) => s.tmuxPane === options.pane);
-    if (!state) return fail(`no live recapwrap in pane ${options.pane}`);
-    const socket = state.socketPath ?? socketPathFor(getRuntimeDir(env), state.pid);
-    try {
-      const reply = await requestControl(socket, options.show ? 'show' : 'recap', 10_000);
-      if (reply.ok !== true) return fail(String(reply.error ?? 'the wrapper refused'));
-      return { out: typeof reply.line === 'string' ? reply.line + '\n' : '', err: '', code: 0 };
-    } catch (error) {
-      return fail(`cannot reach the wrapper in pane ${options.pane}: ${(error as Error).message}`);
-    }
-  }
+  const usage = checkRecapUsage(options);
+  if (usage) return fail(usage, 2);
   if (options.agent !== undefined && !isAgentId(options.agent)) {
-    return fail(`Expected the \`--agent\` option to be one of ${AGENT_IDS.join(', ')}, got \`${options.agent}\``, 2);
+    return fail(formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``), 2);
   }
   const format = options.format ?? 'line';
-  if (!FORMATS.includes(format)) return fail(`Expected the \`--format\` option to be one of ${FORMATS.join(', ')}, got \`${format}\``, 2);
+  if (!FORMATS.includes(format)) return fail(formatExpected('`--format`', `one of ${FORMATS.join(', ')}`, `\`${format}\``), 2);
   const width = options.width === undefined ? (columns && columns > 0 ? columns : RECAP_WIDTH_DEFAULT) : Number(options.width);
-  if (!Number.isInteger(width) || width < 1 || width > 1000) return fail(`Expected the \`--width\` option to be an integer from 1 to 1000, got \`${options.width}\``, 2);
+  if (!Number.isInteger(width) || width < 1 || width > 1000) return fail(formatExpected('`--width`', 'an integer from 1 to 1000', `\`${options.width}\``), 2);
+  let paneFile: { file: string; agent?: string } | undefined;
+  if (options.pane) {
+    const pane = options.pane;
+    // --show comes from a tmux key binding: a failure is shown where the user looks, not only on stderr.
+    const paneFail = async (message: string) => {
+      if (options.show) await showPaneError(pane, message, env);
+      return fail(message);
+    };
+    const state = readLiveStates(getStateDir(env), { prune: true }).find((s) => s.tmuxPane === pane);
+    if (!state) return paneFail(`no live recapwrap in pane ${pane}`);
+    if (format === 'line' || options.show) {
+      const socket = state.socketPath ?? socketPathFor(getRuntimeDir(env), state.pid);
+      let line: string | undefined;
+      try {
+        const reply = await requestControl(socket, options.show ? 'show' : 'recap', 10_000);
+        if (reply.ok !== true) return paneFail(String(reply.error ?? 'the wrapper refused'));
+        line = typeof reply.line === 'string' ? reply.line : undefined;
+      } catch (error) {
+        return paneFail(`cannot reach the wrapper in pane ${pane}: ${(error as Error).message}`);
+      }
+      if (format === 'line') return { out: line ? line + '\n' : '', err: '', code: 0 };
+    }
+    // card and json need the whole Recap: made here from the session file that pane's wrapper follows.
+    if (!state.sessionFile) return fail(`the recapwrap in pane ${pane} has not found its session file yet: nothing to recap`);
+    paneFile = { file: state.sessionFile, agent: state.agent ?? undefined };
+  }
   const cwd = resolve(options.cwd ?? process.cwd());
   const flags: Record<string, unknown> = {};
   if (options.generator !== undefined) flags.generator = options.generator;
@@ -59,13 +76,15 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   const config = resolveConfig({ env, cwd, flags });
   const flagProblem = config.problems.find((p) => p.source === 'flag');
   if (flagProblem) return fail(flagProblem.message, 2);
+  const setup = checkGeneratorSetup(config.options, env);
+  if (setup) return fail(setup);
   const warnings = config.problems.map((p) => `recapwrap: warning: ${p.message}\n`).join('');
 
   const { loadSessionFile } = await import('../../transcripts/load.js');
   const { findAdapter } = await import('../../transcripts/registry.js');
   const { createEngine } = await import('../../app/recap-engine.js');
   const { formatRecap } = await import('../../recap/format.js');
-  let file = options.session;
+  let file = paneFile?.file ?? options.session;
   if (!file) {
     if (!options.agent) return fail('say which session: --session FILE, --agent ID [--cwd DIR], or --pane ID', 2);
     const adapter = findAdapter(options.agent);
@@ -76,9 +95,15 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   }
   let session;
   try {
-    session = await loadSessionFile(resolve(file), { agent: options.agent as never });
+    session = await loadSessionFile(resolve(file), { agent: (paneFile?.agent ?? options.agent) as never });
   } catch (error) {
     return fail((error as Error).message);
+  }
+  if (session.events.length === 0) {
+    // A file with no line of this agent's format is not a session that has "nothing asked yet".
+    const lines = await countSessionLines(resolve(file));
+    if (lines === 0) return fail(`${file} is empty: no session to recap`);
+    if (session.skipped >= lines) return fail(`no line of ${file} is in ${session.agent}'s session format (${lines} line${lines === 1 ? '' : 's'} skipped)${options.agent ? '; is it another agent\'s? try without --agent' : ''}`);
   }
   const engine = createEngine({ options: config.options, agent: session.agent, env });
   const explicit = config.options.generator !== 'auto';
@@ -92,7 +117,7 @@ export function registerRecap(program: Command): void {
     .command('recap')
     .description('one recap now: of a live pane (--pane), a session file (--session), or the newest session of an agent (--agent)')
     .option('--pane <id>', "a live recapwrap's tmux pane (e.g. from #{pane_id})")
-    .option('--show', 'with --pane: also show the recap in that pane', false)
+    .option('--show', 'with --pane: also show the recap in that pane (errors too, for tmux key bindings)', false)
     .option('--session <file>', 'a session file of any supported agent')
     .option('--agent <id>', 'pi, qwen, claude, codex or gemini')
     .option('--cwd <dir>', 'with --agent: the project folder (default: this one)')

@@ -3,10 +3,11 @@
  * Loaded when the command runs (resume.ts registers it).
  */
 import { resolve } from 'node:path';
-import { resolveConfig } from '../../config/load.js';
+import { formatExpected, resolveConfig } from '../../config/load.js';
 import type { Env } from '../../config/paths.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
+import { composeRecap, recapText } from '../../recap/compose.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
 import { formatSince } from '../../util/age.js';
@@ -22,12 +23,29 @@ export interface ResumeCliOptions {
 
 type PastSession = import('../../app/resume.js').PastSession;
 
+// Leading quoted prompt of a recap ("…" — ), when the row's head already shows that prompt or title.
+const QUOTED_HEAD = /^["“]([^"”]*)["”]\s*(?:[—–:-]\s*)?/u;
+
+/** The recap text for a row under `what`: without a quote of the same prompt (four rows would read alike). */
+export function recapBesideTitle(line: string, what: string): string {
+  const text = recapText(line);
+  const quoted = QUOTED_HEAD.exec(text);
+  if (!quoted) return text;
+  const inner = (quoted[1] as string).replace(/…$/u, '').trim().toLowerCase();
+  const head = what.trim().toLowerCase();
+  if (inner.length === 0 || !(head.startsWith(inner) || inner.startsWith(head))) return text;
+  const rest = text.slice(quoted[0].length);
+  return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : text;
+}
+
 export function renderSessions(sessions: readonly PastSession[], cols: number, now: number): string {
   return sessions
     .map((s, i) => {
       const what = sanitizeLine(s.title ?? s.firstPrompt ?? s.id);
-      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago  ${what}`, cols);
-      return `${head}\n    ${truncateToWidth(s.recap.line, Math.max(20, cols - 4))}`;
+      const live = s.live ? `  [live${s.live.pane ? ` in ${s.live.pane}` : ''}]` : '';
+      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}  ${what}`, cols);
+      const room = Math.max(20, cols - 4);
+      return `${head}\n    ${composeRecap({ line: recapBesideTitle(s.recap.line, what) }, room)}`;
     })
     .join('\n');
 }
@@ -38,19 +56,22 @@ export interface ResumeDeps {
   columns: number;
   now: number;
   interactive: boolean;
-  ask(question: string): Promise<string>;
+  /** One answer typed at the picker; null when input has ended (Ctrl-D). */
+  ask(question: string): Promise<string | null>;
+  /** Print to the terminal (the listing and the picker's replies). */
+  write(text: string): void;
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process). */
   launch(command: string, args: string[], agent: AgentId, cwd: string): Promise<number>;
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
   if (options.agent !== undefined && !isAgentId(options.agent)) {
-    return { out: '', err: `recapwrap: Expected the \`--agent\` option to be one of ${AGENT_IDS.join(', ')}, got \`${options.agent}\`\n`, code: 2 };
+    return { out: '', err: `recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``)}\n`, code: 2 };
   }
   const pick = options.pick === undefined ? undefined : Number(options.pick);
-  if (pick !== undefined && (!Number.isInteger(pick) || pick < 1)) return { out: '', err: `recapwrap: --pick takes a session number from the list (1, 2, …), got \`${options.pick}\`\n`, code: 2 };
+  if (pick !== undefined && (!Number.isInteger(pick) || pick < 1)) return { out: '', err: `recapwrap: ${formatExpected('`--pick`', 'a session number from the list (1, 2, …)', `\`${options.pick}\``)}\n`, code: 2 };
   const limit = options.limit === undefined ? 30 : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1) return { out: '', err: `recapwrap: --limit takes a positive number, got \`${options.limit}\`\n`, code: 2 };
+  if (!Number.isInteger(limit) || limit < 1) return { out: '', err: `recapwrap: ${formatExpected('`--limit`', 'a whole number from 1 up', `\`${options.limit}\``)}\n`, code: 2 };
   const cwd = resolve(options.cwd ?? deps.cwd);
   const config = resolveConfig({ env: deps.env, cwd });
   const { listPastSessions } = await import('../../app/resume.js');
@@ -58,19 +79,31 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
   if (options.json) return { out: JSON.stringify(sessions.map((s, i) => ({ index: i + 1, ...s })), null, 2) + '\n', err, code: 0 };
   if (sessions.length === 0) {
+    // Nothing to list is an answer, not a failure (as `ls` with no live session); only a pick fails.
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';
-    return { out: '', err: err + `recapwrap: no ${what} for ${cwd}${query ? ` matching "${query}"` : ''}\n`, code: 1 };
+    const none = `no ${what} for ${cwd}${query ? ` matching "${query}"` : ''}`;
+    if (pick !== undefined) return { out: '', err: err + `recapwrap: ${none}\n`, code: 1 };
+    return { out: none + '\n', err, code: 0 };
   }
   const listing = renderSessions(sessions, deps.columns, deps.now) + '\n';
   if (options.list) return { out: listing, err, code: 0 };
   let index = pick;
   if (index === undefined) {
     if (!deps.interactive) return { out: listing, err: err + 'recapwrap: not a terminal: pick one with --pick N\n', code: 2 };
-    process.stdout.write(listing);
-    const answer = (await deps.ask(`resume which? [1-${sessions.length}, Enter = 1, q = quit] `)).trim();
-    if (answer === 'q' || answer === 'quit') return { out: '', err, code: 0 };
-    index = answer === '' ? 1 : Number(answer);
-    if (!Number.isInteger(index)) return { out: '', err: err + `recapwrap: not a session number: ${answer}\n`, code: 2 };
+    deps.write(listing);
+    // A typo asks again; only q (or the end of input) leaves.
+    for (;;) {
+      const raw = await deps.ask(`resume which? [1-${sessions.length}, Enter = 1, q = quit] `);
+      if (raw === null) return { out: '', err, code: 0 };
+      const answer = raw.trim();
+      if (answer === 'q' || answer === 'quit') return { out: '', err, code: 0 };
+      const n = answer === '' ? 1 : Number(answer);
+      if (Number.isInteger(n) && n >= 1 && n <= sessions.length) {
+        index = n;
+        break;
+      }
+      deps.write(`  ${JSON.stringify(answer)} is not on the list: type a number from 1 to ${sessions.length}, or q\n`);
+    }
   }
   const chosen = sessions[index - 1];
   if (!chosen) return { out: '', err: err + `recapwrap: no session ${index}: the list has ${sessions.length}\n`, code: 2 };

@@ -23,17 +23,27 @@ export function registerResume(program: Command): void {
       const deps: ResumeDeps = {
         env: process.env,
         cwd: process.cwd(),
-        columns: process.stdout.columns || 100,
+        columns: process.stdout.columns || 80,
         now: Date.now(),
         interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-        ask: async (question) => {
-          const rl = createInterface({ input: process.stdin, output: process.stdout });
-          try {
-            return await rl.question(question);
-          } finally {
-            rl.close();
-          }
-        },
+        ask: (question) =>
+          new Promise((resolveAnswer) => {
+            const rl = createInterface({ input: process.stdin, output: process.stdout });
+            let answered = false;
+            // Ctrl-D (end of input) closes the interface with no answer: that is a quit.
+            rl.once('close', () => {
+              if (!answered) resolveAnswer(null);
+            });
+            rl.question(question).then(
+              (answer) => {
+                answered = true;
+                rl.close();
+                resolveAnswer(answer);
+              },
+              () => resolveAnswer(null),
+            );
+          }),
+        write: (text) => process.stdout.write(text),
         launch: async (command, args, agent, cwd) => {
           const { runWrap } = await import('../../app/wrap-session.js');
           // The agent resumes in the session's folder (agents find their sessions by cwd).

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { composeRecap } from '../../recap/compose.js';
+import { displayWidth } from '../../util/text-width.js';
 import { parseStatusArgs, runStatus } from './status.js';
 
 describe('status fast-path arguments', () => {
@@ -9,6 +11,7 @@ describe('status fast-path arguments', () => {
     expect(parseStatusArgs([])).toEqual({ pane: undefined, format: 'plain' });
     expect(parseStatusArgs(['--pane', '%7', '--format', 'tmux'])).toEqual({ pane: '%7', format: 'tmux' });
     expect(parseStatusArgs(['--format=tmux', '--pane=%3'])).toEqual({ pane: '%3', format: 'tmux' });
+    expect(parseStatusArgs(['--width', '60'])).toEqual({ pane: undefined, format: 'plain', width: '60' });
   });
   it('hands anything else to the full CLI (help, unknown flags, missing or repeated values)', () => {
     for (const argv of [['--help'], ['-h'], ['--pane'], ['--pane', '--format', 'tmux'], ['--pane', '%1', '--pane', '%2'], ['extra'], ['--verbose']]) {
@@ -44,6 +47,18 @@ describe('runStatus over real state files', () => {
       live({ tmuxPane: null, startedAt: '2026-11-22T10:00:00Z', lastRecap: { line: 'recap: middle' } }),
     ]);
     expect(runStatus({ format: 'plain' }, { RECAPWRAP_STATE_DIR: dir }, '/p').out).toBe('recap: newer\n');
+  });
+  it('--width composes the line for that many cells, label and next step kept (#17)', () => {
+    const line = 'recap: waiting for your answer; changed src/cli.ts and src/duration.ts, npm test passed after two fixes. Next: run the release script.';
+    const dir = stateDir([live({ tmuxPane: '%1', lastRecap: { line } })]);
+    const compose = (l: string, cells: number) => composeRecap({ line: l }, cells);
+    for (const width of [40, 60, 80]) {
+      const out = runStatus({ pane: '%1', format: 'plain', width: String(width) }, { RECAPWRAP_STATE_DIR: dir }, '/p', compose).out.trimEnd();
+      expect(displayWidth(out)).toBeLessThanOrEqual(width);
+      expect(out).toMatch(/^recap: waiting/);
+      expect(out).toContain('Next: ');
+    }
+    expect(runStatus({ pane: '%1', format: 'plain', width: '10' }, { RECAPWRAP_STATE_DIR: dir }, '/p', compose).code).toBe(2);
   });
   it('rejects an unknown format with exit 2', () => {
     expect(runStatus({ format: 'json' }, { RECAPWRAP_STATE_DIR: stateDir([]) }, '/p')).toMatchObject({ code: 2, out: expect.stringContaining('plain or tmux') });

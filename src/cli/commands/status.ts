@@ -1,7 +1,8 @@
 /**
- * `recapwrap status [--pane ID] [--format plain|tmux]`: the latest recap line of a live wrapper, for
- * status lines (`#(recapwrap status --format tmux)`). Reads the state files only: fast, and prints
- * nothing (exit 0) when there is no recap, so a status line stays clean.
+ * `recapwrap status [--pane ID] [--format plain|tmux] [--width N]`: the latest recap line of a live
+ * wrapper, for status lines (`#(recapwrap status --format tmux --width 60)`). Reads the state files only:
+ * fast, and prints nothing (exit 0) when there is no recap, so a status line stays clean. With --width
+ * the recap is composed for that many cells (the next step kept), label included.
  */
 import { writeSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -14,7 +15,13 @@ import { setExitCode } from '../exit-code.js';
 export interface StatusOptions {
   pane?: string;
   format: string;
+  /** Cells the printed line may take (as typed; checked here). */
+  width?: string;
 }
+
+const LABEL = 'recap: ';
+/** The narrowest --width that holds the label and a few words. */
+const MIN_STATUS_WIDTH = 20;
 
 /** The live wrapper a status line means: the given pane, else $TMUX_PANE, else the newest in this folder. */
 export function findLiveState(states: readonly LiveState[], pane: string | undefined, cwd: string): LiveState | undefined {
@@ -22,14 +29,28 @@ export function findLiveState(states: readonly LiveState[], pane: string | undef
   return states.find((s) => s.cwd === cwd);
 }
 
-export function runStatus(options: StatusOptions, env = process.env, cwd = process.cwd()): { out: string; code: number } {
+/**
+ * `compose` fits a recap line into N cells (loaded by the caller only when --width is given: its width
+ * tables cost a status line ~20 ms).
+ */
+export function runStatus(
+  options: StatusOptions,
+  env = process.env,
+  cwd = process.cwd(),
+  compose?: (line: string, cells: number) => string,
+): { out: string; code: number } {
   if (options.format !== 'plain' && options.format !== 'tmux') {
-    return { out: `recapwrap: Expected the \`--format\` option to be plain or tmux, got \`${options.format}\`\n`, code: 2 };
+    return { out: `recapwrap: Expected \`--format\` to be plain or tmux, got \`${options.format}\`\n`, code: 2 };
+  }
+  const width = options.width === undefined ? undefined : Number(options.width);
+  if (width !== undefined && (!Number.isInteger(width) || width < MIN_STATUS_WIDTH)) {
+    return { out: `recapwrap: Expected \`--width\` to be a whole number of cells, at least ${MIN_STATUS_WIDTH}, got \`${options.width}\`\n`, code: 2 };
   }
   const states = readLiveStates(getStateDir(env), { prune: true });
   const state = findLiveState(states, options.pane ?? env.TMUX_PANE, cwd);
-  const line = state?.lastRecap?.line;
+  let line = state?.lastRecap?.line;
   if (!line) return { out: '', code: 0 };
+  if (width !== undefined && compose) line = LABEL + compose(line, width - LABEL.length);
   return { out: (options.format === 'tmux' ? escapeTmuxText(line) : sanitizeLine(line)) + '\n', code: 0 };
 }
 
@@ -40,7 +61,8 @@ export function runStatus(options: StatusOptions, env = process.env, cwd = proce
  */
 export function runStatusFast(argv: readonly string[]): number | undefined {
   const parsed = parseStatusArgs(argv);
-  if (!parsed) return undefined;
+  // --width needs the width tables: the full CLI loads them.
+  if (!parsed || parsed.width !== undefined) return undefined;
   const { out, code } = runStatus(parsed);
   if (out) {
     try {
@@ -52,14 +74,14 @@ export function runStatusFast(argv: readonly string[]): number | undefined {
   return code;
 }
 
-/** `--pane ID`, `--pane=ID`, `--format F`, `--format=F`, each at most once; anything else: undefined. */
+/** `--pane ID`, `--format F`, `--width N` (or `--x=v`), each at most once; anything else: undefined. */
 export function parseStatusArgs(argv: readonly string[]): StatusOptions | undefined {
   const values: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.indexOf('=');
     const name = eq < 0 ? arg : arg.slice(0, eq);
-    if (name !== '--pane' && name !== '--format') return undefined;
+    if (name !== '--pane' && name !== '--format' && name !== '--width') return undefined;
     if (name in values) return undefined;
     let value: string | undefined;
     if (eq >= 0) value = arg.slice(eq + 1);
@@ -69,7 +91,9 @@ export function parseStatusArgs(argv: readonly string[]): StatusOptions | undefi
     }
     values[name] = value;
   }
-  return { pane: values['--pane'], format: values['--format'] ?? 'plain' };
+  const parsed: StatusOptions = { pane: values['--pane'], format: values['--format'] ?? 'plain' };
+  if (values['--width'] !== undefined) parsed.width = values['--width'];
+  return parsed;
 }
 
 export function registerStatus(program: Command): void {
@@ -78,8 +102,10 @@ export function registerStatus(program: Command): void {
     .description('the latest recap line of a live wrapper, for status lines (prints nothing when there is none)')
     .option('--pane <id>', 'tmux pane id (default: $TMUX_PANE, else the newest wrapper in this folder)')
     .option('--format <format>', 'plain, or tmux (# escaped for status-right)', 'plain')
-    .action(function (this: Command, options: StatusOptions) {
-      const { out, code } = runStatus(options);
+    .option('--width <cells>', 'compose the line for this many cells, keeping the next step (default: the whole line)')
+    .action(async function (this: Command, options: StatusOptions) {
+      const compose = options.width === undefined ? undefined : (await import('../../recap/compose.js')).composeRecap;
+      const { out, code } = runStatus(options, process.env, process.cwd(), compose && ((line, cells) => compose({ line }, cells)));
       (code === 0 ? process.stdout : process.stderr).write(out);
       setExitCode(this, code);
     });

@@ -3,6 +3,7 @@
  * debugging and scripts. The agent is detected from the content unless given.
  */
 import type { Command } from 'commander';
+import { formatExpected } from '../../config/load.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -51,7 +52,7 @@ export function renderSession(s: Session, state: string): string {
 
 export async function runTranscript(file: string, options: { agent?: string; json?: boolean }): Promise<{ out: string; err: string; code: number }> {
   if (options.agent !== undefined && !isAgentId(options.agent)) {
-    return { out: '', err: `recapwrap: Expected the \`--agent\` option to be one of ${AGENT_IDS.join(', ')}, got \`${options.agent}\`\n`, code: 2 };
+    return { out: '', err: `recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``)}\n`, code: 2 };
   }
   const { loadSessionFile } = await import('../../transcripts/load.js');
   const { deriveActivity } = await import('../../transcripts/activity.js');

@@ -4,7 +4,7 @@
  * wrapping a command that shares its name with a subcommand (`recapwrap -- ls`).
  */
 import type { Command } from 'commander';
-import { addOptionFlags, flagValuesFromCommand } from '../../config/load.js';
+import { addOptionFlags, flagValuesFromCommand, formatExpected } from '../../config/load.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 
@@ -25,8 +25,8 @@ Wrapping:
 // Add the wrap options and the default action to the root program.
 export function registerWrap(program: Command): void {
   program
-    .argument('[command]', 'the program to wrap (an agent CLI or any command)')
-    .argument('[args...]', "the program's own arguments, passed through untouched")
+    .argument('[agent]', 'the agent to wrap (pi, qwen, claude, codex, gemini), or any command')
+    .argument('[agent-args...]', "the agent's own arguments, passed through untouched")
     .option('--agent <id>', 'which agent this is, when the command name does not say (pi, qwen, claude, codex, gemini)')
     .addHelpText('after', WRAP_HELP);
   addOptionFlags(program);
@@ -40,7 +40,7 @@ export function registerWrap(program: Command): void {
       }
       const agent = this.opts<{ agent?: string }>().agent;
       if (agent !== undefined && !isAgentId(agent)) {
-        process.stderr.write(`recapwrap: Expected the \`--agent\` option to be one of ${AGENT_IDS.join(', ')}, got \`${agent}\`\n`);
+        process.stderr.write(`recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${agent}\``)}\n`);
         setExitCode(this, 2);
         return;
       }

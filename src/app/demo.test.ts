@@ -1,0 +1,37 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_IDLE_SECONDS, demoInstructions, planDemo } from './demo.js';
+
+let base: string | undefined;
+afterEach(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+  base = undefined;
+});
+
+describe('recapwrap demo plan', () => {
+  it('runs the heuristic in a throwaway project whose pi folder is its own, with a short idle fallback', () => {
+    base = mkdtempSync(join(tmpdir(), 'rw-demo-plan-'));
+    const plan = planDemo(base);
+    expect(plan.root.startsWith(join(base, 'recapwrap-demo-'))).toBe(true);
+    expect(plan.project).toBe(join(plan.root, 'myproj'));
+    expect(plan.env.PI_CODING_AGENT_DIR).toBe(join(plan.root, '.pi-agent'));
+    expect(plan.env.RECAPWRAP_DEMO_WORKSPACE).toBe(plan.project);
+    expect(readdirSync(join(plan.root, '.pi-agent', 'sessions'))).toHaveLength(1); // made before the agent starts
+    expect(plan.argv.join(' ')).toContain(`--generator heuristic --away 5 --idle ${DEMO_IDLE_SECONDS} -- `);
+    expect(existsSync(plan.project)).toBe(true);
+  });
+
+  it('says what will happen where: idle timer in a default tmux, focus return elsewhere; lines fit a halved pane', () => {
+    const off = demoInstructions({ kind: 'tmux', focusEvents: 'off' });
+    expect(off).toContain(`${DEMO_IDLE_SECONDS} s after it finishes`);
+    expect(off).toContain('tmux set -g focus-events on');
+    expect(off).toContain('changes no setting');
+    expect(demoInstructions({ kind: 'tmux', focusEvents: 'on' })).toContain('prefix + arrow');
+    expect(demoInstructions({ kind: 'terminal' })).toContain('switch to another window or tab');
+    for (const where of [{ kind: 'tmux', focusEvents: 'off' }, { kind: 'tmux', focusEvents: 'on' }, { kind: 'terminal' }] as const) {
+      for (const line of demoInstructions(where).split('\n')) expect(line.length, line).toBeLessThanOrEqual(78);
+    }
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * What `ls` and `board` show of each live wrapper, in one order and one wording: newest first, the
+ * session named by its agent and where it runs (never a pid), the recap without its `recap:` label
+ * (the column is titled RECAP) composed for the cells it gets. Pure.
+ */
+import type { LiveState } from '../display/state-file.js';
+import { composeRecap } from '../recap/compose.js';
+import { formatSince, shortenDir } from '../util/age.js';
+import { sanitizeLine } from '../util/sanitize.js';
+
+/** Newest wrapper first; wrappers started in the same millisecond by pid, higher first. */
+export function orderLiveStates(states: readonly LiveState[]): LiveState[] {
+  return [...states].sort((a, b) => (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : b.pid - a.pid));
+}
+
+/** A wrapper as a person names it: `claude in ~/proj (%3)`. */
+export function nameLiveState(s: LiveState, home: string): string {
+  return `${s.agent ?? s.command} in ${shortenDir(s.cwd, home, 28)}${s.tmuxPane ? ` (${s.tmuxPane})` : ''}`;
+}
+
+export interface LiveRow {
+  agent: string;
+  dir: string;
+  state: string;
+  looked: string;
+  pane: string;
+  /** The recap text without its label, sanitized and whole; fit it with fitRecapCell. */
+  recap: string;
+}
+
+export function liveRow(s: LiveState, now: number, home: string, dirWidth = 28): LiveRow {
+  return {
+    agent: sanitizeLine(s.agent ?? s.command),
+    dir: shortenDir(s.cwd, home, dirWidth),
+    state: `${s.state} ${formatSince(s.stateSince, now)}`,
+    looked: formatSince(s.lastFocusAt, now),
+    pane: s.tmuxPane ?? '-',
+    recap: composeRecap({ line: s.lastRecap?.line ?? '' }, Number.MAX_SAFE_INTEGER),
+  };
+}
+
+/** The recap composed for a column of `cells` cells (Infinity: whole). */
+export function fitRecapCell(recap: string, cells: number): string {
+  return Number.isFinite(cells) ? composeRecap({ line: recap }, cells) : recap;
+}

@@ -1,0 +1,99 @@
+// `recapwrap resume` over pi session files written here (#18 point 10): a typo at the picker asks again,
+// rows do not repeat the title inside the recap, sessions live in a wrapper are marked, and an empty
+// list is an answer (exit 0) like `ls`.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodePiCwd } from '../../transcripts/pi/paths.js';
+import { displayWidth } from '../../util/text-width.js';
+import { runResume, type ResumeDeps } from './resume-run.js';
+
+let home: string;
+const CWD = '/work/proj';
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'rw-resume-run-'));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+// A small pi (v3) session: one prompt, one answer that asks a question.
+function writePiSession(name: string, prompt: string, answer: string, minute: number): string {
+  const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd(CWD));
+  mkdirSync(dir, { recursive: true });
+  const t = (s: number) => new Date(Date.UTC(2026, 10, 22, 8, minute, s)).toISOString();
+  const lines = [
+    { type: 'session', version: 3, id: name, timestamp: t(0), cwd: CWD },
+    { type: 'message', id: 'a1', parentId: null, timestamp: t(1), message: { role: 'user', content: [{ type: 'text', text: prompt }], timestamp: 1 } },
+    { type: 'message', id: 'a2', parentId: 'a1', timestamp: t(2), message: { role: 'assistant', content: [{ type: 'text', text: answer }], provider: 'x', model: 'y', stopReason: 'stop', timestamp: 2 } },
+  ];
+  const file = join(dir, `${t(0).replace(/[:.]/g, '-')}_${name}.jsonl`);
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
+
+function deps(answers: Array<string | null>, over: Partial<ResumeDeps> = {}): ResumeDeps & { written: string[]; launched: string[][] } {
+  const written: string[] = [];
+  const launched: string[][] = [];
+  return {
+    env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), PATH: '/nonexistent' },
+    cwd: CWD,
+    columns: 80,
+    now: Date.UTC(2026, 10, 22, 9, 0, 0),
+    interactive: true,
+    ask: async () => (answers.length ? (answers.shift() as string | null) : null),
+    write: (t) => written.push(t),
+    launch: async (command, args) => (launched.push([command, ...args]), 0),
+    written,
+    launched,
+    ...over,
+  };
+}
+
+describe('recapwrap resume', () => {
+  it('--list and --json with no sessions exit 0, like ls; --pick with none fails', async () => {
+    const list = await runResume(undefined, { list: true }, deps([]));
+    expect(list).toEqual({ out: `no agent sessions for ${CWD}\n`, err: '', code: 0 });
+    expect((await runResume(undefined, { json: true }, deps([]))).out).toBe('[]\n');
+    expect((await runResume(undefined, { pick: '1' }, deps([]))).code).toBe(1);
+  });
+
+  it('asks again after an answer that is not on the list, then resumes the one picked', async () => {
+    writePiSession('s1', 'fix the failing test', 'Fixed it. Shall I run the tests?', 1);
+    writePiSession('s2', 'add a verbose flag', 'Added it.', 2);
+    const d = deps(['abc', '9', ' 2 ']);
+    const r = await runResume(undefined, {}, d);
+    expect(r.code).toBe(0);
+    expect(d.written.filter((w) => w.includes('is not on the list'))).toEqual([
+      '  "abc" is not on the list: type a number from 1 to 2, or q\n',
+      '  "9" is not on the list: type a number from 1 to 2, or q\n',
+    ]);
+    expect(d.launched).toHaveLength(1);
+    expect(d.launched[0]?.[0]).toBe('pi');
+    expect(d.launched[0]?.join(' ')).toContain('s1'); // the older one is number 2
+    // The end of input (Ctrl-D) at the picker quits quietly.
+    expect((await runResume(undefined, {}, deps([null]))).code).toBe(0);
+  });
+
+  it('rows at 80 columns fit and do not quote the title again in the recap', async () => {
+    writePiSession('s1', 'fix the failing test in the duration parser', 'I fixed the double conversion in src/duration.ts. Shall I run npm test again?', 1);
+    const r = await runResume(undefined, { list: true }, deps([]));
+    const [head, recap] = r.out.trimEnd().split('\n') as [string, string];
+    expect(head).toContain('fix the failing test in the duration parser');
+    expect(recap).not.toContain('fix the failing test');
+    for (const l of r.out.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+  });
+
+  it('marks a session that a live recapwrap is running', async () => {
+    const file = writePiSession('s1', 'fix the failing test', 'Done.', 1);
+    writePiSession('s2', 'add a verbose flag', 'Added it.', 2);
+    const stateDir = join(home, 'state', 'recapwrap');
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify({ version: 1, pid: process.pid, agent: 'pi', command: 'pi', cwd: CWD, sessionFile: file, tmuxPane: '%7', state: 'idle', startedAt: '', updatedAt: '' }));
+    const r = await runResume(undefined, { list: true }, deps([]));
+    const heads = r.out.split('\n').filter((l) => /^ *\d+\./.test(l));
+    expect(heads[0]).not.toContain('[live');
+    expect(heads[1]).toContain('[live in %7]');
+    const json = JSON.parse((await runResume(undefined, { json: true }, deps([]))).out) as Array<{ live?: unknown }>;
+    expect(json[1]?.live).toEqual({ pid: process.pid, pane: '%7' });
+  });
+});

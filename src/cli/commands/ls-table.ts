@@ -7,12 +7,13 @@ import { formatSince, shortenDir } from '../../util/age.js';
 
 export function renderLs(states: readonly LiveState[], cols: number, now: number, home = homedir()): string {
   if (states.length === 0) return 'no live sessions: start one with `recapwrap <agent>` (e.g. `recapwrap claude`), or try `recapwrap demo`';
+  // Every cell comes from a state file: folder names and commands can hold escape sequences too.
   const rows = states.map((s) => [
-    s.agent ?? s.command,
-    shortenDir(s.cwd, home),
-    `${s.state} ${formatSince(s.stateSince, now)}`,
+    sanitizeLine(s.agent ?? s.command),
+    shortenDir(sanitizeLine(s.cwd), home),
+    `${sanitizeLine(s.state)} ${formatSince(s.stateSince, now)}`,
     formatSince(s.lastFocusAt, now),
-    s.tmuxPane ?? '-',
+    sanitizeLine(s.tmuxPane ?? '-'),
     sanitizeLine(s.lastRecap?.line ?? ''),
   ]);
   const header = ['AGENT', 'DIR', 'STATE', 'LOOKED', 'PANE', 'RECAP'];

@@ -19,8 +19,10 @@ import { sanitizeLine, stringifyJsonSafely } from '../util/sanitize.js';
 export const MAX_REQUEST_BYTES = 4 * 1024;
 /** Connections beyond this are closed at once (status lines connect briefly; nobody needs more). */
 export const MAX_CONNECTIONS = 32;
-/** Socket work runs in slices at most this long, then yields to the event loop (agent output first). */
+/** Socket work runs in slices at most this long, then rests (agent output first)... */
 export const SLICE_BUDGET_MS = 1;
+/** ...for this long, so a flood can take at most about a third of a core from the agent's own output. */
+export const SLICE_REST_MS = 2;
 /** A connection that sends nothing for this long is closed (frees its slot). */
 export const IDLE_CONNECTION_MS = 60_000;
 /** Longest string `id` echoed back; other ids (objects, arrays, long strings) are refused. */
@@ -80,7 +82,20 @@ async function answer(line: string, handle: ControlHandler, log: ControlLog): Pr
   }
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/*
+ * One budget for all socket work in the process (every connection of every server): a caller runs until
+ * the current slice is used up, then waits out a rest on a timer, during which the event loop forwards
+ * the agent's output and anything else that is waiting.
+ */
+let sliceStart = 0;
+async function takeTurn(): Promise<void> {
+  const now = performance.now();
+  if (now - sliceStart < SLICE_BUDGET_MS) return;
+  if (sliceStart !== 0 && now - sliceStart < SLICE_BUDGET_MS + SLICE_REST_MS) {
+    await new Promise<void>((resolve) => setTimeout(resolve, SLICE_REST_MS));
+  }
+  sliceStart = performance.now();
+}
 
 /*
  * Serve one connection: complete lines are answered in order, one at a time. Reading stops (pause) as
@@ -122,8 +137,9 @@ function serve(socket: Socket, handle: ControlHandler, log: ControlLog): void {
     if (pumping) return;
     pumping = true;
     try {
-      let sliceStart = performance.now();
       while (!closed) {
+        await takeTurn();
+        if (closed) break;
         const nl = buffer.indexOf('\n');
         if (nl < 0) {
           if (buffer.length > MAX_REQUEST_BYTES) await refuse(`request over ${MAX_REQUEST_BYTES} bytes`);
@@ -136,10 +152,6 @@ function serve(socket: Socket, handle: ControlHandler, log: ControlLog): void {
         const line = buffer.slice(0, nl).trim();
         buffer = buffer.slice(nl + 1);
         if (line) await send(await answer(line, handle, log));
-        if (performance.now() - sliceStart >= SLICE_BUDGET_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
       }
     } finally {
       pumping = false;

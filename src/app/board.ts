@@ -5,7 +5,7 @@
  * shows its card; `r` asks the wrapper for a fresh recap over its control socket. The terminal is restored
  * on quit, on signals and on errors.
  */
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { homedir } from 'node:os';
 import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
 import type { BoardRow, BoardView } from '../display/board-view.js';
@@ -13,6 +13,7 @@ import { requestControl, socketPathFor } from '../display/control-socket.js';
 import { byStartedAt, readLiveStates, type LiveState } from '../display/state-file.js';
 import { runTmux } from '../display/tmux.js';
 import { formatSince as since, shortenDir } from '../util/age.js';
+import { ensurePrivateDir } from '../util/safe-fs.js';
 import { sanitizeLine } from '../util/sanitize.js';
 
 /** How often the age columns are redrawn (no file is read for it). */
@@ -24,11 +25,11 @@ export function boardRows(states: readonly LiveState[], now: number, home = home
     .sort((a, b) => byStartedAt(a, b) || a.pid - b.pid)
     .map((s) => ({
       key: String(s.pid),
-      agent: s.agent ?? s.command,
-      dir: shortenDir(s.cwd, home, 24),
-      state: `${s.state} ${since(s.stateSince, now)}`,
+      agent: sanitizeLine(s.agent ?? s.command),
+      dir: shortenDir(sanitizeLine(s.cwd), home, 24),
+      state: `${sanitizeLine(s.state)} ${since(s.stateSince, now)}`,
       looked: since(s.lastFocusAt, now),
-      pane: s.tmuxPane ?? '-',
+      pane: sanitizeLine(s.tmuxPane ?? '-'),
       recap: sanitizeLine(s.lastRecap?.line ?? ''),
     }));
 }
@@ -43,7 +44,12 @@ export interface BoardOptions {
 export async function runBoard(options: BoardOptions): Promise<number> {
   const { env } = options;
   const stateDir = getStateDir(env);
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  try {
+    ensurePrivateDir(stateDir); // not mkdir -p: under /proc it never returns (#19 point 8)
+  } catch (error) {
+    process.stderr.write(`recapwrap: ${sanitizeLine((error as Error).message)}\n`);
+    return 1;
+  }
   let states: LiveState[] = [];
   let view: BoardView | undefined;
   let watcher: FSWatcher | undefined;

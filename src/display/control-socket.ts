@@ -25,6 +25,8 @@ export const SLICE_BUDGET_MS = 1;
 export const SLICE_REST_MS = 2;
 /** A connection that sends nothing for this long is closed (frees its slot). */
 export const IDLE_CONNECTION_MS = 60_000;
+/** A client gives up on a reply longer than this (a status reply is about a kilobyte). */
+const MAX_REPLY_CHARS = 1024 * 1024;
 /** Longest string `id` echoed back; other ids (objects, arrays, long strings) are refused. */
 const MAX_ID_CHARS = 64;
 export const CONTROL_COMMANDS = ['status', 'show', 'recap'] as const;
@@ -228,7 +230,13 @@ export function requestControl(path: string, cmd: string, timeoutMs = 3000): Pro
     socket.on('data', (data: string) => {
       buffer += data;
       const nl = buffer.indexOf('\n');
-      if (nl < 0) return;
+      if (nl < 0) {
+        if (buffer.length <= MAX_REPLY_CHARS) return;
+        clearTimeout(timer);
+        socket.destroy();
+        reject(new Error(`reply from ${path} over ${MAX_REPLY_CHARS} characters`));
+        return;
+      }
       clearTimeout(timer);
       socket.end();
       try {

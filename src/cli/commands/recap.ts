@@ -9,6 +9,7 @@ import { resolveConfig } from '../../config/load.js';
 import { getHomeDir, getRuntimeDir, getStateDir, type Env } from '../../config/paths.js';
 import { requestControl, socketPathFor } from '../../display/control-socket.js';
 import { readLiveStates } from '../../display/state-file.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { isAgentId, AGENT_IDS } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 
@@ -34,8 +35,8 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
     const socket = state.socketPath ?? socketPathFor(getRuntimeDir(env), state.pid);
     try {
       const reply = await requestControl(socket, options.show ? 'show' : 'recap', 10_000);
-      if (reply.ok !== true) return fail(String(reply.error ?? 'the wrapper refused'));
-      return { out: typeof reply.line === 'string' ? reply.line + '\n' : '', err: '', code: 0 };
+      if (reply.ok !== true) return fail(sanitizeLine(String(reply.error ?? 'the wrapper refused')));
+      return { out: typeof reply.line === 'string' ? sanitizeLine(reply.line) + '\n' : '', err: '', code: 0 };
     } catch (error) {
       return fail(`cannot reach the wrapper in pane ${options.pane}: ${(error as Error).message}`);
     }

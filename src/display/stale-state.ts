@@ -10,6 +10,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { isProcessAlive, isSameProcessAs } from '../util/process.js';
 import { checkPrivateDir, readRegularFile, unlinkQuietly } from '../util/safe-fs.js';
+import { sanitizeLine } from '../util/sanitize.js';
 import { MAX_STATE_FILE_BYTES, parseLiveState } from './state-file.js';
 
 /** How long a socket probe may take before the wrapper is taken to be alive (busy, not dead). */
@@ -68,7 +69,7 @@ export interface PruneResult {
 }
 
 /** Remove stale live files, sockets, claims and temp files in the state folder and the socket folders given. */
-export async function pruneStaleEntries(stateDir: string, socketDirs: readonly string[] = []): Promise<PruneResult> {
+export async function pruneStaleEntries(stateDir: string, socketDirs: readonly string[] = [], options: { warn?: (message: string) => void } = {}): Promise<PruneResult> {
   const removed: string[] = [];
   const probed = new Set<string>();
   const refusing = async (path: string) => {
@@ -96,18 +97,22 @@ export async function pruneStaleEntries(stateDir: string, socketDirs: readonly s
     const pid = Number(m[1]);
     const written = mtimeOf(path);
     if (written === undefined) continue;
+    let socketPath: string | null = null;
+    let unreadable: string | undefined;
+    try {
+      socketPath = parseLiveState(readRegularFile(path, MAX_STATE_FILE_BYTES)).socketPath;
+    } catch (error) {
+      unreadable = (error as Error).message;
+    }
     if (!isSameProcessAs(pid, written)) {
       remove(path);
+      // A corrupt file is worth a word even when its wrapper is gone (JSON.parse quotes the bad text).
+      if (unreadable !== undefined) options.warn?.(sanitizeLine(`removed ${path} of a gone wrapper: ${unreadable}`));
       continue;
     }
     // The pid is alive and may be ours: a wrapper whose socket refuses is gone all the same (a reused pid
-    // where start times are unknown). Corrupt files are left for `ls` to warn about.
-    let socketPath: string | null = null;
-    try {
-      socketPath = parseLiveState(readRegularFile(path, MAX_STATE_FILE_BYTES)).socketPath;
-    } catch {
-      continue;
-    }
+    // where start times are unknown). Corrupt files of live pids are left for `ls` to warn about.
+    if (unreadable !== undefined) continue;
     if (pid !== process.pid && socketPath && (await refusing(socketPath))) {
       remove(path);
       remove(socketPath);

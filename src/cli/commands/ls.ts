@@ -18,8 +18,9 @@ export function registerLs(program: Command): void {
     .action(async function (this: Command, options: { json: boolean }) {
       const { renderLs } = await import('./ls-table.js');
       // What SIGKILLed wrappers left behind goes first (#19 point 9).
-      await pruneStaleEntries(getStateDir(), [getRuntimeDir(), join(getStateDir(), 'sockets')]);
-      const states = readLiveStates(getStateDir(), { prune: true, warn: (m) => process.stderr.write(`recapwrap: warning: ${m}\n`) });
+      const warn = (m: string) => process.stderr.write(`recapwrap: warning: ${m}\n`);
+      await pruneStaleEntries(getStateDir(), [getRuntimeDir(), join(getStateDir(), 'sockets')], { warn });
+      const states = readLiveStates(getStateDir(), { prune: true, warn });
       process.stdout.write((options.json ? stringifyJsonSafely(states, 2) : renderLs(states, process.stdout.columns || 100, Date.now())) + '\n');
       setExitCode(this, 0);
     });

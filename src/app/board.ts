@@ -5,7 +5,7 @@
  * shows its card; `r` asks the wrapper for a fresh recap over its control socket. The terminal is restored
  * on quit, on signals and on errors.
  */
-import { mkdirSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { homedir } from 'node:os';
 import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
 import type { BoardHandlers, BoardRow, BoardView } from '../display/board-view.js';
@@ -14,6 +14,8 @@ import { readLiveStates, type LiveState } from '../display/state-file.js';
 import { runTmux } from '../display/tmux.js';
 import { shortenDir } from '../util/age.js';
 import { fitRecapCell, liveRow, nameLiveState, orderLiveStates } from './live-listing.js';
+import { ensurePrivateDir } from '../util/safe-fs.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 /** How often the age columns are redrawn (no file is read for it). */
 export const AGE_REFRESH_MS = 10_000;
@@ -34,7 +36,12 @@ export interface BoardOptions {
 export async function runBoard(options: BoardOptions): Promise<number> {
   const { env } = options;
   const stateDir = getStateDir(env);
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  try {
+    ensurePrivateDir(stateDir); // not mkdir -p: under /proc it never returns (#19 point 8)
+  } catch (error) {
+    process.stderr.write(`recapwrap: ${sanitizeLine((error as Error).message)}\n`);
+    return 1;
+  }
   let states: LiveState[] = [];
   let view: BoardView | undefined;
   let watcher: FSWatcher | undefined;

@@ -15,7 +15,7 @@ export function orderLiveStates(states: readonly LiveState[]): LiveState[] {
 
 /** A wrapper as a person names it: `claude in ~/proj (%3)`. */
 export function nameLiveState(s: LiveState, home: string): string {
-  return `${s.agent ?? s.command} in ${shortenDir(s.cwd, home, 28)}${s.tmuxPane ? ` (${s.tmuxPane})` : ''}`;
+  return sanitizeLine(`${s.agent ?? s.command} in ${shortenDir(s.cwd, home, 28)}${s.tmuxPane ? ` (${s.tmuxPane})` : ''}`);
 }
 
 export interface LiveRow {
@@ -31,10 +31,11 @@ export interface LiveRow {
 export function liveRow(s: LiveState, now: number, home: string, dirWidth = 28): LiveRow {
   return {
     agent: sanitizeLine(s.agent ?? s.command),
-    dir: shortenDir(s.cwd, home, dirWidth),
-    state: `${s.state} ${formatSince(s.stateSince, now)}`,
+    // Every cell comes from a state file: folder names and commands can hold escape sequences too (#19).
+    dir: shortenDir(sanitizeLine(s.cwd), home, dirWidth),
+    state: `${sanitizeLine(s.state)} ${formatSince(s.stateSince, now)}`,
     looked: formatSince(s.lastFocusAt, now),
-    pane: s.tmuxPane ?? '-',
+    pane: sanitizeLine(s.tmuxPane ?? '-'),
     recap: composeRecap({ line: s.lastRecap?.line ?? '' }, Number.MAX_SAFE_INTEGER),
   };
 }

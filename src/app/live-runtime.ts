@@ -4,15 +4,18 @@
  * the display, and attachRecap's tracker, controller and tmux display.
  */
 import type { Server } from 'node:net';
+import { join } from 'node:path';
 import type { Options } from '../config/options-table.js';
-import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
+import type { Env } from '../config/paths.js';
 import { socketPathFor, startControlServer, stopControlServer } from '../display/control-socket.js';
 import { StateWriter } from '../display/state-file.js';
+import { pruneStaleEntries } from '../display/stale-state.js';
 import { debugLog } from '../util/debug-log.js';
 import type { RecapDisplay } from './live-recap.js';
 import type { RecapPlan } from './launch-plan.js';
 import { attachRecap } from './recap-wiring.js';
 import { createRecapEngine } from './recap-engine.js';
+import type { StateFolders } from './state-folders.js';
 import type { WrapSession } from './wrap-session.js';
 
 export interface LiveRuntimeInput {
@@ -26,6 +29,8 @@ export interface LiveRuntimeInput {
   command: string;
   /** The overlay bar, already mirroring the agent's screen (outside tmux). */
   overlay?: RecapDisplay & { dispose(): void };
+  /** The state and socket folders, checked before the agent started (prepareStateFolders). */
+  folders: StateFolders;
 }
 
 export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void> } | undefined {
@@ -33,9 +38,10 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
   const overlay = input.overlay;
   const engine = createRecapEngine({ options, agent: plan.agent, command: input.command, env });
   const now = () => new Date().toISOString();
-  const socketPath = socketPathFor(getRuntimeDir(env), process.pid);
+  const { stateDir, runtimeDir } = input.folders;
+  const socketPath = socketPathFor(runtimeDir, process.pid);
   const state = new StateWriter(
-    getStateDir(env),
+    stateDir,
     {
       pid: process.pid,
       agent: plan.agent ?? null,
@@ -52,6 +58,8 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
       startedAt: new Date(input.startedAt).toISOString(),
     },
     (error) => debugLog('state', 'state file write failed', { error: error.message }),
+    // Written once the socket answers: `ls` takes a live file whose socket refuses for a dead wrapper.
+    { deferFirstWrite: true },
   );
   const attached = attachRecap({
     plan,
@@ -82,29 +90,64 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
   }
   const focus = session.onFocus((focused) => focused && state.update({ lastFocusAt: now() }));
   let server: Server | undefined;
-  startControlServer(socketPath, async (cmd) => {
-    switch (cmd) {
-      case 'status':
-        return { state: state.current };
-      case 'show':
-        attached.live.requestManual();
-        return { line: state.current.lastRecap?.line ?? null };
-      case 'recap': {
-        const current = attached.tracker.current;
-        if (!current) return { line: null };
+  let stopped = false;
+  // One draft at a time however many clients ask (a flood of `recap` requests must not start a flood of generators).
+  let drafting: Promise<string | null> | undefined;
+  const draftNow = (): Promise<string | null> => {
+    const current = attached.tracker.current;
+    if (!current) return Promise.resolve(null);
+    drafting ??= (async () => {
+      try {
         const line = (await engine.draft(current, AbortSignal.timeout(options.generatorTimeoutSeconds * 1000))) ?? null;
         if (line) state.update({ lastRecap: { line, stamp: current.stamp, createdAt: now() } }, { now: true });
-        return { line };
+        return line;
+      } finally {
+        drafting = undefined;
       }
-      default:
-        return cmd satisfies never;
-    }
-  }).then(
-    (s) => (server = s),
-    (error: Error) => debugLog('control', 'control socket failed', { error: error.message }),
-  );
+    })();
+    return drafting;
+  };
+  startControlServer(
+    socketPath,
+    async (cmd) => {
+      switch (cmd) {
+        case 'status':
+          return { state: state.current };
+        case 'show':
+          attached.live.requestManual();
+          return { line: state.current.lastRecap?.line ?? null };
+        case 'recap':
+          return { line: await draftNow() };
+        default:
+          return cmd satisfies never;
+      }
+    },
+    (message, fields) => debugLog('control', message, fields),
+  )
+    .then(
+      (s) => {
+        if (stopped) stopControlServer(s, socketPath);
+        else server = s;
+      },
+      (error: Error) => {
+        debugLog('control', 'control socket failed', { error: error.message });
+        state.update({ socketPath: null });
+      },
+    )
+    .finally(() => {
+      if (stopped) return;
+      state.flush();
+      // What dead wrappers left behind (SIGKILL runs no clean-up), off the agent's path.
+      setTimeout(() => {
+        pruneStaleEntries(stateDir, [runtimeDir, join(stateDir, 'sockets')]).then(
+          ({ removed }) => removed.length > 0 && debugLog('state', 'removed stale entries', { count: removed.length }),
+          (error: Error) => debugLog('state', 'stale clean-up failed', { error: error.message }),
+        );
+      }, 0).unref();
+    });
   return {
     async stop() {
+      stopped = true;
       focus.dispose();
       state.update({ state: 'exited', stateSince: now() });
       await attached.stop();

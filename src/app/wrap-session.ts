@@ -14,6 +14,7 @@ import type { OptionName } from '../config/options-table.js';
 import type { AgentId } from '../transcripts/types.js';
 import { debugLog } from '../util/debug-log.js';
 import { chooseDisplay, planRecap } from './launch-plan.js';
+import { prepareStateFolders } from './state-folders.js';
 
 export type { Disposable } from '../pty/pty-process.js';
 
@@ -337,17 +338,19 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   }
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
   const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  // Unusable or unsafe state folders: the agent runs without recaps (#19 points 2 and 8).
+  const folders = plan.adapter ? prepareStateFolders(env, (m) => process.stderr.write(`recapwrap: ${m}\n`)) : undefined;
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
-  const overlaySetup = plan.adapter && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  const overlaySetup = folders && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
   const overlay = overlaySetup?.attach(session, { position: opts.position, barRows: opts.barRows });
   let recap: { stop(): Promise<void> } | undefined;
-  if (plan.adapter) {
+  if (folders) {
     // Even with --display none: the transcript is still followed for status, ls and recap --pane.
     try {
       const { attachLiveRecap } = await import('./live-runtime.js');
-      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt, overlay, command: options.command });
+      recap = attachLiveRecap({ plan, session, options: opts, cwd, env, startedAt, overlay, command: options.command, folders });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

@@ -3,7 +3,7 @@
  * Agent session folders are not here: each transcript adapter owns its agent's paths.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export const XDG_STATE_HOME_ENV = 'XDG_STATE_HOME';
 export const XDG_CONFIG_HOME_ENV = 'XDG_CONFIG_HOME';
@@ -20,22 +20,32 @@ function homeOf(env: Env): string {
   return env.HOME && env.HOME.length > 0 ? env.HOME : homedir();
 }
 
+/**
+ * An XDG base folder from the environment, or undefined when unset, empty or relative: the XDG Base
+ * Directory spec says relative paths are invalid and must be ignored (a relative XDG_STATE_HOME used
+ * to put recapwrap's state inside the project folder).
+ */
+export function xdgDirFrom(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value && isAbsolute(value) ? value : undefined;
+}
+
 // Live wrapper records, last recaps, session claims: $XDG_STATE_HOME/recapwrap (0700).
 export function getStateDir(env: Env = process.env): string {
-  if (env[RECAPWRAP_STATE_DIR_ENV]) return env[RECAPWRAP_STATE_DIR_ENV] as string;
-  const base = env[XDG_STATE_HOME_ENV] || join(homeOf(env), '.local', 'state');
+  if (env[RECAPWRAP_STATE_DIR_ENV]) return resolve(env[RECAPWRAP_STATE_DIR_ENV] as string);
+  const base = xdgDirFrom(env, XDG_STATE_HOME_ENV) ?? join(homeOf(env), '.local', 'state');
   return join(base, 'recapwrap');
 }
 
 // Control sockets: $XDG_RUNTIME_DIR/recapwrap when it exists, else <state>/sockets.
 export function getRuntimeDir(env: Env = process.env): string {
-  const runtime = env[XDG_RUNTIME_DIR_ENV];
+  const runtime = xdgDirFrom(env, XDG_RUNTIME_DIR_ENV);
   if (runtime && !env[RECAPWRAP_STATE_DIR_ENV]) return join(runtime, 'recapwrap');
   return join(getStateDir(env), 'sockets');
 }
 
 export function getConfigDir(env: Env = process.env): string {
-  const base = env[XDG_CONFIG_HOME_ENV] || join(homeOf(env), '.config');
+  const base = xdgDirFrom(env, XDG_CONFIG_HOME_ENV) ?? join(homeOf(env), '.config');
   return join(base, 'recapwrap');
 }
 
@@ -45,7 +55,7 @@ export function getConfigFile(env: Env = process.env): string {
 
 // Recap cache, keyed by (session, stamp, generator).
 export function getCacheDir(env: Env = process.env): string {
-  const base = env[XDG_CACHE_HOME_ENV] || join(homeOf(env), '.cache');
+  const base = xdgDirFrom(env, XDG_CACHE_HOME_ENV) ?? join(homeOf(env), '.cache');
   return join(base, 'recapwrap');
 }
 

@@ -3,7 +3,8 @@ import { createConnection, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_REQUEST_BYTES, requestControl, startControlServer, stopControlServer } from './control-socket.js';
+import { pollUntil } from '../../test/helpers/poll.js';
+import { MAX_CONNECTIONS, MAX_REQUEST_BYTES, requestControl, startControlServer, stopControlServer } from './control-socket.js';
 
 let dir: string;
 let server: Server | undefined;
@@ -81,5 +82,81 @@ describe('control socket', () => {
 
   it('a client gets a clear error when nobody listens', async () => {
     await expect(requestControl(join(dir, 'nobody.sock'), 'status', 500)).rejects.toThrow();
+  });
+
+  // #19 point 1: a deeply nested id made JSON.stringify throw in the reply and took the wrapper down.
+  it('answers deeply nested ids and commands with an error, never echoing them, and keeps serving', async () => {
+    server = await startControlServer(path, async () => ({ state: { pid: 1 } }));
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const lines = [`{"id":${deep(1500)},"cmd":"status"}`, `{"id":1,"cmd":${deep(1500)}}`, `{"id":{"a":1},"cmd":"status"}`, `{"id":"${'x'.repeat(65)}","cmd":"status"}`, '{"id":2,"cmd":"status"}'];
+    const replies = (await raw(lines.join('\n') + '\n', lines.length)).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(replies.slice(0, 4).map((r) => [r.id, r.ok])).toEqual([[null, false], [1, false], [null, false], [null, false]]);
+    expect(replies.slice(0, 4).every((r) => String(r.error).length < 200)).toBe(true);
+    expect(replies[4]).toEqual({ id: 2, ok: true, state: { pid: 1 } });
+  });
+
+  it('survives a handler that throws or returns what JSON cannot hold', async () => {
+    let calls = 0;
+    server = await startControlServer(path, async () => {
+      calls++;
+      if (calls === 1) throw new Error('boom');
+      if (calls === 2) return { big: 10n } as unknown as Record<string, unknown>;
+      return { fine: true };
+    });
+    expect(await requestControl(path, 'status')).toMatchObject({ ok: false, error: 'boom' });
+    expect(await requestControl(path, 'status')).toMatchObject({ ok: false, error: 'internal error' });
+    expect(await requestControl(path, 'status')).toMatchObject({ ok: true, fine: true });
+  });
+
+  it('escapes C1 and bidi characters in replies', async () => {
+    server = await startControlServer(path, async () => ({ line: 'a\u009b2Jb\u202ec' }));
+    const replies = await raw('{"id":1,"cmd":"status"}\n', 1);
+    expect(replies[0]).not.toMatch(/[\u0080-\u009f\u202e]/);
+    expect(JSON.parse(replies[0]!)).toMatchObject({ line: 'a\u009b2Jb\u202ec' });
+  });
+
+  // #19 point 7: replies are answered one at a time with backpressure; a client that floods and never
+  // reads is held back by the kernel, and the server's memory does not grow with the flood.
+  it('holds back a client that floods without reading its replies', async () => {
+    let handled = 0;
+    server = await startControlServer(path, async () => (handled++, { state: { pid: 1, pad: 'x'.repeat(200) } }));
+    const s = createConnection(path);
+    await new Promise<void>((resolve) => s.on('connect', () => resolve()));
+    s.pause(); // never read replies
+    const line = '{"id":1,"cmd":"status"}\n'.repeat(1000);
+    for (let i = 0; i < 100; i++) s.write(line); // 100,000 requests (queued on the client's side)
+    await pollUntil(() => handled > 0, { timeoutMs: 5000, description: 'the first replies' });
+    await new Promise((r) => setTimeout(r, 300));
+    const stalled = handled;
+    await new Promise((r) => setTimeout(r, 300));
+    // Stopped answering once its replies piled up (the client's write side is blocked too).
+    expect(handled).toBe(stalled);
+    expect(handled).toBeLessThan(5000); // ~400 here: what fits the socket buffers of the replies
+    s.destroy();
+    expect(await requestControl(path, 'status')).toMatchObject({ ok: true });
+  });
+
+  it('closes connections beyond the cap, and still serves once they go', async () => {
+    server = await startControlServer(path, async () => ({}));
+    const held = await Promise.all(
+      Array.from({ length: MAX_CONNECTIONS + 5 }, () => new Promise<ReturnType<typeof createConnection>>((resolve) => {
+        const c = createConnection(path);
+        c.on('error', () => {});
+        c.on('connect', () => resolve(c));
+      })),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = held.filter((c) => c.destroyed || c.readableEnded).length;
+    for (const c of held) c.destroy();
+    expect(closed).toBeGreaterThanOrEqual(1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await requestControl(path, 'status')).toMatchObject({ ok: true });
+  });
+
+  it('refuses a socket folder open to others', async () => {
+    const { chmodSync, mkdirSync } = await import('node:fs');
+    mkdirSync(join(dir, 'run'));
+    chmodSync(join(dir, 'run'), 0o777);
+    await expect(startControlServer(path, async () => ({}))).rejects.toThrow(/writable by other users/);
   });
 });

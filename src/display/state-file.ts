@@ -1,15 +1,20 @@
 /**
  * One small JSON file per live wrapper in the state folder ($XDG_STATE_HOME/recapwrap, 0700), for
  * `status`, status lines and other tools: agent, folder, session file, tmux pane, activity state and
- * the last recap. Written atomically (temp file + rename, 0600), coalesced, removed on exit; readers
- * skip corrupt files and treat files of dead pids as stale.
+ * the last recap. Written atomically (temp file + rename, 0600, never through a link), coalesced,
+ * removed on exit; readers skip corrupt or odd files and treat files of dead or reused pids as stale.
+ * The caller checks the folder (ensurePrivateDir) before the first write.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isProcessAlive } from '../util/process.js';
+import { isSameProcessAs } from '../util/process.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { checkPrivateDir, ensurePrivateDir, readRegularFile, unlinkQuietly, writeFileAtomic } from '../util/safe-fs.js';
 
 export const STATE_FILE_VERSION = 1;
-const STATE_PREFIX = 'live-';
+export const STATE_PREFIX = 'live-';
+/** A state file is a few hundred bytes; anything far bigger is not ours. */
+export const MAX_STATE_FILE_BYTES = 256 * 1024;
 /** Coalesce bursts of updates into one write at most this often. */
 export const STATE_WRITE_COALESCE_MS = 200;
 
@@ -44,14 +49,16 @@ export class StateWriter {
   private removed = false;
   readonly file: string;
 
+  /** `deferFirstWrite`: the caller flushes once the wrapper can answer on its socket (ls takes a refusing socket for a dead wrapper). */
   constructor(
     private readonly stateDir: string,
     initial: Omit<LiveState, 'version' | 'updatedAt'>,
     private readonly onError: (error: Error) => void = () => {},
+    options: { deferFirstWrite?: boolean } = {},
   ) {
     this.state = { ...initial, version: STATE_FILE_VERSION, updatedAt: new Date().toISOString() };
     this.file = stateFilePath(stateDir, initial.pid);
-    this.flush();
+    if (!options.deferFirstWrite) this.flush();
   }
 
   get current(): Readonly<LiveState> {
@@ -82,12 +89,16 @@ export class StateWriter {
   flush(): void {
     if (this.removed) return;
     try {
-      mkdirSync(this.stateDir, { recursive: true, mode: 0o700 });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(this.state), { mode: 0o600 });
-      renameSync(tmp, this.file);
+      writeFileAtomic(this.file, JSON.stringify(this.state));
     } catch (error) {
-      this.onError(error as Error);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return this.onError(error as Error);
+      // The folder went away under us (someone cleaned ~/.local/state): make it again, checked, once.
+      try {
+        ensurePrivateDir(this.stateDir);
+        writeFileAtomic(this.file, JSON.stringify(this.state));
+      } catch (again) {
+        this.onError(again as Error);
+      }
     }
   }
 
@@ -95,11 +106,7 @@ export class StateWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.removed = true;
-    try {
-      unlinkSync(this.file);
-    } catch {
-      // Already gone.
-    }
+    unlinkQuietly(this.file);
   }
 }
 
@@ -110,8 +117,54 @@ export interface ReadStatesOptions {
   warn?: (message: string) => void;
 }
 
-/** Every live wrapper's state, newest first; corrupt files are skipped, dead pids stale. */
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * A state file's text as a LiveState with every field of the right type (files are written by us, but
+ * readers print them: a wrong-typed field must not crash `ls` or a status line). Throws on what is not
+ * a recapwrap state file at all.
+ */
+export function parseLiveState(text: string): LiveState {
+  const raw = JSON.parse(text) as unknown;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('not a recapwrap state file');
+  const o = raw as Record<string, unknown>;
+  if (typeof o.pid !== 'number' || !Number.isInteger(o.pid) || o.pid <= 0 || typeof o.cwd !== 'string') throw new Error('not a recapwrap state file');
+  const recap = o.lastRecap as Record<string, unknown> | null | undefined;
+  const activity = (['working', 'waiting', 'idle', 'exited'] as const).find((a) => a === o.state) ?? 'idle';
+  return {
+    version: typeof o.version === 'number' ? o.version : STATE_FILE_VERSION,
+    pid: o.pid,
+    agent: strOrNull(o.agent),
+    command: str(o.command) ?? '',
+    cwd: o.cwd,
+    sessionFile: strOrNull(o.sessionFile),
+    sessionId: strOrNull(o.sessionId),
+    tmuxPane: strOrNull(o.tmuxPane),
+    state: activity,
+    stateSince: str(o.stateSince) ?? '',
+    lastFocusAt: strOrNull(o.lastFocusAt),
+    lastRecap:
+      recap && typeof recap === 'object' && typeof recap.line === 'string'
+        ? { line: recap.line, stamp: str(recap.stamp) ?? '', createdAt: str(recap.createdAt) ?? '' }
+        : null,
+    socketPath: strOrNull(o.socketPath),
+    startedAt: str(o.startedAt) ?? '',
+    updatedAt: str(o.updatedAt) ?? '',
+  };
+}
+
+/**
+ * Every live wrapper's state, newest first; corrupt or odd files (links, FIFOs, huge) are skipped, and
+ * files of dead pids or of pids reused by a newer process are stale. A folder that is not private
+ * (another owner, writable by others, a link) is not read at all.
+ */
 export function readLiveStates(stateDir: string, options: ReadStatesOptions = {}): LiveState[] {
+  const problem = checkPrivateDir(stateDir);
+  if (problem) {
+    if (!problem.endsWith('ENOENT')) options.warn?.(sanitizeLine(`not reading the state folder: ${problem}`));
+    return [];
+  }
   let names: string[];
   try {
     names = readdirSync(stateDir);
@@ -123,19 +176,16 @@ export function readLiveStates(stateDir: string, options: ReadStatesOptions = {}
     if (!name.startsWith(STATE_PREFIX) || !name.endsWith('.json')) continue;
     const file = join(stateDir, name);
     let state: LiveState;
+    let writtenAt: number;
     try {
-      state = JSON.parse(readFileSync(file, 'utf8')) as LiveState;
-      if (typeof state !== 'object' || state === null || typeof state.pid !== 'number' || typeof state.cwd !== 'string') throw new Error('not a recapwrap state file');
+      state = parseLiveState(readRegularFile(file, MAX_STATE_FILE_BYTES));
+      writtenAt = statSync(file).mtimeMs;
     } catch (error) {
-      options.warn?.(`skipping ${file}: ${(error as Error).message}`);
+      options.warn?.(sanitizeLine(`skipping ${file}: ${(error as Error).message}`)); // JSON.parse quotes the bad text
       continue;
     }
-    if (!isProcessAlive(state.pid)) {
-      if (options.prune) {
-        try {
-          unlinkSync(file);
-        } catch {}
-      }
+    if (!isSameProcessAs(state.pid, writtenAt)) {
+      if (options.prune) unlinkQuietly(file);
       continue;
     }
     out.push(state);

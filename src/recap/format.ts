@@ -2,6 +2,7 @@
  * How a Recap prints: `line` (the recap text composed for the width it is printed in, no label), `card` (a short block for a session opened days later:
  * headline, what happened, next actions, artifacts) and `json` (the shared Recap shape).
  */
+import { sanitizeLine, stringifyJsonSafely } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
 import { composeRecap } from './compose.js';
 import type { Recap } from './types.js';
@@ -18,30 +19,32 @@ const STATUS_WORDS: Record<Recap['status'], string> = {
   empty: 'empty',
 };
 
+// Every text of a card goes through sanitizeLine (session id, file, model and artifacts come from the transcript).
 export function renderCard(recap: Recap, width = 100): string {
   const cut = (s: string) => truncateToWidth(s, Math.max(20, width));
-  const gen = recap.generator.type === 'heuristic' ? 'heuristic' : `${recap.generator.type} · ${recap.generator.model}`;
-  const lines = [cut(`${recap.headline}`), cut(`${recap.session.agent} · ${STATUS_WORDS[recap.status]} · ${recap.session.id}`), ''];
-  lines.push(composeRecap(recap, Math.max(20, width)));
+  const t = (s: string | undefined) => sanitizeLine(s ?? '');
+  const gen = recap.generator.type === 'heuristic' ? 'heuristic' : `${t(recap.generator.type)} · ${t(recap.generator.model)}`;
+  const lines = [cut(t(recap.headline)), cut(`${t(recap.session.agent)} · ${STATUS_WORDS[recap.status] ?? t(recap.status)} · ${t(recap.session.id)}`), ''];
+  lines.push(sanitizeLine(composeRecap(recap, Math.max(20, width))));
   if (recap.done.length) {
     lines.push('', 'What happened');
-    for (const d of recap.done) lines.push(cut(`  • ${d}`));
+    for (const d of recap.done) lines.push(cut(`  • ${t(d)}`));
   }
   if (recap.next.length) {
     lines.push('', 'Next');
-    for (const n of recap.next) lines.push(cut(`  • ${n}`));
+    for (const n of recap.next) lines.push(cut(`  • ${t(n)}`));
   }
   if (recap.artifacts.length) {
     lines.push('', 'Artifacts');
-    for (const a of recap.artifacts) lines.push(cut(`  ${a.kind.padEnd(7)} ${a.kind === 'file' ? a.locator : a.label}`));
+    for (const a of recap.artifacts) lines.push(cut(`  ${t(a.kind).padEnd(7)} ${t(a.kind === 'file' ? a.locator : a.label)}`));
   }
-  lines.push('', cut(`(${gen}; ${recap.session.file})`));
+  lines.push('', cut(`(${gen}; ${t(recap.session.file)})`));
   return lines.join('\n');
 }
 
 /** `width`: the cells the output is printed in (line and card; JSON is the full shape). */
 export function formatRecap(recap: Recap, format: RecapFormat, width = 220): string {
-  if (format === 'json') return JSON.stringify(recap, null, 2);
+  if (format === 'json') return stringifyJsonSafely(recap, 2);
   if (format === 'card') return renderCard(recap, width);
-  return composeRecap(recap, width);
+  return sanitizeLine(composeRecap(recap, width));
 }

@@ -9,6 +9,7 @@ import { formatExpected, resolveConfig } from '../../config/load.js';
 import { getHomeDir, getRuntimeDir, getStateDir, type Env } from '../../config/paths.js';
 import { requestControl, socketPathFor } from '../../display/control-socket.js';
 import { readLiveStates } from '../../display/state-file.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { isAgentId, AGENT_IDS } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 import { checkGeneratorSetup, checkRecapUsage, countSessionLines, showPaneError } from './recap-checks.js';
@@ -57,8 +58,8 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
       let line: string | undefined;
       try {
         const reply = await requestControl(socket, options.show ? 'show' : 'recap', 10_000);
-        if (reply.ok !== true) return paneFail(String(reply.error ?? 'the wrapper refused'));
-        line = typeof reply.line === 'string' ? reply.line : undefined;
+        if (reply.ok !== true) return paneFail(sanitizeLine(String(reply.error ?? 'the wrapper refused')));
+        line = typeof reply.line === 'string' ? sanitizeLine(reply.line) : undefined;
       } catch (error) {
         return paneFail(`cannot reach the wrapper in pane ${pane}: ${(error as Error).message}`);
       }

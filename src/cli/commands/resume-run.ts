@@ -8,7 +8,7 @@ import type { Env } from '../../config/paths.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { composeRecap, recapText } from '../../recap/compose.js';
-import { sanitizeLine } from '../../util/sanitize.js';
+import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
 import { formatSince } from '../../util/age.js';
 
@@ -77,7 +77,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const { listPastSessions } = await import('../../app/resume.js');
   const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
-  if (options.json) return { out: JSON.stringify(sessions.map((s, i) => ({ index: i + 1, ...s })), null, 2) + '\n', err, code: 0 };
+  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: 0 };
   if (sessions.length === 0) {
     // Nothing to list is an answer, not a failure (as `ls` with no live session); only a pick fails.
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';

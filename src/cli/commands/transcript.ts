@@ -6,34 +6,42 @@ import type { Command } from 'commander';
 import { formatExpected } from '../../config/load.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { Session, TranscriptEvent } from '../../transcripts/types.js';
-import { sanitizeLine } from '../../util/sanitize.js';
+import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { setExitCode } from '../exit-code.js';
+
+/** A transcript's text for the terminal: every field (tool names, paths, ids, models too: the model picks them) is sanitized. */
+const clean = (s: string | number | undefined | null): string => sanitizeLine(String(s ?? ''));
+const clip = (s: string | undefined | null) => clean(s).slice(0, 160);
+
+function timeOf(ts: unknown): string {
+  const t = typeof ts === 'number' || typeof ts === 'string' ? new Date(ts) : undefined;
+  return t && Number.isFinite(t.getTime()) ? t.toISOString().slice(11, 19) : '        ';
+}
 
 // One line per event for people; thinking is marked, never printed.
 export function renderEvent(e: TranscriptEvent): string {
-  const time = e.ts ? new Date(e.ts).toISOString().slice(11, 19) : '        ';
-  const clip = (s: string) => sanitizeLine(s).slice(0, 160);
+  const time = timeOf(e.ts);
   switch (e.kind) {
     case 'user':
       return `${time} ${e.command ? 'command   ' : 'user      '} ${clip(e.text)}`;
     case 'assistant':
       return `${time} assistant  ${clip(e.text)}`;
     case 'thinking':
-      return `${time} thinking   (${e.chars ?? e.text.length} chars, not shown)`;
+      return `${time} thinking   (${clean(e.chars ?? e.text.length)} chars, not shown)`;
     case 'tool-call':
-      return `${time} ${e.approval ? 'approval  ' : 'tool      '} ${e.name}(${clip(e.args)})${e.paths.length ? ` → ${e.paths.join(', ')}` : ''}`;
+      return `${time} ${e.approval ? 'approval  ' : 'tool      '} ${clip(e.name)}(${clip(e.args)})${e.paths.length ? ` → ${e.paths.map(clip).join(', ')}` : ''}`;
     case 'tool-result':
       return `${time} result     ${e.ok ? 'ok' : 'ERROR'} ${clip(e.text)}`;
     case 'summary':
-      return `${time} summary    [${e.source}] ${clip(e.text)}`;
+      return `${time} summary    [${clean(e.source)}] ${clip(e.text)}`;
     case 'turn-end':
-      return `${time} turn end${e.reason ? ` (${e.reason})` : ''}`;
+      return `${time} turn end${e.reason ? ` (${clip(e.reason)})` : ''}`;
     case 'aborted':
       return `${time} aborted    ${clip(e.text ?? '')}`;
     case 'error':
       return `${time} error      ${clip(e.text)}`;
     case 'model':
-      return `${time} model      ${e.provider ? `${e.provider}/` : ''}${e.model}`;
+      return `${time} model      ${e.provider ? `${clip(e.provider)}/` : ''}${clip(e.model)}`;
     case 'title':
       return `${time} title      ${clip(e.text)}`;
     case 'exit':
@@ -44,7 +52,7 @@ export function renderEvent(e: TranscriptEvent): string {
 }
 
 export function renderSession(s: Session, state: string): string {
-  const head = [`${s.agent} session ${s.id}`, s.title ? `title: ${sanitizeLine(s.title)}` : '', s.cwd ? `cwd: ${s.cwd}` : '', `state: ${state}`, `stamp: ${s.stamp}`, s.skipped ? `skipped lines: ${s.skipped}` : '']
+  const head = [`${clean(s.agent)} session ${clean(s.id)}`, s.title ? `title: ${clean(s.title)}` : '', s.cwd ? `cwd: ${clean(s.cwd)}` : '', `state: ${clean(state)}`, `stamp: ${clean(s.stamp)}`, s.skipped ? `skipped lines: ${clean(s.skipped)}` : '']
     .filter(Boolean)
     .join('\n');
   return `${head}\n\n${s.events.map(renderEvent).join('\n')}`;
@@ -60,14 +68,15 @@ export async function runTranscript(file: string, options: { agent?: string; jso
   try {
     session = await loadSessionFile(file, { agent: options.agent });
   } catch (error) {
-    return { out: '', err: `recapwrap: ${(error as Error).message}\n`, code: 1 };
+    return { out: '', err: `recapwrap: ${sanitizeLine((error as Error).message)}\n`, code: 1 };
   }
   const state = deriveActivity(session, { now: Date.now() }).state;
   if (options.json) {
     const { agent, id, cwd, title, stamp, skipped } = session;
     // Thinking is never shown: its length stands in for its text.
     const events = session.events.map((e) => (e.kind === 'thinking' ? { kind: e.kind, chars: e.chars ?? e.text.length, sourceId: e.sourceId, ts: e.ts } : e));
-    return { out: JSON.stringify({ agent, id, cwd: cwd ?? null, title: title ?? null, stamp, state, events, skipped }) + '\n', err: '', code: 0 };
+    // The same JSON, with C1, bidi and zero-width characters \u-escaped: JSON.stringify leaves them raw.
+    return { out: stringifyJsonSafely({ agent, id, cwd: cwd ?? null, title: title ?? null, stamp, state, events, skipped }) + '\n', err: '', code: 0 };
   }
   return { out: renderSession(session, state) + '\n', err: '', code: 0 };
 }

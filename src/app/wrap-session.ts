@@ -5,7 +5,7 @@
  * Recap, transcripts and display wiring attach to a WrapSession from outside (see runWrap).
  */
 import { StringDecoder } from 'node:string_decoder';
-import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
+import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_IN_TMUX_MS, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
 import { ModeTracker } from '../pty/mode-tracker.js';
 import { startPassthrough, terminalSize, type Passthrough } from '../pty/passthrough.js';
 import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
@@ -132,6 +132,10 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   let lastOutputAt = 0;
   let announcedState: 'working' | 'idle' | 'done' | undefined;
   let child: PtyProcess | undefined;
+  let childExited = false;
+  let hungUp = false; // SIGHUP forwarded (received, or the terminal went away): only once
+  // How long a trailing ESC waits for the rest of a focus report (see focus-reports.ts for the values).
+  const pendingFlushMs = env[TMUX_ENV] ? PENDING_FOCUS_FLUSH_IN_TMUX_MS : PENDING_FOCUS_FLUSH_MS;
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
 
@@ -149,7 +153,14 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
     },
     onSignal(signal) {
       debugLog('wrap', 'signal', { signal });
-      child?.kill(signal);
+      if (signal === 'SIGHUP') return hangUpChild();
+      if (!childExited) child?.kill(signal);
+    },
+    onHangup(cause) {
+      // The window was closed or the connection dropped: end as on SIGHUP (the child gets it, we exit
+      // as it does, 128+1 when it dies of it), writing nothing more to the terminal.
+      debugLog('wrap', 'terminal gone', { cause });
+      hangUpChild();
     },
     onBackpressure(blocked) {
       if (blocked) child?.pause();
@@ -175,6 +186,12 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   } catch (error) {
     passthrough.restore();
     throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+
+  function hangUpChild(): void {
+    if (hungUp || childExited) return;
+    hungUp = true;
+    child?.kill('SIGHUP');
   }
 
   if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
@@ -231,12 +248,14 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
       flushTimer = undefined;
     }
     deliverInput(filter.push(buf.toString('latin1')));
-    if (filter.pending) {
-      flushTimer = setTimeout(() => {
-        flushTimer = undefined;
-        deliverInput(filter.flush());
-      }, PENDING_FOCUS_FLUSH_MS);
-    }
+    if (!filter.pending) return;
+    // Only while focus reports can come (we or the child asked the terminal for them) may a trailing
+    // ESC wait for the rest of one; otherwise it is a key and goes on at once.
+    if (!options.focus && !modes.isOn(1004)) return deliverInput(filter.flush());
+    flushTimer = setTimeout(() => {
+      flushTimer = undefined;
+      deliverInput(filter.flush());
+    }, pendingFlushMs);
   }
 
   function deliverInput(pieces: InputPiece[]): void {
@@ -257,6 +276,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   }
 
   pty.onExit(({ exitCode, signal }) => {
+    childExited = true;
     if (flushTimer) clearTimeout(flushTimer);
     const exit: WrapExit = signal ? { exitCode, signal, code: 128 + signal } : { exitCode, code: exitCode };
     debugLog('wrap', 'exit', { exitCode, signal, code: exit.code });

@@ -7,7 +7,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_IN_TMUX_MS, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
 import { ModeTracker } from '../pty/mode-tracker.js';
-import { startPassthrough, terminalSize, type Passthrough } from '../pty/passthrough.js';
+import { isDumbTerminal, startPassthrough, terminalSize, type Passthrough } from '../pty/passthrough.js';
 import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
 import { resolveConfig } from '../config/load.js';
 import type { OptionName } from '../config/options-table.js';
@@ -30,6 +30,14 @@ export const RECAPWRAP_ENV = 'RECAPWRAP';
 export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
 /** If the process is still alive this long after the child is gone, a stray handle is holding it. */
 const EXIT_SAFETY_MS = 2000;
+/**
+ * How long the start waits for tmux's focus-events answer, so a warning lands above the agent's screen
+ * (a healthy server answers in ~3 ms, and the question is asked before the launch plan is made). A later
+ * answer is printed after the agent exits instead; a hung server costs the start no more than this.
+ */
+const TMUX_CHECK_WAIT_MS = 30;
+/** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
+const EXIT_TMUX_LIMIT_MS = 250;
 /** Activity (input/output) is logged once per burst: after this much silence. */
 const ACTIVITY_LOG_GAP_MS = 1000;
 
@@ -348,19 +356,28 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     const { runDirect } = await import('../pty/direct.js'); // lazy: start-up time of the common path
     return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
   }
-  if (opts.focus && env[TMUX_ENV]) {
-    const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../display/tmux-focus.js');
-    const tmux = checkTmuxFocus(env, { enable: opts.tmuxFocus });
-    debugLog('wrap', 'tmux focus-events', { ...tmux });
-    if (tmux.action === 'warn') process.stderr.write(formatTmuxFocusWarning() + '\n');
-    if (tmux.action === 'enable-failed') process.stderr.write('recapwrap: could not turn on tmux focus-events; switching panes is not seen\n');
-  }
+  // TERM=dumb (or unset), e.g. an editor's shell buffer: no escape sequences of ours at all.
+  const dumb = isDumbTerminal(env.TERM);
+  if (dumb) debugLog('wrap', 'terminal features off', { term: env.TERM ?? null, reason: 'TERM is dumb or unset: no focus reporting, no overlay bar' });
+  const focus = opts.focus && !dumb;
+  // Asked now, answered beside the launch plan; never on the agent's path for longer than TMUX_CHECK_WAIT_MS.
+  const tmuxNotice = focus && env[TMUX_ENV] ? checkTmuxFocusNotice(env, opts.tmuxFocus) : undefined;
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
   const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  let lateNotice: string | undefined;
+  if (tmuxNotice) {
+    const early = await settleWithin(tmuxNotice, TMUX_CHECK_WAIT_MS);
+    if (early.settled) {
+      if (early.value) process.stderr.write(early.value + '\n');
+    } else {
+      debugLog('wrap', 'tmux focus-events: no answer yet; going on without it', { waitedMs: TMUX_CHECK_WAIT_MS });
+      void tmuxNotice.then((notice) => (lateNotice = notice));
+    }
+  }
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
-  const overlaySetup = plan.adapter && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  const overlaySetup = plan.adapter && !dumb && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
-  const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
+  const session = startWrapSession({ command: options.command, args: plan.launch.args, focus, cwd, env });
   const overlay = overlaySetup?.attach(session, opts.position);
   let recap: { stop(): Promise<void> } | undefined;
   if (plan.adapter) {
@@ -373,7 +390,37 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     }
   }
   const exit = await session.exited;
+  // A hung tmux server must not hold the exit (and the state files' removal) for long.
+  if (env[TMUX_ENV]) (await import('../display/tmux.js')).limitTmuxCalls(EXIT_TMUX_LIMIT_MS);
   await recap?.stop().catch(() => undefined);
+  debugLog('wrap', 'recap machinery stopped', { code: exit.code });
+  if (lateNotice) process.stderr.write(lateNotice + '\n');
   setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();
   return exit.code;
+}
+
+// The focus-events check inside tmux, logged; resolves to the line to print, if any. Never rejects.
+async function checkTmuxFocusNotice(env: NodeJS.ProcessEnv, enable: boolean): Promise<string | undefined> {
+  try {
+    const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../display/tmux-focus.js');
+    const tmux = await checkTmuxFocus(env, { enable });
+    debugLog('wrap', 'tmux focus-events', { ...tmux });
+    if (tmux.action === 'warn') return formatTmuxFocusWarning();
+    if (tmux.action === 'enable-failed') return 'recapwrap: could not turn on tmux focus-events; switching panes is not seen';
+  } catch (error) {
+    debugLog('wrap', 'tmux focus-events check failed', { error: error instanceof Error ? error.message : String(error) });
+  }
+  return undefined;
+}
+
+// Wait for a promise at most ms (the timer does not hold the process).
+function settleWithin<T>(promise: Promise<T>, ms: number): Promise<{ settled: true; value: T } | { settled: false }> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ settled: false }), ms);
+    timer.unref();
+    void promise.then((value) => {
+      clearTimeout(timer);
+      resolve({ settled: true, value });
+    });
+  });
 }

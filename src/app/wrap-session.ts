@@ -31,11 +31,13 @@ export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
 /** If the process is still alive this long after the child is gone, a stray handle is holding it. */
 const EXIT_SAFETY_MS = 2000;
 /**
- * How long the start waits for tmux's focus-events answer, so a warning lands above the agent's screen
- * (a healthy server answers in ~3 ms, and the question is asked before the launch plan is made). A later
- * answer is printed after the agent exits instead; a hung server costs the start no more than this.
+ * How long the start waits for tmux's focus-events answer, so a warning lands above the agent's screen.
+ * A healthy server answers in ~3 ms, but starting the tmux client costs 40-80 ms on a loaded 2-core box;
+ * the question is asked before the launch plan is made, so most of that overlaps. A later answer still
+ * goes above the agent's screen while it has printed nothing, else after it exits. A hung server costs
+ * the start no more than this (it was 1.5 s).
  */
-const TMUX_CHECK_WAIT_MS = 30;
+const TMUX_CHECK_WAIT_MS = 100;
 /** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
 const EXIT_TMUX_LIMIT_MS = 250;
 /** Activity (input/output) is logged once per burst: after this much silence. */
@@ -364,6 +366,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const tmuxNotice = focus && env[TMUX_ENV] ? checkTmuxFocusNotice(env, opts.tmuxFocus) : undefined;
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
   const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  const started: { session?: WrapSession } = {}; // set once the child runs (read by a late tmux answer)
   let lateNotice: string | undefined;
   if (tmuxNotice) {
     const early = await settleWithin(tmuxNotice, TMUX_CHECK_WAIT_MS);
@@ -371,13 +374,22 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
       if (early.value) process.stderr.write(early.value + '\n');
     } else {
       debugLog('wrap', 'tmux focus-events: no answer yet; going on without it', { waitedMs: TMUX_CHECK_WAIT_MS });
-      void tmuxNotice.then((notice) => (lateNotice = notice));
+      // Still above the agent's screen while it has printed nothing (through the session: raw mode, in
+      // order with its output); otherwise once it has exited.
+      void tmuxNotice.then((notice) => {
+        if (!notice) return;
+        const { session } = started;
+        if (!session) process.stderr.write(notice + '\n');
+        else if (session.lastOutputAt === 0) session.writeToTerminal(notice + '\r\n');
+        else lateNotice = notice;
+      });
     }
   }
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
   const overlaySetup = plan.adapter && !dumb && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const session = startWrapSession({ command: options.command, args: plan.launch.args, focus, cwd, env });
+  started.session = session;
   const overlay = overlaySetup?.attach(session, opts.position);
   let recap: { stop(): Promise<void> } | undefined;
   if (plan.adapter) {

@@ -14,8 +14,10 @@ async function main() {
     if (code !== undefined) return code;
   }
   // `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
+  // A terminal that went away (EIO) is the wrapper's to handle: it hangs the agent up and ends like SIGHUP.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(0);
+    if (error.code === 'EIO') return;
     throw error;
   });
   const code = await require('../dist/fast/fast-wrap.cjs').runFastWrap(argv);

@@ -126,7 +126,7 @@ export async function runDemoHere(env: NodeJS.ProcessEnv, plan: DemoPlan = planD
 
 export async function runDemo(options: DemoOptions = {}, env = process.env): Promise<number> {
   if (env.TMUX && !options.here) {
-    const focusEvents = readTmuxFocusEvents(env);
+    const focusEvents = await readTmuxFocusEvents(env);
     process.stdout.write(demoInstructions({ kind: 'tmux', focusEvents }) + '\n');
     // The pane runs `recapwrap demo --here`, which makes the throwaway project and removes it at the end.
     const command = [process.execPath, CLI, 'demo', '--here'].map(quote).join(' ');

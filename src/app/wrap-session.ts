@@ -5,9 +5,9 @@
  * Recap, transcripts and display wiring attach to a WrapSession from outside (see runWrap).
  */
 import { StringDecoder } from 'node:string_decoder';
-import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
+import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_IN_TMUX_MS, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../focus/focus-reports.js';
 import { ModeTracker } from '../pty/mode-tracker.js';
-import { startPassthrough, terminalSize, type Passthrough } from '../pty/passthrough.js';
+import { isDumbTerminal, startPassthrough, terminalSize, type Passthrough } from '../pty/passthrough.js';
 import { resolveCommand, spawnPty, type Disposable, type PtyProcess } from '../pty/pty-process.js';
 import { resolveConfig } from '../config/load.js';
 import type { OptionName } from '../config/options-table.js';
@@ -31,6 +31,16 @@ export const RECAPWRAP_ENV = 'RECAPWRAP';
 export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
 /** If the process is still alive this long after the child is gone, a stray handle is holding it. */
 const EXIT_SAFETY_MS = 2000;
+/**
+ * How long the start waits for tmux's focus-events answer, so a warning lands above the agent's screen.
+ * A healthy server answers in ~3 ms, but starting the tmux client costs 40-80 ms on a loaded 2-core box;
+ * the question is asked before the launch plan is made, so most of that overlaps. A later answer still
+ * goes above the agent's screen while it has printed nothing, else after it exits. A hung server costs
+ * the start no more than this (it was 1.5 s).
+ */
+const TMUX_CHECK_WAIT_MS = 100;
+/** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
+const EXIT_TMUX_LIMIT_MS = 250;
 /** Activity (input/output) is logged once per burst: after this much silence. */
 const ACTIVITY_LOG_GAP_MS = 1000;
 
@@ -133,6 +143,10 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   let lastOutputAt = 0;
   let announcedState: 'working' | 'idle' | 'done' | undefined;
   let child: PtyProcess | undefined;
+  let childExited = false;
+  let hungUp = false; // SIGHUP forwarded (received, or the terminal went away): only once
+  // How long a trailing ESC waits for the rest of a focus report (see focus-reports.ts for the values).
+  const pendingFlushMs = env[TMUX_ENV] ? PENDING_FOCUS_FLUSH_IN_TMUX_MS : PENDING_FOCUS_FLUSH_MS;
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
 
@@ -150,7 +164,14 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
     },
     onSignal(signal) {
       debugLog('wrap', 'signal', { signal });
-      child?.kill(signal);
+      if (signal === 'SIGHUP') return hangUpChild();
+      if (!childExited) child?.kill(signal);
+    },
+    onHangup(cause) {
+      // The window was closed or the connection dropped: end as on SIGHUP (the child gets it, we exit
+      // as it does, 128+1 when it dies of it), writing nothing more to the terminal.
+      debugLog('wrap', 'terminal gone', { cause });
+      hangUpChild();
     },
     onBackpressure(blocked) {
       if (blocked) child?.pause();
@@ -176,6 +197,12 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   } catch (error) {
     passthrough.restore();
     throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+
+  function hangUpChild(): void {
+    if (hungUp || childExited) return;
+    hungUp = true;
+    child?.kill('SIGHUP');
   }
 
   if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
@@ -232,12 +259,14 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
       flushTimer = undefined;
     }
     deliverInput(filter.push(buf.toString('latin1')));
-    if (filter.pending) {
-      flushTimer = setTimeout(() => {
-        flushTimer = undefined;
-        deliverInput(filter.flush());
-      }, PENDING_FOCUS_FLUSH_MS);
-    }
+    if (!filter.pending) return;
+    // Only while focus reports can come (we or the child asked the terminal for them) may a trailing
+    // ESC wait for the rest of one; otherwise it is a key and goes on at once.
+    if (!options.focus && !modes.isOn(1004)) return deliverInput(filter.flush());
+    flushTimer = setTimeout(() => {
+      flushTimer = undefined;
+      deliverInput(filter.flush());
+    }, pendingFlushMs);
   }
 
   function deliverInput(pieces: InputPiece[]): void {
@@ -258,6 +287,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   }
 
   pty.onExit(({ exitCode, signal }) => {
+    childExited = true;
     if (flushTimer) clearTimeout(flushTimer);
     const exit: WrapExit = signal ? { exitCode, signal, code: 128 + signal } : { exitCode, code: exitCode };
     debugLog('wrap', 'exit', { exitCode, signal, code: exit.code });
@@ -329,21 +359,40 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     const { runDirect } = await import('../pty/direct.js'); // lazy: start-up time of the common path
     return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
   }
-  if (opts.focus && env[TMUX_ENV]) {
-    const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../display/tmux-focus.js');
-    const tmux = checkTmuxFocus(env, { enable: opts.tmuxFocus });
-    debugLog('wrap', 'tmux focus-events', { ...tmux });
-    if (tmux.action === 'warn') process.stderr.write(formatTmuxFocusWarning() + '\n');
-    if (tmux.action === 'enable-failed') process.stderr.write('recapwrap: could not turn on tmux focus-events; switching panes is not seen\n');
-  }
+  // TERM=dumb (or unset), e.g. an editor's shell buffer: no escape sequences of ours at all.
+  const dumb = isDumbTerminal(env.TERM);
+  if (dumb) debugLog('wrap', 'terminal features off', { term: env.TERM ?? null, reason: 'TERM is dumb or unset: no focus reporting, no overlay bar' });
+  const focus = opts.focus && !dumb;
+  // Asked now, answered beside the launch plan; never on the agent's path for longer than TMUX_CHECK_WAIT_MS.
+  const tmuxNotice = focus && env[TMUX_ENV] ? checkTmuxFocusNotice(env, opts.tmuxFocus) : undefined;
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
   const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  const started: { session?: WrapSession } = {}; // set once the child runs (read by a late tmux answer)
+  let lateNotice: string | undefined;
+  if (tmuxNotice) {
+    const early = await settleWithin(tmuxNotice, TMUX_CHECK_WAIT_MS);
+    if (early.settled) {
+      if (early.value) process.stderr.write(early.value + '\n');
+    } else {
+      debugLog('wrap', 'tmux focus-events: no answer yet; going on without it', { waitedMs: TMUX_CHECK_WAIT_MS });
+      // Still above the agent's screen while it has printed nothing (through the session: raw mode, in
+      // order with its output); otherwise once it has exited.
+      void tmuxNotice.then((notice) => {
+        if (!notice) return;
+        const { session } = started;
+        if (!session) process.stderr.write(notice + '\n');
+        else if (session.lastOutputAt === 0) session.writeToTerminal(notice + '\r\n');
+        else lateNotice = notice;
+      });
+    }
+  }
   // Unusable or unsafe state folders: the agent runs without recaps (#19 points 2 and 8).
   const folders = plan.adapter ? prepareStateFolders(env, (m) => process.stderr.write(`recapwrap: ${m}\n`)) : undefined;
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
-  const overlaySetup = folders && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  const overlaySetup = folders && !dumb && chooseDisplay(opts, env) === 'overlay' ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
-  const session = startWrapSession({ command: options.command, args: plan.launch.args, focus: opts.focus, cwd, env });
+  const session = startWrapSession({ command: options.command, args: plan.launch.args, focus, cwd, env });
+  started.session = session;
   const overlay = overlaySetup?.attach(session, { position: opts.position, barRows: opts.barRows });
   let recap: { stop(): Promise<void> } | undefined;
   if (folders) {
@@ -356,7 +405,37 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     }
   }
   const exit = await session.exited;
+  // A hung tmux server must not hold the exit (and the state files' removal) for long.
+  if (env[TMUX_ENV]) (await import('../display/tmux.js')).limitTmuxCalls(EXIT_TMUX_LIMIT_MS);
   await recap?.stop().catch(() => undefined);
+  debugLog('wrap', 'recap machinery stopped', { code: exit.code });
+  if (lateNotice) process.stderr.write(lateNotice + '\n');
   setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();
   return exit.code;
+}
+
+// The focus-events check inside tmux, logged; resolves to the line to print, if any. Never rejects.
+async function checkTmuxFocusNotice(env: NodeJS.ProcessEnv, enable: boolean): Promise<string | undefined> {
+  try {
+    const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../display/tmux-focus.js');
+    const tmux = await checkTmuxFocus(env, { enable });
+    debugLog('wrap', 'tmux focus-events', { ...tmux });
+    if (tmux.action === 'warn') return formatTmuxFocusWarning();
+    if (tmux.action === 'enable-failed') return 'recapwrap: could not turn on tmux focus-events; switching panes is not seen';
+  } catch (error) {
+    debugLog('wrap', 'tmux focus-events check failed', { error: error instanceof Error ? error.message : String(error) });
+  }
+  return undefined;
+}
+
+// Wait for a promise at most ms (the timer does not hold the process).
+function settleWithin<T>(promise: Promise<T>, ms: number): Promise<{ settled: true; value: T } | { settled: false }> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ settled: false }), ms);
+    timer.unref();
+    void promise.then((value) => {
+      clearTimeout(timer);
+      resolve({ settled: true, value });
+    });
+  });
 }

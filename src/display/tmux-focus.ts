@@ -1,16 +1,15 @@
 /**
  * tmux focus-events for the wrapper: are we inside tmux, is `focus-events` on (tmux only forwards
  * pane/window focus changes when it is; the default is off), and turn it on only when asked
- * (`--tmux-focus`): it is a server-global option that outlives us. Other tmux client code lives elsewhere.
+ * (`--tmux-focus`): it is a server-global option that outlives us. Asynchronous, through tmux.ts's
+ * bounded calls, so a hung tmux server never holds up the agent's start.
  */
-import { execFileSync } from 'node:child_process';
+import { runTmux as runTmuxCall } from './tmux.js';
 
 export const TMUX_ENV = 'TMUX';
 export const TMUX_PANE_ENV = 'TMUX_PANE';
 /** The one-line fix we print when focus-events is off. */
 export const TMUX_FOCUS_FIX = 'tmux set -g focus-events on';
-/** tmux answers in a few ms; a hung server must not hold up the agent's start for long. */
-const TMUX_CALL_TIMEOUT_MS = 1500;
 
 export type TmuxFocusEvents = 'on' | 'off' | 'unknown';
 
@@ -20,31 +19,22 @@ export function isInsideTmux(env: Env): boolean {
   return Boolean(env[TMUX_ENV]);
 }
 
-// Run one tmux command against the server named in $TMUX; null when it fails.
-function runTmux(args: string[], env: Env): string | null {
-  try {
-    return execFileSync('tmux', args, {
-      env: env as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-      timeout: TMUX_CALL_TIMEOUT_MS,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-  } catch {
-    return null;
-  }
+// Run one tmux command against the server named in $TMUX; null when it fails or times out.
+async function runTmux(args: string[], env: Env): Promise<string | null> {
+  return (await runTmuxCall({ env }, args)) ?? null;
 }
 
-// Read the global focus-events option (before the child starts, so a warning lands above its UI).
-export function readTmuxFocusEvents(env: Env): TmuxFocusEvents {
-  const out = runTmux(['show', '-gv', 'focus-events'], env);
+// Read the global focus-events option (started before the child, so a warning can land above its UI).
+export async function readTmuxFocusEvents(env: Env): Promise<TmuxFocusEvents> {
+  const out = await runTmux(['show', '-gv', 'focus-events'], env);
   if (out === null) return 'unknown';
   const value = out.trim();
   return value === 'on' ? 'on' : value === 'off' ? 'off' : 'unknown';
 }
 
 // Turn focus-events on for the whole server; only called for --tmux-focus. Returns whether it worked.
-export function enableTmuxFocusEvents(env: Env): boolean {
-  return runTmux(['set', '-g', 'focus-events', 'on'], env) !== null && readTmuxFocusEvents(env) === 'on';
+export async function enableTmuxFocusEvents(env: Env): Promise<boolean> {
+  return (await runTmux(['set', '-g', 'focus-events', 'on'], env)) !== null && (await readTmuxFocusEvents(env)) === 'on';
 }
 
 export function formatTmuxFocusWarning(): string {
@@ -54,10 +44,10 @@ export function formatTmuxFocusWarning(): string {
 export type TmuxFocusCheck = { action: 'none' | 'enabled' | 'warn' | 'enable-failed'; state: TmuxFocusEvents };
 
 // Decide what to do about focus-events at start: nothing outside tmux or when on; enable when asked; else warn.
-export function checkTmuxFocus(env: Env, options: { enable: boolean }): TmuxFocusCheck {
+export async function checkTmuxFocus(env: Env, options: { enable: boolean }): Promise<TmuxFocusCheck> {
   if (!isInsideTmux(env)) return { action: 'none', state: 'unknown' };
-  const state = readTmuxFocusEvents(env);
+  const state = await readTmuxFocusEvents(env);
   if (state === 'on') return { action: 'none', state };
-  if (options.enable) return enableTmuxFocusEvents(env) ? { action: 'enabled', state: 'on' } : { action: 'enable-failed', state };
+  if (options.enable) return (await enableTmuxFocusEvents(env)) ? { action: 'enabled', state: 'on' } : { action: 'enable-failed', state };
   return { action: state === 'off' ? 'warn' : 'none', state };
 }

@@ -5,7 +5,7 @@
  * style (`#[…]`) nor anything else, and `#(…)` never runs (plain `#{@recap}` is not re-expanded).
  * All calls are asynchronous and never throw: a tmux hiccup must not touch the agent.
  */
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { sanitizeLine } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
 import { escapeTmuxText } from './tmux-escape.js';
@@ -14,7 +14,11 @@ export { escapeTmuxText };
 
 /** How long display-message keeps a recap up if no key is pressed (tmux clears it on a key anyway). */
 export const TMUX_MESSAGE_MS = 15_000;
-const TMUX_CALL_TIMEOUT_MS = 2000;
+/**
+ * A tmux server answers in ~3 ms; a hung one (stopped, swapping) never does. No call waits longer than
+ * this, and none is ever on the agent's path (calls are asynchronous; see also limitTmuxCalls).
+ */
+export const TMUX_CALL_TIMEOUT_MS = 1000;
 /** Cap on @recap's width: status lines cut it further themselves. */
 export const TMUX_OPTION_MAX_WIDTH = 220;
 
@@ -42,16 +46,59 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-// Run tmux with args; resolves with stdout, or undefined on any failure (logged by the caller).
+/** tmux clients still running, so a limit (or our exit) can end them: a hung server must not keep us. */
+const running = new Set<ChildProcess>();
+/** Once set (at exit), the most any tmux call may still take. */
+let callLimitMs: number | undefined;
+let exitKillInstalled = false;
+
+// Run tmux with args; resolves with stdout, or undefined on any failure or timeout (logged by the caller).
 export function runTmux(target: Pick<TmuxTarget, 'serverArgs' | 'env'>, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(
-      'tmux',
-      [...(target.serverArgs ?? []), ...args],
-      { timeout: TMUX_CALL_TIMEOUT_MS, env: (target.env ?? process.env) as NodeJS.ProcessEnv },
-      (error, stdout) => resolve(error ? undefined : stdout),
-    );
+    let child: ChildProcess | undefined;
+    try {
+      child = execFile(
+        'tmux',
+        [...(target.serverArgs ?? []), ...args],
+        { timeout: Math.min(TMUX_CALL_TIMEOUT_MS, callLimitMs ?? Infinity), killSignal: 'SIGKILL', env: (target.env ?? process.env) as NodeJS.ProcessEnv },
+        (error, stdout) => {
+          if (child) running.delete(child);
+          resolve(error ? undefined : stdout);
+        },
+      );
+    } catch {
+      resolve(undefined); // spawn failed outright (EAGAIN, bad env): the same as a failed call
+      return;
+    }
+    running.add(child);
+    if (!exitKillInstalled) {
+      exitKillInstalled = true;
+      // A client left waiting on a hung server would outlive us; end it with us.
+      process.on('exit', () => {
+        for (const c of running) endTmuxCall(c);
+      });
+    }
   });
+}
+
+/**
+ * From now on no tmux call takes longer than ms: running ones are ended then, new ones time out then.
+ * For the way out, so a hung server delays the wrapper's exit by at most ms.
+ */
+export function limitTmuxCalls(ms: number): void {
+  callLimitMs = Math.min(ms, callLimitMs ?? Infinity);
+  for (const child of running) {
+    const timer = setTimeout(() => endTmuxCall(child), ms);
+    child.once('exit', () => clearTimeout(timer));
+  }
+}
+
+// End a tmux client and its call at once. The client hands its stdio to the server, so a hung server
+// holds our pipes open: without closing them ourselves the call would only end when the server does.
+function endTmuxCall(child: ChildProcess): void {
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.kill('SIGKILL');
 }
 
 /** Show text on the clients looking at the pane's session until a key is pressed. */

@@ -74,6 +74,21 @@ describe('createFocusReportFilter', () => {
     expect(filter.flush()).toEqual([]);
   });
 
+  it('sends a held ESC that the next read shows to be a key of its own as its own piece', () => {
+    const filter = createFocusReportFilter();
+    expect(filter.push('\x1b')).toEqual([]);
+    // Esc then j: two keys (as they came), not Alt-j
+    expect(filter.push('j')).toEqual([data('\x1b'), data('j')]);
+    expect(filter.push('\x1b')).toEqual([]);
+    expect(filter.push('\x1b[Ix')).toEqual([data('\x1b'), IN, data('x')]);
+    // within one read an ESC and the next byte stay together (Alt-x, SS3)
+    expect(filter.push('\x1bx\x1bOA')).toEqual([data('\x1bx\x1bOA')]);
+    // a CSI cut after ESC [ is one sequence, forwarded whole
+    expect(filter.push('\x1b')).toEqual([]);
+    expect(filter.push('[')).toEqual([]);
+    expect(filter.push('A')).toEqual([data('\x1b[A')]);
+  });
+
   it('does not hold anything inside a paste, even a trailing ESC', () => {
     const filter = createFocusReportFilter();
     expect(filter.push('\x1b[200~abc\x1b')).toEqual([data('\x1b[200~abc\x1b')]);

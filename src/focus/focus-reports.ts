@@ -15,8 +15,20 @@ export const PASTE_START = '\x1b[200~';
 /** Bracketed paste end. */
 export const PASTE_END = '\x1b[201~';
 
-/** How long a trailing `ESC` or `ESC [` may wait for the rest of a focus report before it is sent as typed. */
-export const PENDING_FOCUS_FLUSH_MS = 5;
+/**
+ * How long a trailing `ESC` or `ESC [` may wait for the rest of a focus report before it is sent as typed.
+ * A terminal writes a report in one piece, but between it and us the bytes may be cut (ssh, a Windows
+ * console, a busy box), and the rest comes a packet later: OpenSSH 9.5+ sends keystrokes on a 20 ms clock
+ * (ObscureKeystrokeTiming), so a cut report arrives one or two ticks apart. 50 ms covers that with room,
+ * and is what a lone Esc press then costs: neovim waits the same (ttimeoutlen 50), vim 100 ms and tmux
+ * up to 500 ms (escape-time) for the same reason. Only a lone `ESC` at the end of a read waits.
+ */
+export const PENDING_FOCUS_FLUSH_MS = 50;
+/**
+ * Inside tmux the pane's input comes from tmux, which writes each key and each focus report whole (it
+ * already did the waiting, escape-time); a short hold covers a read that ends mid-write.
+ */
+export const PENDING_FOCUS_FLUSH_IN_TMUX_MS = 5;
 
 export type InputPiece = { type: 'data'; data: string } | { type: 'focus'; focused: boolean };
 
@@ -38,6 +50,13 @@ export function createFocusReportFilter(): FocusReportFilter {
 
   function push(chunk: string): InputPiece[] {
     const pieces: InputPiece[] = [];
+    // A lone ESC held from the last read that turns out not to start a report was a key of its own:
+    // it goes on as its own piece (its own write), not glued to the next key as if Alt were held.
+    if (held === ESC && chunk !== '' && chunk[0] !== '[') {
+      pieces.push({ type: 'data', data: ESC });
+      held = '';
+      pasteStartMatched = 1;
+    }
     let data = '';
     let segStart = 0; // start of the pending run of plain data in chunk
     const closeSegment = (end: number): void => {

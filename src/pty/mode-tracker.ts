@@ -1,7 +1,7 @@
 /**
- * Tracks the terminal modes a child program turns on from its output (DEC private modes, kitty keyboard
- * push/pop, xterm modifyOtherKeys), across chunk boundaries and combined parameters, and builds the
- * sequence that resets whatever it left on. Pure: feed it strings (one char per byte is fine, the
+ * Tracks the terminal modes a child program turns on from its output (DEC private modes, keypad mode,
+ * cursor style, kitty keyboard push/pop, xterm modifyOtherKeys), across chunk boundaries and combined
+ * parameters, and builds the sequence that resets whatever it left on. Pure: feed it strings (one char per byte is fine, the
  * sequences are ASCII); it ignores everything that is not one of these mode changes.
  */
 
@@ -10,25 +10,34 @@ const CSI = '\x1b[';
 
 /** DEC private modes we follow, with their power-on value (true = on by default). */
 export const TRACKED_PRIVATE_MODES = {
+  1: false, // DECCKM: application cursor keys (arrows send ESC O A instead of ESC [ A)
+  66: false, // DECNKM: application keypad (the mode form of ESC =)
   1004: false, // focus reporting
   1049: false, // alternate screen with cursor save
   47: false, // alternate screen (legacy)
   1047: false, // alternate screen, cleared on leave
+  9: false, // mouse: X10 (press only)
   1000: false, // mouse: button press/release
   1002: false, // mouse: button motion
   1003: false, // mouse: any motion
   1006: false, // mouse: SGR encoding
+  1005: false, // mouse: UTF-8 encoding
   1015: false, // mouse: urxvt encoding
+  1016: false, // mouse: SGR encoding in pixels
   2004: false, // bracketed paste
   25: true, // cursor visible (DECTCEM)
   2026: false, // synchronized output
   1007: false, // alternate scroll (wheel -> arrows on the alt screen)
+  2031: false, // colour-scheme change reports (CSI ? 997 ; n n)
+  2048: false, // in-band window resize reports
 } as const satisfies Record<number, boolean>;
 
 export type TrackedMode = keyof typeof TRACKED_PRIVATE_MODES;
 
 export type ModeChange =
   | { type: 'private'; mode: TrackedMode; on: boolean }
+  | { type: 'keypad'; application: boolean }
+  | { type: 'cursor-style'; style: number }
   | { type: 'kitty-keyboard'; depth: number }
   | { type: 'modify-other-keys'; level: number }
   | { type: 'reset' };
@@ -36,10 +45,17 @@ export type ModeChange =
 /** Longest escape sequence we keep across a chunk boundary; anything longer is not a mode change. */
 const MAX_PENDING_SEQUENCE = 64;
 
+/** DECKPAM: application keypad (keypad keys send ESC O x). */
+const KEYPAD_APPLICATION = '=';
+/** DECKPNM: numeric keypad, the power-on state. */
+const KEYPAD_NUMERIC = '>';
+/** DECSCUSR with 0: the terminal's own (user-configured) cursor style. */
+const CURSOR_STYLE_DEFAULT = `${CSI}0 q`;
+
 const ALT_SCREEN_MODES = [1049, 1047, 47] as const;
 // Reset order: stop synchronized output first so the rest is shown, mouse and keyboard protocols next,
 // leave the alternate screen, then show the cursor.
-const RESET_ORDER: readonly TrackedMode[] = [2026, 1003, 1002, 1000, 1006, 1015, 1007, 2004, 1004];
+const RESET_ORDER: readonly TrackedMode[] = [2026, 1003, 1002, 1000, 9, 1006, 1005, 1015, 1016, 1007, 2004, 2031, 2048, 1, 66, 1004];
 
 interface ScreenKeyboard {
   depth: number; // kitty keyboard stack entries pushed by the child
@@ -52,6 +68,8 @@ export class ModeTracker {
   private main: ScreenKeyboard = { depth: 0, flagsSet: false };
   private alt: ScreenKeyboard = { depth: 0, flagsSet: false };
   private modifyOtherKeys = 0;
+  private keypadApplication = false;
+  private cursorStyle = 0;
   private pending = '';
 
   /** Current value of a tracked private mode. */
@@ -76,6 +94,11 @@ export class ModeTracker {
 
   get modifyOtherKeysLevel(): number {
     return this.modifyOtherKeys;
+  }
+
+  /** True while the child has the keypad in application mode (ESC =). */
+  get keypadApplicationMode(): boolean {
+    return this.keypadApplication;
   }
 
   /** Feed one output chunk; returns the mode changes it contained, in order. */
@@ -105,6 +128,7 @@ export class ModeTracker {
       if (mode === 1004 && !includeFocus) continue;
       if (this.isOn(mode)) out += `${CSI}?${mode}l`;
     }
+    if (this.keypadApplication) out += ESC + KEYPAD_NUMERIC;
     if (this.modifyOtherKeys !== 0) out += `${CSI}>4m`; // reset modifyOtherKeys to its initial value
     const popOrClear = (kb: ScreenKeyboard): string =>
       (kb.depth > 0 ? `${CSI}<${kb.depth}u` : '') + (kb.flagsSet ? `${CSI}=0;1u` : '');
@@ -113,6 +137,7 @@ export class ModeTracker {
       for (const mode of ALT_SCREEN_MODES) if (this.isOn(mode)) out += `${CSI}?${mode}l`;
     }
     out += popOrClear(this.main);
+    if (this.cursorStyle !== 0) out += CURSOR_STYLE_DEFAULT;
     if (!this.isOn(25)) out += `${CSI}?25h`;
     return out;
   }
@@ -132,7 +157,14 @@ export class ModeTracker {
       this.main = { depth: 0, flagsSet: false };
       this.alt = { depth: 0, flagsSet: false };
       this.modifyOtherKeys = 0;
+      this.keypadApplication = false;
+      this.cursorStyle = 0;
       changes.push({ type: 'reset' });
+      return i + 2;
+    }
+    if (next === KEYPAD_APPLICATION || next === KEYPAD_NUMERIC) {
+      this.keypadApplication = next === KEYPAD_APPLICATION;
+      changes.push({ type: 'keypad', application: this.keypadApplication });
       return i + 2;
     }
     if (next !== '[') return i + 1;
@@ -145,7 +177,30 @@ export class ModeTracker {
     const final = text.charCodeAt(j);
     if (final < 0x40 || final > 0x7e) return j; // malformed (e.g. an ESC inside): resume scanning there
     if (interStart === j) this.applyCsi(text.slice(paramStart, interStart), text[j] as string, changes);
+    else if (j - interStart === 1) this.applyCsiWithIntermediate(text.slice(paramStart, interStart), text[interStart] as string, text[j] as string, changes);
     return j + 1;
+  }
+
+  // DECSCUSR (CSI Ps SP q) sets the cursor style; DECSTR (CSI ! p), a soft reset, puts cursor keys,
+  // keypad and cursor visibility back to their power-on values.
+  private applyCsiWithIntermediate(params: string, intermediate: string, final: string, changes: ModeChange[]): void {
+    if (intermediate === ' ' && final === 'q' && /^\d*$/.test(params)) {
+      this.cursorStyle = params === '' ? 0 : Number(params);
+      changes.push({ type: 'cursor-style', style: this.cursorStyle });
+      return;
+    }
+    if (intermediate === '!' && final === 'p' && params === '') {
+      for (const mode of [1, 66, 25] as const) {
+        const on = TRACKED_PRIVATE_MODES[mode];
+        if (this.isOn(mode) === on) continue;
+        this.modes.set(mode, on);
+        changes.push({ type: 'private', mode, on });
+      }
+      if (this.keypadApplication) {
+        this.keypadApplication = false;
+        changes.push({ type: 'keypad', application: false });
+      }
+    }
   }
 
   private applyCsi(params: string, final: string, changes: ModeChange[]): void {

@@ -1,10 +1,12 @@
 /**
  * The wrapper's own terminal: raw mode in, output out with backpressure, SIGWINCH, forwarded signals,
- * and the one idempotent restore that runs on every exit path (child exit, signals, process.exit,
- * uncaught errors). It knows nothing of focus reports or modes: the caller supplies the restore bytes.
+ * the terminal going away (hang-up), and the one idempotent restore that runs on every exit path (child
+ * exit, signals, process.exit, uncaught errors). It knows nothing of focus reports or modes: the caller
+ * supplies the restore bytes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fstatSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 
 /** Signals to recapwrap that are passed on to the child (it decides; we exit as it did). */
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
@@ -29,6 +31,11 @@ export interface PassthroughOptions {
   restoreSequence(): string;
   /** An uncaught error reached the process; the terminal is already restored. Must end the process. */
   onFatal(error: unknown): void;
+  /**
+   * The terminal went away (window closed, ssh dropped): its input ended or a write to it failed. Called
+   * once; nothing more is written to it. SIGHUP usually comes too, through onSignal.
+   */
+  onHangup(cause: 'input' | 'output'): void;
 }
 
 export interface Passthrough {
@@ -43,6 +50,14 @@ export interface Passthrough {
   restore(): void;
   /** Resolves once everything written so far has left the process. */
   drained(): Promise<void>;
+}
+
+/**
+ * Whether TERM says the terminal understands no escape sequences: `dumb` (Emacs shell buffers, some
+ * CI and IDE consoles) or no TERM at all. Then nothing of ours (focus reporting, overlay) is written.
+ */
+export function isDumbTerminal(term: string | undefined): boolean {
+  return term === undefined || term.trim() === '' || term === 'dumb';
 }
 
 /** The terminal's size, or 80x24 when it does not say. */
@@ -68,12 +83,42 @@ function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteS
   }
 }
 
+const STDIO_FDS = [0, 1, 2] as const;
+const NULL_DEVICE = '/dev/null';
+let deadTerminalGuardInstalled = false;
+
+// Node 20 records the termios of each stdio tty at start and puts it back at exit, and aborts (SIGABRT,
+// or SIGSEGV when a signal handler runs into the same check) when that tcsetattr() fails: it does with
+// EIO once the terminal has hung up (nodejs/node#51519, fixed by #58200 in later Node lines). Node skips
+// an fd that no longer refers to the file it saw at start, so at exit each stdio fd whose terminal is gone
+// (isatty() fails with EIO on a hung-up tty) is pointed at /dev/null. Installed once, runs last-ish, and
+// touches nothing while the terminal is alive.
+function guardExitAgainstDeadTerminal(): void {
+  if (deadTerminalGuardInstalled) return;
+  deadTerminalGuardInstalled = true;
+  const wasTerminal = STDIO_FDS.map((fd) => isatty(fd));
+  process.on('exit', () => {
+    for (const fd of STDIO_FDS) {
+      if (!wasTerminal[fd] || isatty(fd)) continue;
+      try {
+        closeSync(fd);
+        // The lowest free fd is the one just closed; if not, it stays closed, which Node skips as well.
+        const reopened = openSync(NULL_DEVICE, 'r+');
+        if (reopened !== fd) closeSync(reopened);
+      } catch {
+        // Nothing more can be done this late; at worst Node's own check fires as before.
+      }
+    }
+  });
+}
+
 // Take over the terminal; call restore() (or let an exit path do it) to give it back.
 export function startPassthrough(options: PassthroughOptions): Passthrough {
   const { stdin, stdout } = options;
   let restored = false;
   let blocked = false;
   let broken = false; // stdout errored (terminal gone): drop further output
+  let hungUp = false;
   // While stty -opost runs, the child's output waits here (in order), so no LF of it gains a CR.
   let stty: ChildProcess | undefined;
   let held: Array<string | Buffer> = [];
@@ -112,11 +157,25 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
     blocked = false;
     options.onBackpressure(false);
   };
-  const onStdoutError = (): void => {
-    // EIO/EPIPE once the terminal is gone; the child learns it from SIGHUP.
+  // The terminal is gone: write nothing more to it, and tell the caller once (it hangs the child up).
+  const hangUp = (cause: 'input' | 'output'): void => {
     broken = true;
     onDrain();
+    if (hungUp) return;
+    hungUp = true;
+    try {
+      options.onHangup(cause);
+    } catch {
+      // The caller's hang-up handling must not turn a closed window into a crash.
+    }
   };
+  // EIO once the terminal is gone (EPIPE for a pipe, which we are not given).
+  const onStdoutError = (): void => hangUp('output');
+  // A tty in raw mode only ends (read() returns 0) or fails when it has hung up.
+  const onStdinEnd = (): void => hangUp('input');
+  const onStdinError = (): void => hangUp('input');
+  // Writing a diagnostic to a terminal that is gone must not end the process as an uncaught error.
+  const ignoreStderrError = (): void => {};
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
   for (const signal of FORWARDED_SIGNALS) {
     const handler = (): void => options.onSignal(signal);
@@ -170,9 +229,14 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
     process.off('uncaughtException', onUncaught);
   }
 
+  guardExitAgainstDeadTerminal();
   process.on('exit', onProcessExit);
   process.on('uncaughtException', onUncaught);
   stdout.on('error', onStdoutError);
+  // Kept after restore too: setRawMode(false) on a hung-up tty emits 'error' on stdin.
+  stdin.on('error', onStdinError);
+  stdin.on('end', onStdinEnd);
+  if (process.stderr.isTTY) process.stderr.on('error', ignoreStderrError);
   stdout.on('drain', onDrain);
   stdout.on('resize', onResize);
   if (stdin.isTTY) {

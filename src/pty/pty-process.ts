@@ -4,7 +4,7 @@
  * exit is lost). Output is delivered as raw Buffers so the bytes reach the terminal unchanged.
  * Also resolves a command on PATH, so a missing command is reported before anything is spawned.
  */
-import { accessSync, closeSync, constants, openSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { IPty } from 'node-pty';
@@ -29,6 +29,10 @@ export interface PtyProcess {
   onExit(listener: (exit: PtyExit) => void): Disposable;
   write(data: string | Buffer): void;
   resize(cols: number, rows: number): void;
+  /**
+   * Signal the child as its terminal would: the process group, not just the pid (a shell's children get
+   * it too). SIGINT and SIGQUIT go to the pty's foreground group, where Ctrl-C and Ctrl-\ would send them.
+   */
   kill(signal?: NodeJS.Signals): void;
   /** Stop reading the child's output (backpressure); the child blocks once the pty buffer is full. */
   pause(): void;
@@ -230,10 +234,13 @@ export function spawnPty(file: string, args: readonly string[], options: SpawnPt
       }
     },
     kill(signal) {
-      try {
-        process.kill(term.pid, signal ?? 'SIGHUP');
-      } catch {
-        // Already gone.
+      const sig = signal ?? 'SIGHUP';
+      for (const target of signalTargets(term.pid, sig, readForegroundGroup(term.pid))) {
+        try {
+          process.kill(target, sig);
+        } catch {
+          // Already gone.
+        }
       }
     },
     pause() {
@@ -318,6 +325,34 @@ function createInputWriter(term: IPty): InputWriter {
     },
     stop,
   };
+}
+
+/** Signals a terminal sends from the keyboard: only to its foreground process group. */
+const KEYBOARD_SIGNALS: ReadonlySet<NodeJS.Signals> = new Set(['SIGINT', 'SIGQUIT', 'SIGTSTP']);
+
+// Where a signal for the child goes, as kill() targets (negative: a process group). node-pty starts the
+// child as a session leader, so its group is -pid. Keyboard signals go to the pty's foreground group
+// (an interactive shell's running job) when known; SIGTERM and SIGHUP to the child's group and, when
+// another group is in the foreground, to that one as well (a hang-up reaches both).
+export function signalTargets(pid: number, signal: NodeJS.Signals, foregroundGroup: number | undefined): number[] {
+  const own = -pid;
+  const fg = foregroundGroup !== undefined && foregroundGroup > 0 ? -foregroundGroup : undefined;
+  if (KEYBOARD_SIGNALS.has(signal)) return [fg ?? own];
+  return fg === undefined || fg === own ? [own] : [own, fg];
+}
+
+// The foreground process group of the child's terminal (tpgid in /proc/<pid>/stat). Linux only, as a
+// shortcut: elsewhere (or when the child is gone) undefined, and the child's own group is used.
+export function readForegroundGroup(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // Fields after the command name (which may hold spaces and parentheses): state ppid pgrp session tty_nr tpgid
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tpgid = Number(fields[5]);
+    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type ResolvedCommand =

@@ -23,6 +23,8 @@ export interface CliPty {
   /** Wait until the output contains text (or matches a regexp), searching from `from`. */
   waitFor(what: string | RegExp, options?: PollOptions & { from?: number }): Promise<void>;
   kill(signal?: NodeJS.Signals): void;
+  /** Close the terminal's side of the pty, as a terminal window that is closed does (the program's tty hangs up). */
+  hangUp(): void;
 }
 
 // Fail early with a clear message when the CLI has not been built.
@@ -65,6 +67,7 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions = {
   const exit = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       if (slave >= 0) closeSync(slave);
+      slave = -1;
       resolve(signal ? { exitCode, signal } : { exitCode });
     });
   });
@@ -79,6 +82,11 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions = {
     resize: (cols, rows) => term.resize(cols, rows),
     exit,
     kill: (signal) => process.kill(term.pid, signal ?? 'SIGTERM'),
+    hangUp() {
+      if (slave >= 0) closeSync(slave);
+      slave = -1;
+      (term as unknown as { destroy(): void }).destroy(); // closes the master (IPty does not declare it)
+    },
     async waitFor(what, opts = {}) {
       const from = opts.from ?? 0;
       await pollUntil(

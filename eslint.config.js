@@ -24,6 +24,8 @@ const PURE_FILES = [
   'src/transcripts/launch-args.ts',
   'src/transcripts/activity.ts',
   'src/config/hotkey.ts',
+  'src/config/notify-option.ts',
+  'src/display/attention.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
 ];

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseHotkey } from './hotkey.js';
+import { parseNotifyOption } from './notify-option.js';
 import { FALLBACK_ENV, OPTIONS, defaultOptions, type OptionSpec, type Options } from './options-table.js';
 import { getConfigFile, getHomeDir, type Env } from './paths.js';
 
@@ -41,6 +42,10 @@ function label(spec: OptionSpec, source: OptionSource): string {
 // Validate one raw value for an option; returns the typed value or an error message.
 export function validateOption(spec: OptionSpec, raw: unknown, source: OptionSource): { ok: true; value: Options[keyof Options] } | { ok: false; message: string } {
   const what = `the \`${label(spec, source)}\` option`;
+  if (spec.name === 'notify') {
+    const parsed = parseNotifyOption(raw, what);
+    return parsed.ok ? { ok: true, value: parsed.value } : parsed;
+  }
   switch (spec.type) {
     case 'number': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;

@@ -11,6 +11,7 @@ import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
 import type { BoardRow, BoardView } from '../display/board-view.js';
 import { requestControl, socketPathFor } from '../display/control-socket.js';
 import { byStartedAt, readLiveStates, type LiveState } from '../display/state-file.js';
+import { attentionLabel, compareByAttention } from '../display/attention-order.js';
 import { runTmux } from '../display/tmux.js';
 import { formatSince as since, shortenDir } from '../util/age.js';
 import { sanitizeLine } from '../util/sanitize.js';
@@ -21,12 +22,13 @@ const WATCH_DEBOUNCE_MS = 100;
 
 export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
   return [...states]
-    .sort((a, b) => byStartedAt(a, b) || a.pid - b.pid)
+    .sort((a, b) => compareByAttention(a, b) || byStartedAt(a, b) || a.pid - b.pid) // sessions that wait for you first
     .map((s) => ({
       key: String(s.pid),
       agent: s.agent ?? s.command,
       dir: shortenDir(s.cwd, home, 24),
-      state: `${s.state} ${since(s.stateSince, now)}`,
+      // A session that wants you shows why and since when (`!waiting 3m`: fits the column).
+      state: attentionLabel(s) ? `${attentionLabel(s)} ${since(s.attention?.since, now)}` : `${s.state} ${since(s.stateSince, now)}`,
       looked: since(s.lastFocusAt, now),
       pane: s.tmuxPane ?? '-',
       recap: sanitizeLine(s.lastRecap?.line ?? ''),

@@ -1,6 +1,7 @@
 /** The `recapwrap ls` table (loaded when the command runs: text width pulls in Unicode tables). */
 import { homedir } from 'node:os';
 import type { LiveState } from '../../display/state-file.js';
+import { attentionLabel } from '../../display/attention-order.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
 import { formatSince, shortenDir } from '../../util/age.js';
@@ -10,7 +11,7 @@ export function renderLs(states: readonly LiveState[], cols: number, now: number
   const rows = states.map((s) => [
     s.agent ?? s.command,
     shortenDir(s.cwd, home),
-    `${s.state} ${formatSince(s.stateSince, now)}`,
+    `${s.state} ${formatSince(s.stateSince, now)}${attentionLabel(s) ? ` ${attentionLabel(s)}` : ''}`,
     formatSince(s.lastFocusAt, now),
     s.tmuxPane ?? '-',
     sanitizeLine(s.lastRecap?.line ?? ''),

@@ -22,6 +22,10 @@ describe('ls rendering', () => {
     expect(lines[2]).toMatch(/^vim\s+~\/proj\s+working 5m\s+-\s+-$/);
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(70);
   });
+  it('shows a session that wants you (#21)', () => {
+    const out = renderLs([state({ state: 'waiting', attention: { event: 'waiting', since: '2026-11-22T11:55:00Z' } })], 120, NOW, '/home/u');
+    expect(out.split('\n')[1]).toMatch(/^claude\s+~\/proj\s+waiting 5m !waiting\s+30s\s+%3\s+recap: /);
+  });
   it('formats ages and shortens folders', () => {
     expect(formatSince('2026-11-22T11:00:00Z', NOW)).toBe('1h');
     expect(formatSince(null, NOW)).toBe('-');

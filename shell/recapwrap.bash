@@ -12,7 +12,7 @@ unset __rw_agent
 _recapwrap_complete() {
   local cur=${COMP_WORDS[COMP_CWORD]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "recap transcript status ls board resume config doctor demo pi claude codex qwen gemini --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "recap transcript status ls board next resume config doctor demo pi claude codex qwen gemini --help --version" -- "$cur"))
     return
   fi
   case "${COMP_WORDS[1]}" in
@@ -20,6 +20,7 @@ _recapwrap_complete() {
     transcript) COMPREPLY=($(compgen -f -W "--agent --json --help" -- "$cur")) ;;
     status) COMPREPLY=($(compgen -W "--pane --format --help" -- "$cur")) ;;
     ls) COMPREPLY=($(compgen -W "--json --help" -- "$cur")) ;;
+    next) COMPREPLY=($(compgen -W "--from --print --help" -- "$cur")) ;;
     resume) COMPREPLY=($(compgen -W "--agent --list --json --pick --help" -- "$cur")) ;;
     *) COMPREPLY=($(compgen -f -- "$cur")) ;;
   esac

@@ -18,6 +18,9 @@ complete -c recapwrap -n __fish_use_subcommand -a transcript -d 'normalized even
 complete -c recapwrap -n __fish_use_subcommand -a status -d 'latest recap line of a live wrapper'
 complete -c recapwrap -n __fish_use_subcommand -a ls -d 'all live wrapped sessions'
 complete -c recapwrap -n __fish_use_subcommand -a board -d 'live full-screen view of all sessions'
+complete -c recapwrap -n __fish_use_subcommand -a next -d 'jump to the session that has waited longest for you'
+complete -c recapwrap -n '__fish_seen_subcommand_from next' -l from -x
+complete -c recapwrap -n '__fish_seen_subcommand_from next' -l print
 complete -c recapwrap -n __fish_use_subcommand -a resume -d 'past sessions of this directory'
 complete -c recapwrap -n __fish_use_subcommand -a config -d 'effective configuration'
 complete -c recapwrap -n __fish_use_subcommand -a doctor -d 'check focus support, agents, generators'

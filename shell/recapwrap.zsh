@@ -17,6 +17,7 @@ _recapwrap() {
     'status:latest recap line of a live wrapper'
     'ls:all live wrapped sessions'
     'board:live full-screen view of all sessions'
+    'next:jump to the session that has waited longest for you'
     'resume:past sessions of this directory'
     'config:effective configuration'
     'doctor:check focus support, agents, generators'

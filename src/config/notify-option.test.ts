@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from './load.js';
 import { parseNotifyOption, resolveNotifyChannels } from './notify-option.js';
 
 describe('parseNotifyOption', () => {
@@ -35,5 +36,17 @@ describe('resolveNotifyChannels', () => {
     expect(resolveNotifyChannels('osc,auto,command:true', true)).toEqual([{ type: 'osc' }, { type: 'bell' }, { type: 'tmux' }, { type: 'command', command: 'true' }]);
     expect(resolveNotifyChannels('none', true)).toEqual([]);
     expect(resolveNotifyChannels('nonsense', false)).toEqual([]);
+  });
+});
+
+describe('the notify option in the one config pass', () => {
+  it('is validated like every option: a bad flag is a problem naming the flag, a good env value is canonical', () => {
+    const home = '/nonexistent-home';
+    const bad = resolveConfig({ env: { HOME: home, XDG_CONFIG_HOME: home }, cwd: home, flags: { notify: 'beep' } });
+    expect(bad.problems).toEqual([expect.objectContaining({ source: 'flag', message: expect.stringMatching(/^Expected the `--notify` option to be a list of/) })]);
+    expect(bad.options.notify).toBe('auto');
+    const good = resolveConfig({ env: { HOME: home, XDG_CONFIG_HOME: home, RECAPWRAP_NOTIFY: ' tmux, bell ', RECAPWRAP_NOTIFY_MIN_SECONDS: '5' }, cwd: home });
+    expect(good.problems).toEqual([]);
+    expect(good.options).toMatchObject({ notify: 'tmux,bell', notifyMinSeconds: 5 });
   });
 });

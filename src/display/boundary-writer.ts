@@ -10,9 +10,10 @@ import { unfinishedTailStart } from './stream-boundary.js';
 const MAX_UNFINISHED_BYTES = 64 * 1024;
 /** Queued writes beyond this many are dropped (a stream that never reaches a boundary). */
 const MAX_QUEUED = 8;
+const EMPTY = new Uint8Array(0);
 
 export class BoundaryWriter {
-  private unfinished: Uint8Array = new Uint8Array(0);
+  private unfinished: Uint8Array = EMPTY;
   private queued: string[] = [];
 
   constructor(private readonly write: (data: string) => void) {}
@@ -31,7 +32,7 @@ export class BoundaryWriter {
   observe(chunk: Uint8Array): void {
     const data = this.unfinished.length > 0 ? concat(this.unfinished, chunk) : chunk;
     const start = unfinishedTailStart(data);
-    this.unfinished = start < 0 || data.length - start > MAX_UNFINISHED_BYTES ? new Uint8Array(0) : Uint8Array.from(data.subarray(start));
+    this.unfinished = start < 0 || data.length - start > MAX_UNFINISHED_BYTES ? EMPTY : Uint8Array.from(data.subarray(start));
     if (this.unfinished.length === 0 && this.queued.length > 0) this.flush();
   }
 

@@ -24,10 +24,14 @@ const PURE_FILES = [
   'src/transcripts/launch-args.ts',
   'src/transcripts/activity.ts',
   'src/config/hotkey.ts',
-  'src/config/notify-option.ts',
-  'src/display/attention.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
+  // attention (#21)
+  'src/config/notify-option.ts',
+  'src/display/attention.ts',
+  'src/display/attention-order.ts',
+  'src/display/boundary-writer.ts',
+  'src/display/notify-text.ts',
 ];
 
 const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];

@@ -27,6 +27,12 @@ export const PURE_FILES = [
   'src/config/hotkey.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
+  // attention (#21)
+  'src/config/notify-option.ts',
+  'src/display/attention.ts',
+  'src/display/attention-order.ts',
+  'src/display/boundary-writer.ts',
+  'src/display/notify-text.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];

@@ -37,6 +37,7 @@ complete -c recapwrap -n $__rw_no_sub -a 'pi claude codex qwen gemini' -d 'wrap 
 complete -c recapwrap -n $__rw_no_sub -l agent -x -a 'pi claude codex qwen gemini' -d 'which agent this is'
 complete -c recapwrap -n $__rw_no_sub -l away -x -d 'recap after this many seconds away'
 complete -c recapwrap -n $__rw_no_sub -l bar-rows -x -d 'rows the overlay bar may take (1-5)'
+complete -c recapwrap -n $__rw_no_sub -l notify -x -a 'auto bell osc tmux none command:' -d 'how to tell you a session needs you'
 complete -c recapwrap -n $__rw_no_sub -l idle -x -d 'without focus reports: recap after this long idle'
 complete -c recapwrap -n $__rw_no_sub -l display -x -a 'auto overlay tmux none' -d 'where recaps appear'
 complete -c recapwrap -n $__rw_no_sub -l position -x -a 'top bottom' -d 'overlay bar row'
@@ -70,4 +71,6 @@ complete -c recapwrap -n '__fish_seen_subcommand_from config' -l markdown -d 'pr
 complete -c recapwrap -n '__fish_seen_subcommand_from doctor' -l no-interactive -d 'do not probe focus reporting'
 complete -c recapwrap -n '__fish_seen_subcommand_from doctor' -l endpoints -d 'also contact the model endpoint'
 complete -c recapwrap -n '__fish_seen_subcommand_from demo' -l here -d 'run in this terminal or pane'
+complete -c recapwrap -n '__fish_seen_subcommand_from next' -l from -x -a '(tmux list-panes -a -F "#{pane_id}" 2>/dev/null)' -d 'the pane you are in'
+complete -c recapwrap -n '__fish_seen_subcommand_from next' -l print -d 'print the card, do not jump'
 complete -c recapwrap -n '__fish_seen_subcommand_from help' -x -a "$__rw_subcommands"

@@ -37,6 +37,7 @@ _recapwrap() {
     "--agent[which agent this is]:agent:$agent_ids"
     '--away[recap after this long away]:seconds:'
     '--bar-rows[rows the overlay bar may take]:rows:'
+    '--notify[how to tell you a session needs you]:channels:(auto bell osc tmux none)'
     '--idle[without focus reports: recap after this long idle]:seconds:'
     '--display[where recaps appear]:where:(auto overlay tmux none)'
     '--position[overlay bar row]:row:(top bottom)'
@@ -53,13 +54,13 @@ _recapwrap() {
   local i=2 sub=
   while (( i < CURRENT )); do
     case ${words[i]} in
-      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--bar-rows) (( i += 2 )) ;;
+      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--bar-rows|--notify) (( i += 2 )) ;;
       -*) (( i++ )) ;;
       *) sub=${words[i]}; break ;;
     esac
   done
   if [[ -z $sub ]]; then
-    if [[ $PREFIX == -* || ${words[CURRENT-1]} == --(agent|away|idle|display|position|generator|model|hotkey|bar-rows) ]]; then
+    if [[ $PREFIX == -* || ${words[CURRENT-1]} == --(agent|away|idle|display|position|generator|model|hotkey|bar-rows|notify) ]]; then
       _arguments -s $root_opts
     else
       _describe -t commands 'recapwrap command' subcommands
@@ -85,7 +86,7 @@ _recapwrap() {
         '--width[compose for this many cells]:cells:' \
         '--help[show help]'
       [[ $state == panes ]] && compadd -- ${(f)"$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)"} ;;
-    next) _arguments '--help[show help]' ;;
+    next) _arguments '--from[the pane you are in]:pane:' '--print[print the card, do not jump]' '--help[show help]' ;;
     transcript) _arguments "--agent[which agent]:agent:$agent_ids" '--json[one JSON object]' '--help[show help]' '1:session file:_files' ;;
     status) _arguments '--pane[tmux pane id]:pane:' '--format[output format]:format:(plain tmux)' '--width[compose for this many cells]:cells:' '--help[show help]' ;;
     ls) _arguments '--json[print JSON]' '--help[show help]' ;;

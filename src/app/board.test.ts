@@ -54,6 +54,23 @@ describe('board', () => {
     }
   });
 
+  it('sessions that wait for you come first, with why and since when (#21)', () => {
+    const now = Date.parse('2026-11-22T12:00:00Z');
+    const rows = boardRows(
+      [
+        state({ pid: 1, startedAt: '2026-11-22T09:00:00Z', state: 'working' }),
+        state({ pid: 2, startedAt: '2026-11-22T10:00:00Z', state: 'idle', attention: { event: 'done', since: '2026-11-22T11:50:00Z' } }),
+        state({ pid: 3, startedAt: '2026-11-22T11:00:00Z', state: 'waiting', stateSince: '2026-11-22T11:58:00Z', attention: { event: 'waiting', since: '2026-11-22T11:58:00Z' } }),
+      ] as never,
+      now,
+      '/home/u',
+    );
+    expect(rows.map((r) => r.key)).toEqual(['3', '2', '1']);
+    expect(rows[0]!.state).toBe('waiting 2m !waiting');
+    expect(rows[1]!.state).toMatch(/^idle .* !done$/);
+    expect(rows[2]!.state).toMatch(/^working /);
+  });
+
   it('outside tmux, Enter shows the session’s card; q quits with 0', async () => {
     const stateDir = join(dir, 'state');
     mkdirSync(stateDir);

@@ -11,6 +11,7 @@ import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
 import type { BoardHandlers, BoardRow, BoardView } from '../display/board-view.js';
 import { requestControl, socketPathFor } from '../display/control-socket.js';
 import { readLiveStates, type LiveState } from '../display/state-file.js';
+import { compareByAttention } from '../display/attention-order.js';
 import { runTmux } from '../display/tmux.js';
 import { shortenDir } from '../util/age.js';
 import { fitRecapCell, liveRow, nameLiveState, orderLiveStates } from './live-listing.js';
@@ -23,7 +24,8 @@ const WATCH_DEBOUNCE_MS = 100;
 
 // Same order and wording as `ls`: newest first, the recap without its label.
 export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
-  return orderLiveStates(states).map((s) => ({ key: String(s.pid), ...liveRow(s, now, home, 24) }));
+  // Sessions that wait for you first (#21), then newest first as in ls (sort is stable).
+  return orderLiveStates(states).sort(compareByAttention).map((s) => ({ key: String(s.pid), ...liveRow(s, now, home, 24) }));
 }
 
 export interface BoardOptions {

@@ -90,6 +90,9 @@ describe.skipIf(!hasTmux)('doctor tmux checks on a private server', () => {
     execFileSync('tmux', ['-L', socket, 'set', '-g', 'focus-events', 'on']);
     const on = await checkTmux(createDoctorDeps(env));
     expect(on.find((r) => r.name === 'tmux focus-events')?.status).toBe('ok');
+    expect(on.find((r) => r.name === 'tmux allow-passthrough')).toMatchObject({ fix: expect.stringContaining('allow-passthrough on') });
+    execFileSync('tmux', ['-L', socket, 'set', '-g', 'allow-passthrough', 'on']);
+    expect((await checkTmux(createDoctorDeps(env))).find((r) => r.name === 'tmux allow-passthrough')).toBeUndefined();
   });
 
   it('outside tmux only reports the version', async () => {

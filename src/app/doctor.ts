@@ -85,6 +85,16 @@ export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
       detail: `${extKeys} (not needed by recapwrap; agents cannot tell Shift-Enter from Enter without it: tmux set -s extended-keys on)`,
     });
   }
+  // Desktop notifications (notify=osc, #21) leave a pane only through DCS passthrough.
+  const passthrough = await deps.run('tmux', ['show', '-gv', 'allow-passthrough']);
+  if (passthrough !== undefined && passthrough !== 'on' && passthrough !== 'all') {
+    results.push({
+      name: 'tmux allow-passthrough',
+      status: 'skip',
+      detail: `${passthrough}: desktop notifications (--notify osc) cannot leave tmux; the bell and @recap_attention work without it`,
+      fix: 'tmux set -g allow-passthrough on   (and add it to ~/.tmux.conf)',
+    });
+  }
   return results;
 }
 

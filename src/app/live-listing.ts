@@ -3,6 +3,7 @@
  * session named by its agent and where it runs (never a pid), the recap without its `recap:` label
  * (the column is titled RECAP) composed for the cells it gets. Pure.
  */
+import { attentionLabel } from '../display/attention-order.js';
 import type { LiveState } from '../display/state-file.js';
 import { composeRecap } from '../recap/compose.js';
 import { formatSince, shortenDir } from '../util/age.js';
@@ -33,7 +34,8 @@ export function liveRow(s: LiveState, now: number, home: string, dirWidth = 28):
     agent: sanitizeLine(s.agent ?? s.command),
     // Every cell comes from a state file: folder names and commands can hold escape sequences too (#19).
     dir: shortenDir(sanitizeLine(s.cwd), home, dirWidth),
-    state: `${sanitizeLine(s.state)} ${formatSince(s.stateSince, now)}`,
+    // A session that wants you says so after its state (`waiting 5m !waiting`, #21).
+    state: `${sanitizeLine(s.state)} ${formatSince(s.stateSince, now)}${attentionLabel(s) ? ` ${attentionLabel(s)}` : ''}`,
     looked: formatSince(s.lastFocusAt, now),
     pane: sanitizeLine(s.tmuxPane ?? '-'),
     recap: composeRecap({ line: s.lastRecap?.line ?? '' }, Number.MAX_SAFE_INTEGER),

@@ -14,6 +14,7 @@ import { debugLog } from '../util/debug-log.js';
 import type { RecapDisplay } from './live-recap.js';
 import type { RecapPlan } from './launch-plan.js';
 import { attachRecap } from './recap-wiring.js';
+import { startAttention } from './attention-wiring.js';
 import { createRecapEngine } from './recap-engine.js';
 import type { StateFolders } from './state-folders.js';
 import type { WrapSession } from './wrap-session.js';
@@ -54,6 +55,7 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
       stateSince: now(),
       lastFocusAt: null,
       lastRecap: null,
+      attention: null,
       socketPath,
       startedAt: new Date(input.startedAt).toISOString(),
     },
@@ -61,6 +63,17 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
     // Written once the socket answers: `ls` takes a live file whose socket refuses for a dead wrapper.
     { deferFirstWrite: true },
   );
+  // Attention (#21): tells you when this session needs you while you are away.
+  const attention = startAttention({
+    wrap: session,
+    options,
+    env,
+    cwd: input.cwd,
+    agent: plan.agent ?? input.command,
+    startedAt: input.startedAt,
+    recapLine: () => state.current.lastRecap?.line,
+    onMark: (mark) => state.update({ attention: mark }, { now: true }),
+  });
   const attached = attachRecap({
     plan,
     wrap: session,
@@ -82,9 +95,11 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
         ...(changed ? { state: activity, stateSince: now() } : {}),
         ...(quick ? { lastRecap: { line: engine.quickLine(current), stamp: current.stamp, createdAt: now() } } : {}),
       });
+      attention.report(activity, current);
     },
   });
   if (!attached) {
+    void attention.dispose();
     state.remove();
     return undefined;
   }
@@ -149,6 +164,7 @@ export function attachLiveRecap(input: LiveRuntimeInput): { stop(): Promise<void
     async stop() {
       stopped = true;
       focus.dispose();
+      await attention.dispose();
       state.update({ state: 'exited', stateSince: now() });
       await attached.stop();
       overlay?.dispose();

@@ -74,6 +74,8 @@ export interface WrapSession {
   onInput(listener: (data: string) => void): Disposable;
   /** Child output, fired after the chunk was written to the terminal. */
   onOutput(listener: (chunk: string) => void): Disposable;
+  /** Child output as raw bytes, fired right after the chunk was written (no decoding cost; attention bell). */
+  onOutputBytes(listener: (chunk: Buffer) => void): Disposable;
   onResize(listener: (size: { cols: number; rows: number }) => void): Disposable;
   /** Fires once when the child is gone and its output drained, before the terminal is restored. */
   onExit(listener: (exit: WrapExit) => void): Disposable;
@@ -131,6 +133,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
   const focusEvent = createEvent<boolean>('focus');
   const inputEvent = createEvent<string>('input');
   const outputEvent = createEvent<string>('output');
+  const outputBytesEvent = createEvent<Buffer>('output-bytes');
   const resizeEvent = createEvent<{ cols: number; rows: number }>('resize');
   const exitEvent = createEvent<WrapExit>('exit');
   const modes = new ModeTracker();
@@ -234,6 +237,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
     if (now - lastOutputAt >= ACTIVITY_LOG_GAP_MS) debugLog('wrap', 'output', { bytes: buf.length });
     lastOutputAt = now;
     if (observed) outputEvent.fire(text);
+    if (outputBytesEvent.size > 0) outputBytesEvent.fire(buf);
   });
 
   // Follow the child's modes; if it turns focus reporting off (or resets the terminal), keep ours on.
@@ -318,6 +322,7 @@ export function startWrapSession(options: WrapSessionOptions): WrapSession {
     onFocus: (listener) => focusEvent.add(listener),
     onInput: (listener) => inputEvent.add(listener),
     onOutput: (listener) => outputEvent.add(listener),
+    onOutputBytes: (listener) => outputBytesEvent.add(listener),
     onResize: (listener) => resizeEvent.add(listener),
     onExit: (listener) => exitEvent.add(listener),
     writeToTerminal: (data) => passthrough.write(data),

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseHotkey } from './hotkey.js';
+import { parseNotifyOption } from './notify-option.js';
 import { FALLBACK_ENV, OPTIONS, defaultOptions, type OptionSpec, type Options } from './options-table.js';
 import { getConfigFile, getHomeDir, type Env } from './paths.js';
 
@@ -61,6 +62,10 @@ export function validateOption(
 ): { ok: true; value: Options[keyof Options] } | { ok: false; message: string } {
   const where = source === 'env' && envName ? `the environment variable ${envName}` : whereOf(spec, source, file);
   const fail = (expected: string) => ({ ok: false as const, message: formatExpected(where, expected, shownValue(raw, source)) });
+  if (spec.name === 'notify') {
+    const parsed = parseNotifyOption(raw, where);
+    return parsed.ok ? { ok: true, value: parsed.value } : parsed;
+  }
   switch (spec.type) {
     case 'number': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;

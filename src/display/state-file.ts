@@ -33,6 +33,8 @@ export interface LiveState {
   stateSince: string;
   lastFocusAt: string | null;
   lastRecap: { line: string; stamp: string; createdAt: string } | null;
+  /** Set while the session wants you (a question, a finished turn, an error seen while you were away); #21. */
+  attention?: { event: 'waiting' | 'done' | 'error'; since: string } | null;
   socketPath: string | null;
   startedAt: string;
   updatedAt: string;

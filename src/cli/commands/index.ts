@@ -5,6 +5,7 @@ import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerLs } from './ls.js';
+import { registerNext } from './next.js';
 import { registerRecap } from './recap.js';
 import { registerResume } from './resume.js';
 import { registerStatus } from './status.js';
@@ -22,4 +23,5 @@ export function registerSubcommands(program: Command): void {
   registerLs(program);
   registerResume(program);
   registerBoard(program);
+  registerNext(program);
 }

@@ -34,6 +34,11 @@ describe('ls rendering', () => {
     expect(piped.endsWith('Next: answer: Next I would document it in the README — want me to?')).toBe(true);
     expect(piped).toContain('"add a --verbose flag" — waiting for your answer');
   });
+
+  it('shows a session that wants you (#21)', () => {
+    const out = renderLs([state({ state: 'waiting', attention: { event: 'waiting', since: '2026-11-22T11:55:00Z' } })], 120, NOW, '/home/u');
+    expect(out.split('\n')[1]).toMatch(/^claude\s+~\/proj\s+waiting 5m !waiting\s+30s\s+%3\s+/);
+  });
   it('formats ages and shortens folders', () => {
     expect(formatSince('2026-11-22T11:00:00Z', NOW)).toBe('1h');
     expect(formatSince(null, NOW)).toBe('-');

@@ -58,7 +58,11 @@ async function renderLiveCard(s: LiveState, env: Env, width: number): Promise<st
 export async function runNext(options: NextOptions = {}, env: Env = process.env, now = Date.now()): Promise<NextResult> {
   const states = readLiveStates(getStateDir(env), { prune: true });
   const target = pickNextWaiting(states, { exceptPane: options.from ?? env.TMUX_PANE ?? undefined });
-  if (!target) return { code: 1, out: '', err: `${NOTHING_WAITS_MESSAGE}\n` };
+  if (!target) {
+    // From a tmux key binding (prefix + N) stderr goes nowhere: say it where the user looks too.
+    if (env.TMUX && !options.print) await runTmux({ env }, ['display-message', NOTHING_WAITS_MESSAGE]);
+    return { code: 1, out: '', err: `${NOTHING_WAITS_MESSAGE}\n` };
+  }
   if (env.TMUX && target.tmuxPane && !options.print) {
     const pane = target.tmuxPane;
     const tmux = { env };

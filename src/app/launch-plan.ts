@@ -30,7 +30,8 @@ export async function planRecap(input: RecapPlanInput): Promise<RecapPlan> {
   if (!adapter) return { agent, launch: { args: [...input.args], resume: false } };
   // `--agent pi -- node script.js`: pin flags are the agent's own options, and another program (node, a
   // shell script) would choke on them. The session is then found the way it is for an unpinned agent.
-  if (input.agent && agentFromCommand(input.command) !== input.agent) {
+  // recapwrap's own demo agent (bin/demo-agent.js) speaks pi's session flags, so it is pinned like pi.
+  if (input.agent && agentFromCommand(input.command) !== input.agent && !isDemoAgent(input.command)) {
     debugLog('wrap', 'no session pin: the command is not the agent itself', { agent: input.agent, command: input.command });
     return { agent, adapter, launch: { args: [...input.args], resume: false } };
   }
@@ -38,6 +39,10 @@ export async function planRecap(input: RecapPlanInput): Promise<RecapPlan> {
   const { randomUUID } = await import('node:crypto');
   const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
   return { agent, adapter, launch };
+}
+
+function isDemoAgent(command: string): boolean {
+  return /(^|[/\\])demo-agent\.js$/.test(command);
 }
 
 /** Which display the options select here: auto is tmux inside tmux, else the overlay bar. */

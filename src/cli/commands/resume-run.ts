@@ -42,7 +42,7 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
   return sessions
     .map((s, i) => {
       const what = sanitizeLine(s.title ?? s.firstPrompt ?? s.id);
-      const live = s.live ? `  [live${s.live.pane ? ` in ${s.live.pane}` : ''}]` : '';
+      const live = s.live ? `  [live${s.live.pane ? ` in ${sanitizeLine(s.live.pane)}` : ''}]` : '';
       const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}  ${what}`, cols);
       const room = Math.max(20, cols - 4);
       return `${head}\n    ${composeRecap({ line: recapBesideTitle(s.recap.line, what) }, room)}`;

@@ -58,10 +58,14 @@ describe.skipIf(!hasTmux)('recapwrap board', () => {
     await pollUntil(() => /waiting/.test(rowOf('alpha') ?? '') && /verbose/.test(rowOf('alpha') ?? ''), { timeoutMs: 15_000, description: 'alpha’s row to show waiting and a recap' });
     expect(rowOf('alpha')).not.toContain('recap: ');
 
-    // Select the second row, then back to the first, and jump: the client now shows beta's pane.
+    // alpha now waits for you while you look elsewhere, so it sorts first (#21): beta is the second row.
+    const now = server.capturePane(boardPane).split('\n');
+    expect(now.findIndex((l) => l.includes('/alpha'))).toBeLessThan(now.findIndex((l) => l.includes('/beta')));
+    // Select the second row, back to the first, down again, and jump: the client now shows beta's pane.
     server.run(['select-window', '-t', boardPane]);
     server.run(['send-keys', '-t', boardPane, 'j']);
     server.run(['send-keys', '-t', boardPane, 'k']);
+    server.run(['send-keys', '-t', boardPane, 'j']);
     server.run(['send-keys', '-t', boardPane, 'Enter']);
     const activePane = () => server.run(['display-message', '-p', '-t', 'main', '#{pane_id}']).trim();
     await pollUntil(() => activePane() === beta, { timeoutMs: 5000, description: `the client to jump to ${beta}` });

@@ -19,6 +19,9 @@ export function recapText(line: string): string {
 // word longer than the room is cut hard); CJK text (no spaces) and cuts between words are not moved.
 function cutAtWord(text: string, cells: number): string {
   if (displayWidth(text) <= cells) return text;
+  // Cut right after a whole sentence: it ends as it is, with no ellipsis behind its full stop (`yet.…`).
+  const sentence = /^(.*[.!?。！？])\s/su.exec(truncateToWidth(text, cells + 1, ''));
+  if (sentence?.[1] && displayWidth(sentence[1]) >= cells * 0.75) return sentence[1];
   const hard = truncateToWidth(text, cells);
   const body = hard.slice(0, -1);
   const after = text.slice(body.length, body.length + 1);

@@ -4,6 +4,7 @@
  * (the column is titled RECAP) composed for the cells it gets. Pure.
  */
 import { attentionLabel } from '../display/attention-order.js';
+import type { BoardRow } from '../display/board-view.js';
 import type { LiveState } from '../display/state-file.js';
 import { composeRecap } from '../recap/compose.js';
 import { formatSince, shortenDir } from '../util/age.js';
@@ -19,15 +20,8 @@ export function nameLiveState(s: LiveState, home: string): string {
   return sanitizeLine(`${s.agent ?? s.command} in ${shortenDir(s.cwd, home, 28)}${s.tmuxPane ? ` (${s.tmuxPane})` : ''}`);
 }
 
-export interface LiveRow {
-  agent: string;
-  dir: string;
-  state: string;
-  looked: string;
-  pane: string;
-  /** The recap text without its label, sanitized and whole; fit it with fitRecapCell. */
-  recap: string;
-}
+/** A board row without its key: the recap is the text without its label, sanitized and whole (fit it with fitRecapCell). */
+export type LiveRow = Omit<BoardRow, 'key'>;
 
 export function liveRow(s: LiveState, now: number, home: string, dirWidth = 28): LiveRow {
   return {

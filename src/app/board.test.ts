@@ -84,7 +84,7 @@ describe('board', () => {
     handlers.onEnter(seen.rows.at(-1)![0]!);
     for (let i = 0; i < 100 && seen.cards.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(seen.cards[0]![0]).toBe('pi · /w/app');
-    expect(seen.cards[0]![1]).toContain('What happened\n  • Hello.txt is written and folder is listed.');
+    expect(seen.cards[0]![1]).toContain('What happened\n  • hello.txt is written and folder is listed.');
     // r: the status line names the session by agent and folder, never by pid (#18).
     handlers.onRecap(seen.rows.at(-1)![0]!);
     for (let i = 0; i < 100 && seen.status.length < 2; i++) await new Promise((r) => setTimeout(r, 20));

@@ -338,7 +338,8 @@ export function telegraphic(s: string): string {
     .replace(/^I\s+(?=(found|fixed|added|updated|created|removed|renamed|moved|committed|pushed|merged|ran|wrote|checked|verified|implemented|built|changed|replaced|refactored|deleted|installed|set up|read|reviewed)\b)/i, '')
     .replace(/^(?:the|a|an)\s+((?:main|key|real|root|only|biggest)\s+\w+)\s+(?:is|was)\s+(?:that\s+)?/i, '$1: ');
   t = dropArticles(t);
-  t = t.replace(/^./, (c) => c.toUpperCase());
+  // Capitalize a leading word, never a name: `hello.txt`, `src/app.ts`, `npm`, `parseDuration` stay as written.
+  if (!/^\S*[./_\d]|^[a-z]+[A-Z]/.test(t) && !/^(npm|pnpm|yarn|git|gh|make|cargo|go|node|python3?|pip|bun|deno)\b/.test(t)) t = t.replace(/^./, (c) => c.toUpperCase());
   return t.length >= 8 ? t : s;
 }
 

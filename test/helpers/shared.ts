@@ -31,8 +31,11 @@ export function hasCorpus(): boolean {
   return existsSync(RECAP_CORPUS_DIR);
 }
 
-/** Run the tests that read ../shared/recap-corpus: when it is here, and always under CI (absent = failure). */
-export const corpusPresent = hasCorpus() || process.env.CI === 'true';
+/**
+ * Run the tests that read ../shared/recap-corpus only when it is here: a user's clone has no ../shared,
+ * also when their CI sets CI=true (vitest.config.ts says in one line that they are skipped).
+ */
+export const corpusPresent = hasCorpus();
 
 /** @deprecated Same as hasCorpus() (the agent fixtures now live in the repo). */
 export function hasShared(): boolean {

@@ -224,12 +224,12 @@ async function probeNodePty(lib: NodePtyModule): Promise<Pick<InternalsReport, '
     const why: ProbeStatus = `fallback: could not spawn a probe (${(error as Error).message})`;
     return { nodePtyMaster: why, nodePtyPtsName: why, nodePtyClose: why };
   }
-  const shape = term as unknown as { on?: unknown; destroy?: unknown };
+  // destroy() is only looked at: called on a live probe it would hang the child up, not test anything.
+  const canDestroy = typeof (term as unknown as { destroy?: unknown }).destroy === 'function';
   const report = {
     nodePtyMaster: readPtyMaster(term) ? 'ok' : 'fallback: no _fd/_socket; input goes through node-pty write()',
     nodePtyPtsName: readPtsName(term) ? 'ok' : 'fallback: no ptsName; the last output before exit may be lost',
-    nodePtyClose:
-      typeof shape.on === 'function' && typeof shape.destroy === 'function' ? 'ok' : 'fallback: no on/destroy; exit waits a quiet time instead of the close',
+    nodePtyClose: onPtyClose(term, () => undefined) && canDestroy ? 'ok' : 'fallback: no on/destroy; exit waits a quiet time instead of the close',
   } as const;
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, PROBE_EXIT_TIMEOUT_MS);

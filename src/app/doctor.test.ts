@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkAgents, checkQwenRecap, checkStateDir, checkTmux, createDoctorDeps, doctorExitCode, renderDoctorReport,
+  checkAgents, checkPrivateInternals, checkQwenRecap, checkStateDir, checkTmux, createDoctorDeps, doctorExitCode, renderDoctorReport,
 } from './doctor.js';
 
 let dir: string;
@@ -50,6 +50,25 @@ describe('doctor checks', () => {
     expect(checkStateDir({ RECAPWRAP_STATE_DIR: state })).toMatchObject({ status: 'warn', fix: `chmod 700 ${state}` });
     chmodSync(state, 0o700);
     expect(checkStateDir({ RECAPWRAP_STATE_DIR: state }).status).toBe('ok');
+  });
+
+  it('reports the private node-pty and xterm accesses: all ok with the installed (pinned) versions', async () => {
+    const result = await checkPrivateInternals();
+    expect(result).toMatchObject({ name: 'private internals', status: 'ok' });
+    for (const name of ['nodePtyFork', 'nodePtyMaster', 'nodePtyPtsName', 'nodePtyClose', 'xtermCore']) expect(result.detail).toContain(name);
+  });
+
+  it('warns, with the fix, when a private access fell back (recapwrap still runs)', async () => {
+    const result = await checkPrivateInternals(async () => ({
+      nodePtyFork: 'ok',
+      nodePtyMaster: 'fallback: no _fd/_socket; input goes through node-pty write()',
+      nodePtyPtsName: 'ok',
+      nodePtyClose: 'ok',
+      xtermCore: 'fallback: no _core saved cursor',
+    }));
+    expect(result).toMatchObject({ status: 'warn', fix: expect.stringContaining('package.json') });
+    expect(result.detail).toBe('nodePtyMaster fallback: no _fd/_socket; input goes through node-pty write(); xtermCore fallback: no _core saved cursor');
+    expect(doctorExitCode([result])).toBe(0);
   });
 
   it('exit code is 1 only when a check failed', () => {

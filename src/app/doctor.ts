@@ -8,6 +8,7 @@ import { constants, accessSync, existsSync, readFileSync, statSync } from 'node:
 import { delimiter, join } from 'node:path';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { findAdapter } from '../transcripts/registry.js';
+import { probePrivateInternals, type InternalsReport } from '../util/private-internals.js';
 import { displayWidth } from '../util/text-width.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -187,6 +188,23 @@ export function checkStateDir(env: Env): CheckResult {
   }
 }
 
+// Which private parts of node-pty and @xterm/headless work with the installed versions (#20): each has
+// a fallback, so a miss is a warning (recapwrap runs, with that part degraded), never a failure.
+export async function checkPrivateInternals(probe: () => Promise<InternalsReport> = () => probePrivateInternals()): Promise<CheckResult> {
+  const report = await probe();
+  const entries = Object.entries(report) as Array<[keyof InternalsReport, InternalsReport[keyof InternalsReport]]>;
+  const fallbacks = entries.filter(([, status]) => status !== 'ok');
+  if (fallbacks.length === 0) {
+    return { name: 'private internals', status: 'ok', detail: `${entries.map(([name]) => name).join(', ')}: ok with the installed node-pty and @xterm/headless` };
+  }
+  return {
+    name: 'private internals',
+    status: 'warn',
+    detail: fallbacks.map(([name, status]) => `${name} ${status}`).join('; '),
+    fix: 'reinstall recapwrap so node-pty and @xterm/headless are the exact versions its package.json pins',
+  };
+}
+
 /** Usable unless a check failed; warnings still leave recapwrap usable. */
 export function doctorExitCode(results: readonly CheckResult[]): number {
   return results.some((r) => r.status === 'fail') ? 1 : 0;
@@ -303,6 +321,7 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
     const endpoint = await checkEndpoint(env);
     if (endpoint) results.push(endpoint);
   }
+  results.push(await checkPrivateInternals());
   results.push(checkStateDir(env));
   return { results, code: doctorExitCode(results) };
 }

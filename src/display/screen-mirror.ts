@@ -4,22 +4,17 @@
  * framed draws (DECSC/DECRC, origin/insert/autowrap), the agent's own DECSC slot rebuilt after ours,
  * pending-wrap re-entered (tmux 3.3a's DECRC drops it). It knows which rows hold output from before
  * the agent started. Writes nothing: it runs in a worker thread (screen-worker.ts) or inline.
+ * What the public API lacks (scroll region, saved cursor, current SGR) comes from util/private-internals.ts.
  */
-import { createRequire } from 'node:module';
-import type { IBufferCell, Terminal as HeadlessTerminal } from '@xterm/headless';
+import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
   ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
   RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, eraseChars,
 } from './ansi.js';
 import { barTopRow, renderOverlayRows, type BarPosition } from './overlay.js';
-
-// @xterm/headless is CommonJS without named ESM exports; its typings declare named ones. Loaded by the
-// first copy, not with this module: the wrapper bundles this module for the inline fallback but runs
-// the copy in a worker thread, and loading xterm cost ~16 ms of the main thread before the agent
-// started (and its memory for nothing).
-let Terminal: typeof HeadlessTerminal | undefined;
-const loadTerminal = (): typeof HeadlessTerminal =>
-  (Terminal ??= (createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal }).Terminal);
+import {
+  loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollTop, type CellAttributes,
+} from '../util/private-internals.js';
 
 /**
  * Past this much unparsed output the copy gives up (a flood: `cat` of a big file) rather than burn a
@@ -28,16 +23,6 @@ const loadTerminal = (): typeof HeadlessTerminal =>
 export const MAX_PENDING_BYTES = 1024 * 1024;
 /** Sequences after which the whole screen is known again (once the cursor is placed absolutely). */
 const RESYNC_SEQUENCES = ['\x1b[2J', '\x1b[3J', '\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h', '\x1bc'].map((s) => Buffer.from(s, 'latin1'));
-
-/** Cell attribute accessors shared by IBufferCell and xterm's internal AttributeData. */
-type AttrSource = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' | 'isUnderline' | 'isBlink' | 'isInverse' | 'isInvisible' | 'isStrikethrough' | 'isFgRGB' | 'isFgPalette' | 'getFgColor' | 'isBgRGB' | 'isBgPalette' | 'getBgColor'> & { isOverline?: () => number };
-
-interface CoreInternals {
-  _core?: {
-    buffers?: { active?: { savedX?: number; savedY?: number; savedCurAttrData?: AttrSource; scrollTop?: number } };
-    _inputHandler?: { _curAttrData?: AttrSource };
-  };
-}
 
 export type FrameResult =
   | { draw: string; restore: string }
@@ -57,7 +42,7 @@ export interface MirrorInit {
 }
 
 // SGR that reproduces a cell's attributes (after a reset).
-export function sgrOf(c: AttrSource): string {
+export function sgrOf(c: CellAttributes): string {
   const p = ['0'];
   if (c.isBold()) p.push('1');
   if (c.isDim()) p.push('2');
@@ -104,7 +89,7 @@ export class ScreenMirror {
 
   private createTerminal(): HeadlessTerminal {
     // Scrollback just above one screen: enough to count how far older output has scrolled away.
-    const term = new (loadTerminal())({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
+    const term = new (loadXtermTerminal())({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
     this.lastBaseY = 0;
     // The agent saved its cursor (DECSC / SCOSC): our own DECSC shares that slot, so rebuild it after drawing.
     term.parser.registerEscHandler({ final: '7' }, () => ((this.childSavedCursor = true), false));
@@ -251,7 +236,7 @@ export class ScreenMirror {
     const buffer = this.term.buffer.active;
     if (placeCursor) {
       // DECRC brought origin mode back: CUP then counts from the scroll region's top.
-      const top = m.originMode ? ((this.term as unknown as CoreInternals)._core?.buffers?.active?.scrollTop ?? 0) : 0;
+      const top = m.originMode ? (readXtermScrollTop(this.term) ?? 0) : 0;
       s += cursorTo(Math.max(0, buffer.cursorY - top), Math.min(buffer.cursorX, this.cols - 1));
     }
     const fixSlot = this.childSavedCursor;
@@ -259,7 +244,7 @@ export class ScreenMirror {
     if (fixSlot) s += this.rebuildSavedSlot();
     if (pendingWrap) s += this.reenterPendingWrap();
     if (fixSlot || pendingWrap) {
-      const cur = (this.term as unknown as CoreInternals)._core?._inputHandler?._curAttrData;
+      const cur = readXtermCurrentAttributes(this.term);
       if (cur) s += sgrOf(cur);
     }
     if (m.insertMode) s += INSERT_MODE_ON;
@@ -268,11 +253,11 @@ export class ScreenMirror {
 
   // Our DECSC overwrote the agent's saved cursor: put its position and attributes back in the slot.
   private rebuildSavedSlot(): string {
-    const saved = (this.term as unknown as CoreInternals)._core?.buffers?.active;
-    if (!saved || saved.savedX === undefined || saved.savedY === undefined || !saved.savedCurAttrData) return '';
+    const saved = readXtermSavedCursor(this.term);
+    if (!saved) return '';
     const buffer = this.term.buffer.active;
     const cx = Math.min(buffer.cursorX, this.cols - 1);
-    return cursorTo(saved.savedY, saved.savedX) + sgrOf(saved.savedCurAttrData) + SAVE_CURSOR + cursorTo(buffer.cursorY, cx);
+    return cursorTo(saved.y, saved.x) + sgrOf(saved.attributes) + SAVE_CURSOR + cursorTo(buffer.cursorY, cx);
   }
 
   // The cursor sat past the last column (pending wrap): rewrite the last cell so the terminal is there too.

@@ -14,6 +14,7 @@ import { listSessionFiles } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
 import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
+import { claudeOneShot } from './one-shot.js';
 
 // Flags after which Claude does not start a fresh session of its own choosing.
 const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']);
@@ -116,4 +117,6 @@ export const claudeAdapter: TranscriptAdapter = {
   locateLive: locateClaudeLive,
   listSessions: listClaudeSessions,
   resumeArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl')],
+  command: 'claude',
+  oneShot: claudeOneShot,
 };

@@ -14,6 +14,7 @@ import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
 import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiTmpDir } from './paths.js';
+import { geminiOneShot } from './one-shot.js';
 
 // Flags after which Gemini does not start a fresh session of its own choosing.
 const USER_SESSION_FLAGS = new Set(['--session-id', '--resume', '-r', '--session-file']);
@@ -129,4 +130,6 @@ export const geminiAdapter: TranscriptAdapter = {
   locateLive: locateGeminiLive,
   listSessions: listGeminiSessions,
   resumeArgs: (session) => ['--resume', session.id],
+  command: 'gemini',
+  oneShot: geminiOneShot,
 };

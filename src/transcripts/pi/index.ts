@@ -10,6 +10,7 @@ import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
 import { createPiParser } from './parse.js';
 import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
+import { piOneShot } from './one-shot.js';
 
 // Flags after which pi does not start a fresh session of its own choosing (or starts none).
 const USER_SESSION_FLAGS = new Set(['--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session', '--session-dir']);
@@ -88,4 +89,6 @@ export const piAdapter: TranscriptAdapter = {
   locateLive: locatePiLive,
   listSessions: listPiSessions,
   resumeArgs: (session) => ['--session', session.file],
+  command: 'pi',
+  oneShot: piOneShot,
 };

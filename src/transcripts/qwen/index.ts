@@ -13,6 +13,8 @@ import { listSessionFiles } from '../session-files.js';
 import { createQwenParser } from './parse.js';
 import { getQwenChatsDir, getQwenLiveRecordPath, isQwenSessionId } from './paths.js';
 import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
+import { qwenOneShot } from './one-shot.js';
+import { checkQwenRecap } from './settings-check.js';
 
 // Flags after which qwen does not start a fresh session of its own choosing.
 const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session']);
@@ -139,4 +141,7 @@ export const qwenAdapter: TranscriptAdapter = {
   locateLive: locateQwenLive,
   listSessions: listQwenSessions,
   resumeArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl')],
+  command: 'qwen',
+  oneShot: qwenOneShot,
+  doctorChecks: checkQwenRecap,
 };

@@ -218,6 +218,28 @@ export function parseJsonLine(line: string): { objects: Record<string, unknown>[
   return { objects: objects.map((o) => o.value), bad };
 }
 
+/**
+ * Each JSON object on a line (several when records were glued together), given to `take` in order. The
+ * broken parts, and each record `take` throws on (one nested past the stack, say: that record alone, the
+ * others on the line are still taken), are counted through `skip`. Never throws.
+ */
+export function pushJsonLine(line: string, take: (record: Record<string, unknown>) => void, skip: (count: number) => void): void {
+  const { objects, bad } = parseJsonLine(line);
+  if (bad) skip(bad);
+  takeRecords(objects, take, skip);
+}
+
+/** Each record given to `take`; each one it throws on is counted through `skip` and passed over. */
+export function takeRecords(records: readonly Record<string, unknown>[], take: (record: Record<string, unknown>) => void, skip: (count: number) => void): void {
+  for (const record of records) {
+    try {
+      take(record);
+    } catch {
+      skip(1); // A record this parser cannot take: that record only.
+    }
+  }
+}
+
 interface Recovered {
   value: Record<string, unknown>;
   start: number;

@@ -7,7 +7,7 @@
  */
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { flagName, flagValue } from '../launch-args.js';
+import { planSessionIdLaunch } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
@@ -19,6 +19,7 @@ import { claudeOneShot } from './one-shot.js';
 // Flags after which Claude does not start a fresh session of its own choosing.
 const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']);
 const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
+const RESUME_TARGET_FLAGS = new Set(['--resume', '-r']);
 const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
 // `claude <subcommand>` manages things and records no conversation.
 const SUBCOMMANDS = new Set(['mcp', 'config', 'doctor', 'update', 'install', 'setup-token', 'plugin', 'migrate-installer', 'auth']);
@@ -27,28 +28,15 @@ const START_SLACK_MS = 1000;
 const CLAUDE_ONLY_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'permission-mode', 'last-prompt', 'ai-title', 'summary', 'atis-latch', 'mode', 'custom-title']);
 
 export function planClaudeLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
-  let resume = false;
-  let resumeTarget: string | undefined;
-  let userChoseSession = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') break;
-    const name = flagName(arg);
-    if (NO_SESSION_FLAGS.has(name)) return { args: [...args], resume: false };
-    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
-    if (RESUME_FLAGS.has(name)) {
-      resume = true;
-      if (name === '--resume' || name === '-r') resumeTarget = flagValue(args, i);
-    }
-    if (name === '--session-id' && !resume) {
-      const value = flagValue(args, i);
-      if (isUuid(value)) return { args: [...args], pinnedId: value, resume: false };
-    }
-  }
-  if (userChoseSession) return { args: [...args], resume, resumeTarget };
-  const id = ctx.newId();
-  return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
+  return planSessionIdLaunch(args, ctx.newId, {
+    subcommands: SUBCOMMANDS,
+    noSession: NO_SESSION_FLAGS,
+    userSession: USER_SESSION_FLAGS,
+    resume: RESUME_FLAGS,
+    resumeTargets: RESUME_TARGET_FLAGS,
+    isId: isUuid,
+    pinsAtOnce: true,
+  });
 }
 
 const listJsonl = (dir: string) => listSessionFiles(dir, (n) => n.endsWith('.jsonl'));

@@ -15,7 +15,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
 
 // Chain entry types (they carry uuid/parentUuid).
@@ -75,6 +75,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   let customTitle: string | undefined;
   let model: string | undefined;
   let skipped = 0;
+  const skip = (count: number) => (skipped += count);
   let startedAt: number | undefined;
   let updatedAt: number | undefined;
 
@@ -160,15 +161,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   }
 
   function push(line: string): void {
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const raw of objects) {
-      try {
-        pushEntry(raw as ClaudeEntry);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), skip);
   }
 
   function pushEntry(entry: ClaudeEntry): void {

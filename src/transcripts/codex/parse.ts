@@ -17,7 +17,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { boundLinear, eventWeight, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { CodexLine, CodexPayload } from './schema.js';
 
 // Text Codex injects as a user message: environment, instructions, notices.
@@ -109,6 +109,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
   let title: string | undefined;
   let model: string | undefined;
   let skipped = 0;
+  const skip = (count: number) => (skipped += count);
   let lineNo = 0;
   let startedAt: number | undefined;
   let updatedAt: number | undefined;
@@ -244,16 +245,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
 
   function push(line: string): void {
     lineNo++;
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const raw of objects) {
-      try {
-        if (isLegacyCodexLine(raw)) pushLegacy(raw);
-        else pushRecord(raw as CodexLine);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), skip);
   }
 
   function pushLegacy(raw: Record<string, unknown>): void {

@@ -22,7 +22,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, takeRecords, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -63,6 +63,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
   let revision = 0;
   let lineNo = 0;
   let skipped = 0;
+  const skip = (count: number) => (skipped += count);
   let startedAt: number | undefined;
   let updatedAt: number | undefined;
   let doc: string[] | undefined;
@@ -240,13 +241,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
       const { objects, bad } = parseJsonLine(line);
       if (objects.length > 0) {
         skipped += bad;
-        for (const rec of objects) {
-          try {
-            pushRecord(rec);
-          } catch {
-            skipped++;
-          }
-        }
+        takeRecords(objects, pushRecord, skip);
         return;
       }
     }

@@ -13,7 +13,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
 
 // Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
@@ -37,6 +37,7 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
   let header: PiHeader | undefined;
   let lineNo = 0;
   let skipped = 0;
+  const skip = (count: number) => (skipped += count);
   let title: string | undefined;
   let model: string | undefined;
   let startedAt: number | undefined;
@@ -52,15 +53,7 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
 
   function push(line: string): void {
     lineNo++;
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const raw of objects) {
-      try {
-        pushEntry(raw);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    pushJsonLine(line, pushEntry, skip);
   }
 
   function pushEntry(raw: Record<string, unknown>): void {

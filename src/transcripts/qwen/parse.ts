@@ -14,7 +14,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
 
 // System subtypes that carry nothing a recap needs (known, so not counted as skipped).
@@ -53,6 +53,7 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
   let metaRevision = 0;
   let lineNo = 0;
   let skipped = 0;
+  const skip = (count: number) => (skipped += count);
   let startedAt: number | undefined;
   let updatedAt: number | undefined;
   let commandResult: { uuid: string; ts: number | undefined } | undefined;
@@ -153,15 +154,7 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
   function push(line: string): void {
     lineNo++;
     // Qwen's own reader salvages lines holding several records (a crash before a newline): so does this.
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const rec of objects) {
-      try {
-        pushRecord(rec as QwenRecord);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    pushJsonLine(line, (rec) => pushRecord(rec as QwenRecord), skip);
   }
 
   function snapshot(): SessionSnapshot {

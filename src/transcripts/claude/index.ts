@@ -7,7 +7,7 @@
  */
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { planSessionIdLaunch } from '../launch-args.js';
+import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
@@ -16,27 +16,24 @@ import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js
 import type { ClaudeLiveRecord } from './schema.js';
 import { claudeOneShot } from './one-shot.js';
 
-// Flags after which Claude does not start a fresh session of its own choosing.
-const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']);
-const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
-const RESUME_TARGET_FLAGS = new Set(['--resume', '-r']);
-const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
-// `claude <subcommand>` manages things and records no conversation.
-const SUBCOMMANDS = new Set(['mcp', 'config', 'doctor', 'update', 'install', 'setup-token', 'plugin', 'migrate-installer', 'auth']);
+const CLAUDE_LAUNCH_FLAGS: SessionIdFlags = {
+  // `claude <subcommand>` manages things and records no conversation.
+  subcommands: new Set(['mcp', 'config', 'doctor', 'update', 'install', 'setup-token', 'plugin', 'migrate-installer', 'auth']),
+  noSession: new Set(['--help', '-h', '--version', '-v']),
+  // Flags after which Claude does not start a fresh session of its own choosing.
+  userSession: new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']),
+  resume: new Set(['--continue', '-c', '--resume', '-r']),
+  resumeTargets: new Set(['--resume', '-r']),
+  isId: isUuid,
+  // Claude takes a valid --session-id before any resume flag as the session at once.
+  pinsAtOnce: true,
+};
 const START_SLACK_MS = 1000;
 // Entry and metadata types only Claude Code writes.
 const CLAUDE_ONLY_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'permission-mode', 'last-prompt', 'ai-title', 'summary', 'atis-latch', 'mode', 'custom-title']);
 
 export function planClaudeLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  return planSessionIdLaunch(args, ctx.newId, {
-    subcommands: SUBCOMMANDS,
-    noSession: NO_SESSION_FLAGS,
-    userSession: USER_SESSION_FLAGS,
-    resume: RESUME_FLAGS,
-    resumeTargets: RESUME_TARGET_FLAGS,
-    isId: isUuid,
-    pinsAtOnce: true,
-  });
+  return planSessionIdLaunch(args, ctx.newId, CLAUDE_LAUNCH_FLAGS);
 }
 
 const listJsonl = (dir: string) => listSessionFiles(dir, (n) => n.endsWith('.jsonl'));

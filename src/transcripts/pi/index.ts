@@ -5,29 +5,28 @@
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { scanLaunchFlags } from '../launch-args.js';
+import { scanLaunchFlags, type LaunchFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles } from '../session-files.js';
 import { createPiParser } from './parse.js';
 import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
 import { piOneShot } from './one-shot.js';
 
-// Flags after which pi does not start a fresh session of its own choosing (or starts none).
-const USER_SESSION_FLAGS = new Set(['--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session', '--session-dir']);
-const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r', '--session', '--fork']);
-const RESUME_TARGET_FLAGS = new Set(['--session', '--fork']);
-// Invocations that print and exit without a session.
-const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v', '--list-models', '--export']);
+const PI_LAUNCH_FLAGS: LaunchFlags = {
+  // Invocations that print and exit without a session.
+  noSession: new Set(['--help', '-h', '--version', '-v', '--list-models', '--export']),
+  // Flags after which pi does not start a fresh session of its own choosing (or starts none).
+  userSession: new Set(['--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session', '--session-dir']),
+  resume: new Set(['--continue', '-c', '--resume', '-r', '--session', '--fork']),
+  resumeTargets: new Set(['--session', '--fork']),
+};
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
 
 export function planPiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
   const scan = scanLaunchFlags(args, {
-    noSession: NO_SESSION_FLAGS,
-    userSession: USER_SESSION_FLAGS,
-    resume: RESUME_FLAGS,
-    resumeTargets: RESUME_TARGET_FLAGS,
-    // A path (to a file) is found as given from this folder; anything else is an id or a name.
+    ...PI_LAUNCH_FLAGS,
+    // A path (to a file) is found from this folder; anything else is an id or a name.
     resumeTarget: (value) => (!value ? undefined : value.includes('/') || value.endsWith('.jsonl') ? resolve(ctx.cwd, value) : value),
   });
   if (!scan) return { args: [...args], resume: false };

@@ -5,6 +5,11 @@
  */
 import type { OneShotCommand } from '../util/one-shot.js';
 
+/**
+ * The agent ids (the registry's order). The id union stays here, not in registry.ts: the contract's own
+ * types name it (SessionSnapshot.agent), and the start-up path (agent-ids.ts) reads the ids without loading
+ * any adapter. The registry's Record<AgentId, …> keeps the two lists one.
+ */
 export const AGENT_IDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 

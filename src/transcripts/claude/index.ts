@@ -10,7 +10,7 @@ import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, Ses
 import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
 import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
@@ -73,11 +73,7 @@ export async function locateClaudeLive(ctx: LiveLocateContext): Promise<SessionC
 }
 
 export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const files = await listJsonl(getClaudeProjectDir(ctx));
-  return files
-    .filter((f) => f.size > 0)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs)
-    .map((f) => ({ agent: 'claude' as const, file: f.file, id: basename(f.file, '.jsonl'), mtimeMs: f.mtimeMs, size: f.size }));
+  return sessionInfosOf('claude', await listJsonl(getClaudeProjectDir(ctx)), (file) => basename(file, '.jsonl'));
 }
 
 export function looksLikeClaude(firstLines: readonly string[]): boolean {

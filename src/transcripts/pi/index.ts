@@ -7,7 +7,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { scanLaunchFlags, type LaunchFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createPiParser } from './parse.js';
 import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
 import { piOneShot } from './one-shot.js';
@@ -60,11 +60,7 @@ export async function locatePiLive(ctx: LiveLocateContext): Promise<SessionCandi
 }
 
 export async function listPiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const files = await listJsonl(getPiSessionDir(ctx));
-  return files
-    .filter((f) => f.size > 0)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs)
-    .map((f) => ({ agent: 'pi' as const, file: f.file, id: piIdFromFileName(basename(f.file)), mtimeMs: f.mtimeMs, size: f.size }));
+  return sessionInfosOf('pi', await listJsonl(getPiSessionDir(ctx)), (file) => piIdFromFileName(basename(file)));
 }
 
 export const piAdapter: TranscriptAdapter = {

@@ -9,7 +9,7 @@ import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, Ses
 import { flagName, flagValue, planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createQwenParser } from './parse.js';
 import { getQwenChatsDir, getQwenLiveRecordPath, isQwenSessionId } from './paths.js';
 import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
@@ -111,11 +111,7 @@ export async function locateQwenLive(ctx: LiveLocateContext): Promise<SessionCan
 }
 
 export async function listQwenSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const files = await listFiles(getQwenChatsDir(ctx), '.jsonl');
-  return files
-    .filter((f) => f.size > 0)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs)
-    .map((f) => ({ agent: 'qwen' as const, file: f.file, id: basename(f.file, '.jsonl'), mtimeMs: f.mtimeMs, size: f.size }));
+  return sessionInfosOf('qwen', await listFiles(getQwenChatsDir(ctx), '.jsonl'), (file) => basename(file, '.jsonl'));
 }
 
 // A qwen ChatRecord: sessionId + uuid, and qwen's Gemini-style parts or its system payloads.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkAgents, checkPrivateInternals, checkQwenRecap, checkStateDir, checkTmux, createDoctorDeps, doctorExitCode, renderDoctorReport,
+  checkAgentSettings, checkAgents, checkPrivateInternals, checkStateDir, checkTmux, createDoctorDeps, doctorExitCode, renderDoctorReport,
 } from './doctor.js';
 
 let dir: string;
@@ -26,19 +26,22 @@ describe('doctor checks', () => {
     const pi = checkAgents({ PATH: bin, HOME: d }, '/work/proj').find((r) => r.name === 'agent pi');
     expect(pi?.detail).toBe(`${join(bin, 'pi')}; sessions here: ${join(d, '.pi', 'agent', 'sessions', '--work-proj--')}`);
     expect(results.find((r) => r.name === 'agent codex')?.status).toBe('skip');
-    expect(checkAgents({ PATH: join(d, 'empty') }).at(-1)).toMatchObject({ name: 'agents', status: 'warn' });
+    expect(checkAgents({ PATH: join(d, 'empty') }).at(-1)).toMatchObject({ name: 'agents', status: 'warn', detail: 'none of pi, qwen, claude, codex, gemini is on PATH' });
+    expect(results.map((r) => r.name)).toEqual(['agent pi', 'agent qwen', 'agent claude', 'agent codex', 'agent gemini']);
   });
 
-  it("warns about Qwen's own recap only when it is on", () => {
+  it("reports the adapters' checks of their agents' settings (Qwen's own recap, only when it is on)", () => {
     const d = temp();
-    expect(checkQwenRecap({ HOME: d })).toBeUndefined();
+    expect(checkAgentSettings({ HOME: d })).toEqual([]);
     mkdirSync(join(d, '.qwen'));
     writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: true } }));
-    expect(checkQwenRecap({ HOME: d })).toMatchObject({ status: 'warn', fix: expect.stringContaining('showSessionRecap') });
+    expect(checkAgentSettings({ HOME: d })).toEqual([expect.objectContaining({ name: 'qwen recap', status: 'warn', fix: expect.stringContaining('showSessionRecap') })]);
     writeFileSync(join(d, '.qwen', 'settings.json'), '{broken');
-    expect(checkQwenRecap({ HOME: d })?.status).toBe('warn');
+    expect(checkAgentSettings({ HOME: d })).toEqual([expect.objectContaining({ name: 'qwen recap', status: 'warn' })]);
     writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: false } }));
-    expect(checkQwenRecap({ HOME: d })?.status).toBe('ok');
+    expect(checkAgentSettings({ HOME: d })).toEqual([expect.objectContaining({ name: 'qwen recap', status: 'ok' })]);
+    // QWEN_HOME moves it, as it moves everything of Qwen's.
+    expect(checkAgentSettings({ HOME: join(d, 'elsewhere'), QWEN_HOME: join(d, '.qwen') })).toEqual([expect.objectContaining({ status: 'ok' })]);
   });
 
   it('flags a state folder others can read', () => {

@@ -4,10 +4,10 @@
  * focus probe and network probes run only when asked (a TTY, or --endpoints).
  */
 import { execFile } from 'node:child_process';
-import { constants, accessSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { constants, accessSync, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
-import { findAdapter } from '../transcripts/registry.js';
+import { listAdapters } from '../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../util/private-internals.js';
 import { displayWidth } from '../util/text-width.js';
 
@@ -25,7 +25,6 @@ export interface DoctorDeps {
   run: (cmd: string, args: string[]) => Promise<string | undefined>;
 }
 
-const AGENT_COMMANDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
 const TMUX_MIN_FOCUS_VERSION = 1.9; // focus-events appeared in tmux 1.9
 
 export function createDoctorDeps(env: Env = process.env): DoctorDeps {
@@ -99,42 +98,27 @@ export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
   return results;
 }
 
-// Which agent CLIs are installed, and where their sessions for this folder go; one line each.
+// Which agent CLIs are installed, and where their sessions for this folder go; one line each, in the
+// registry's order (each adapter names its command and its session folders).
 export function checkAgents(env: Env, cwd: string = process.cwd()): CheckResult[] {
-  const found = AGENT_COMMANDS.map((cmd) => [cmd, findOnPath(cmd, env)] as const);
-  const present = found.filter(([, p]) => p);
-  const results: CheckResult[] = found.map(([cmd, path]) => {
-    const adapter = findAdapter(cmd);
-    const sessions = adapter ? `; sessions here: ${adapter.sessionDirs({ cwd, env, home: getHomeDir(env) }).join(', ')}` : '; no transcript support yet (runs without recaps)';
+  const ctx = { cwd, env, home: getHomeDir(env) };
+  const adapters = listAdapters();
+  const results: CheckResult[] = adapters.map((adapter) => {
+    const path = findOnPath(adapter.command, env);
     return path
-      ? { name: `agent ${cmd}`, status: 'ok', detail: `${path}${sessions}` }
-      : { name: `agent ${cmd}`, status: 'skip', detail: 'not on PATH' };
+      ? { name: `agent ${adapter.command}`, status: 'ok', detail: `${path}; sessions here: ${adapter.sessionDirs(ctx).join(', ')}` }
+      : { name: `agent ${adapter.command}`, status: 'skip', detail: 'not on PATH' };
   });
-  if (present.length === 0) {
-    results.push({ name: 'agents', status: 'warn', detail: 'none of pi, qwen, claude, codex, gemini is on PATH', fix: 'install an agent CLI, or try `recapwrap demo`' });
+  if (results.every((r) => r.status === 'skip')) {
+    results.push({ name: 'agents', status: 'warn', detail: `none of ${adapters.map((a) => a.command).join(', ')} is on PATH`, fix: 'install an agent CLI, or try `recapwrap demo`' });
   }
   return results;
 }
 
-// Qwen Code can show its own recap on focus return; with recapwrap too you would read two.
-export function checkQwenRecap(env: Env): CheckResult | undefined {
-  const home = env.QWEN_HOME || join(getHomeDir(env), '.qwen');
-  const file = join(home, 'settings.json');
-  if (!existsSync(file)) return undefined;
-  try {
-    const settings = JSON.parse(readFileSync(file, 'utf8')) as { general?: { showSessionRecap?: unknown } };
-    if (settings.general?.showSessionRecap === true) {
-      return {
-        name: 'qwen recap',
-        status: 'warn',
-        detail: `Qwen Code's own away recap is on (${file}): you will see two recaps in qwen panes`,
-        fix: 'set "general": {"showSessionRecap": false} in that file, or run recapwrap with --display none for qwen',
-      };
-    }
-    return { name: 'qwen recap', status: 'ok', detail: "Qwen Code's own away recap is off" };
-  } catch (error) {
-    return { name: 'qwen recap', status: 'warn', detail: `could not read ${file}: ${(error as Error).message}` };
-  }
+// The checks each adapter makes of its agent's own settings (Qwen Code's own away recap, …).
+export function checkAgentSettings(env: Env, cwd: string = process.cwd()): CheckResult[] {
+  const ctx = { cwd, env, home: getHomeDir(env) };
+  return listAdapters().flatMap((adapter) => adapter.doctorChecks?.(ctx) ?? []);
 }
 
 export function checkGenerators(env: Env): CheckResult[] {
@@ -314,8 +298,7 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   }
   results.push(...tmux);
   results.push(...checkAgents(env));
-  const qwen = checkQwenRecap(env);
-  if (qwen) results.push(qwen);
+  results.push(...checkAgentSettings(env));
   results.push(...checkGenerators(env));
   if (options.endpoints) {
     const endpoint = await checkEndpoint(env);

@@ -9,6 +9,7 @@ import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { RecapEngine as Engine, type EngineSettings } from '../recap/engine.js';
 import type { GeneratorName } from '../recap/types.js';
 import { agentFromCommand } from '../transcripts/agent-ids.js';
+import { findAdapter } from '../transcripts/registry.js';
 import type { AgentId, Session } from '../transcripts/types.js';
 import { debugLog } from '../util/debug-log.js';
 import { join } from 'node:path';
@@ -27,6 +28,14 @@ export function recapCacheDir(env: Env): string {
   return join(getStateDir(env), 'recaps');
 }
 
+// The agent generator's settings: the adapter's one-off mode, run by the wrapped command only when it is
+// the agent itself (not a launcher script wrapped with --agent); otherwise the agent's own command on PATH.
+function agentSettings(agent: AgentId, wrapped: string | undefined): EngineSettings['agent'] {
+  const adapter = findAdapter(agent);
+  const command = wrapped && agentFromCommand(wrapped) === agent ? wrapped : (adapter?.command ?? agent);
+  return { id: agent, command, oneShot: adapter?.oneShot };
+}
+
 export function engineSettings(input: RecapEngineInput): EngineSettings {
   const { options, env } = input;
   return {
@@ -36,9 +45,7 @@ export function engineSettings(input: RecapEngineInput): EngineSettings {
     timeoutMs: options.generatorTimeoutSeconds * 1000,
     openai: { baseUrl: options.openaiBaseUrl, model: options.openaiModel, apiKey: env.RECAPWRAP_OPENAI_API_KEY || env.OPENAI_API_KEY || undefined },
     anthropic: { baseUrl: options.anthropicBaseUrl, model: options.anthropicModel, apiKey: env.RECAPWRAP_ANTHROPIC_API_KEY || env.ANTHROPIC_API_KEY || undefined },
-    // The wrapped command runs the one-off recap only when it is the agent itself (not a launcher script
-    // wrapped with --agent): otherwise the agent's own command on PATH does.
-    agent: input.agent ? { id: input.agent, command: input.command && agentFromCommand(input.command) === input.agent ? input.command : input.agent } : undefined,
+    agent: input.agent ? agentSettings(input.agent, input.command) : undefined,
     env,
     home: getHomeDir(env),
     cacheDir: recapCacheDir(env),

@@ -77,7 +77,7 @@ export async function listPastSessions(input: ListInput): Promise<{ sessions: Pa
       title: session.title,
       firstPrompt: firstPromptOf(session),
       recap,
-      command: [f.agent, ...(adapter?.resumeArgs({ id: session.id || f.id, file: f.file }) ?? [])],
+      command: [adapter?.command ?? f.agent, ...(adapter?.resumeArgs({ id: session.id || f.id, file: f.file }) ?? [])],
     };
     const live = liveByFile.get(f.file);
     if (live) past.live = { pid: live.pid, pane: live.tmuxPane };

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../test/fakes/model-server.js';
+// The argv each agent gets comes from its transcript adapter now; the app passes it in the same way.
+import { getAdapter } from '../transcripts/registry.js';
+import type { AgentId } from '../transcripts/types.js';
 import { RecapEngine, resolveGenerator, type EngineSettings } from './engine.js';
 import { extractRecap, SYSTEM_PROMPT } from './prompt.js';
 import type { RecapEvent, RecapSession } from './types.js';
@@ -54,8 +57,10 @@ describe('extractRecap', () => {
 
 describe('resolveGenerator', () => {
   it('auto is the agent when the agent has a one-off mode and LLM recaps are on', () => {
-    expect(resolveGenerator({ generator: 'auto', llm: true, agent: { id: 'claude' } })).toBe('agent');
-    expect(resolveGenerator({ generator: 'auto', llm: false, agent: { id: 'claude' } })).toBe('heuristic');
+    const claude = { id: 'claude', oneShot: getAdapter('claude').oneShot };
+    expect(resolveGenerator({ generator: 'auto', llm: true, agent: claude })).toBe('agent');
+    expect(resolveGenerator({ generator: 'auto', llm: false, agent: claude })).toBe('heuristic');
+    expect(resolveGenerator({ generator: 'auto', llm: true, agent: { id: 'unknown' } })).toBe('heuristic');
     expect(resolveGenerator({ generator: 'auto', llm: true })).toBe('heuristic');
     expect(resolveGenerator({ generator: 'openai', llm: false })).toBe('heuristic');
     expect(resolveGenerator({ generator: 'anthropic', llm: true })).toBe('anthropic');
@@ -216,8 +221,9 @@ ${body}
 describe('agent generator (fake agent executables on PATH)', () => {
   let bin: string;
   let record: string;
-  const agentSettings = (agent: string, over: Partial<EngineSettings> = {}) =>
-    settings({ generator: 'agent', agent: { id: agent }, env: { PATH: `${bin}:${process.env.PATH}`, RECORD: record, GEMINI_CLI_HOME: join(tmp, 'ghome') }, ...over });
+  const agentOf = (agent: AgentId, command?: string) => ({ id: agent, command, oneShot: getAdapter(agent).oneShot });
+  const agentSettings = (agent: AgentId, over: Partial<EngineSettings> = {}) =>
+    settings({ generator: 'agent', agent: agentOf(agent), env: { PATH: `${bin}:${process.env.PATH}`, RECORD: record, GEMINI_CLI_HOME: join(tmp, 'ghome') }, ...over });
   const recorded = () => JSON.parse(readFileSync(record, 'utf8')) as { args: string[]; cwd: string; stdin: string; recap: string };
   beforeEach(() => {
     bin = join(tmp, 'bin');
@@ -324,7 +330,7 @@ process.stdout.write(JSON.stringify({ session_id: id, response: '<recap>recap: f
     const pid = Number(readFileSync(record + '.pid', 'utf8'));
     await new Promise((r) => setTimeout(r, 300));
     expect(() => process.kill(pid, 0)).toThrow();
-    const missing = await new RecapEngine(agentSettings('pi', { agent: { id: 'pi', command: join(bin, 'nope') } })).recap(session('t4'), { strict: true });
+    const missing = await new RecapEngine(agentSettings('pi', { agent: agentOf('pi', join(bin, 'nope')) })).recap(session('t4'), { strict: true });
     expect(missing.error).toBe(`agent generator: ${join(bin, 'nope')} is not on PATH`);
   });
 });

@@ -15,7 +15,8 @@ import { fitRecapText } from './compose.js';
 import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
 import { DEFAULT_RECAP_CELLS } from './prompt.js';
-import { agentCanRecap, agentGenerate, type Env } from './providers/agent.js';
+import { agentGenerate, type Env } from './providers/agent.js';
+import type { OneShotCommand } from '../util/one-shot.js';
 import { anthropicGenerate, openaiGenerate } from './providers/http.js';
 import {
   RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS,
@@ -31,8 +32,11 @@ export interface EngineSettings {
   timeoutMs: number;
   openai: { baseUrl: string; model: string; apiKey?: string };
   anthropic: { baseUrl: string; model: string; apiKey?: string };
-  /** The wrapped agent and the command that runs it (for the agent generator). */
-  agent?: { id: string; command?: string };
+  /**
+   * The wrapped agent, the command that runs it and its one-off mode (from its transcript adapter) for the
+   * agent generator; without `oneShot` the agent has no one-off mode recapwrap knows.
+   */
+  agent?: { id: string; command?: string; oneShot?: OneShotCommand };
   env: Env;
   home: string;
   /** Folder for the per-session recap cache (none: memory only). */
@@ -58,7 +62,7 @@ export interface RecapOutcome {
 
 /** The generator `auto` and the settings resolve to for this agent. */
 export function resolveGenerator(settings: Pick<EngineSettings, 'generator' | 'llm' | 'agent'>): GeneratorType {
-  if (settings.generator === 'auto') return settings.llm && agentCanRecap(settings.agent?.id) ? 'agent' : 'heuristic';
+  if (settings.generator === 'auto') return settings.llm && settings.agent?.oneShot ? 'agent' : 'heuristic';
   if (!settings.llm) return 'heuristic';
   return settings.generator;
 }
@@ -167,8 +171,8 @@ export class RecapEngine {
         if (!s.anthropic.apiKey) return Promise.resolve({ ok: false, error: 'no API key: set ANTHROPIC_API_KEY (or RECAPWRAP_ANTHROPIC_API_KEY)' });
         return guard(anthropicGenerate(ctx, signal, { ...s.anthropic, model: s.model || s.anthropic.model, timeoutMs: s.timeoutMs, cells }));
       case 'agent':
-        if (!s.agent || !agentCanRecap(s.agent.id)) return Promise.resolve({ ok: false, error: 'the agent generator needs a known agent (--agent or a session file of one)' });
-        return guard(agentGenerate(ctx, signal, { agent: s.agent.id, command: s.agent.command, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cwd: ctx.cwd, cells }));
+        if (!s.agent?.oneShot) return Promise.resolve({ ok: false, error: 'the agent generator needs a known agent (--agent or a session file of one)' });
+        return guard(agentGenerate(ctx, signal, { agent: s.agent.id, command: s.agent.command, oneShot: s.agent.oneShot, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cwd: ctx.cwd, cells }));
     }
   }
 

@@ -7,6 +7,11 @@ import { AGENT_IDS, type AgentId } from './types.js';
 
 export { AGENT_IDS };
 
+/** The ids for help and messages, from the one list: `pi, qwen, claude, codex or gemini` (or with `,` throughout). */
+export function formatAgentIds(last: 'or' | ',' = 'or'): string {
+  return last === ',' ? AGENT_IDS.join(', ') : `${AGENT_IDS.slice(0, -1).join(', ')} ${last} ${AGENT_IDS[AGENT_IDS.length - 1]}`;
+}
+
 export function isAgentId(value: string): value is AgentId {
   return (AGENT_IDS as readonly string[]).includes(value);
 }

@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { openRegular } from './regular-file.js';
 import { parseJsonObject } from './shared-parse.js';
 import { LineReader } from './line-reader.js';
+import { formatAgentIds } from './agent-ids.js';
 import { detectAgent, getAdapter } from './registry.js';
 import type { AgentId, Session } from './types.js';
 
@@ -63,7 +64,7 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
     throw describeError(file, error);
   }
   const agent = opts.agent ?? (await detectAgentFromFile(file));
-  if (!agent) throw new Error(`Cannot tell which agent wrote ${file}; pass --agent (pi, qwen, claude, codex, gemini)`);
+  if (!agent) throw new Error(`Cannot tell which agent wrote ${file}; pass --agent (${formatAgentIds(',')})`);
   const adapter = getAdapter(agent);
   if (adapter.parseWhole && !(await startsWithJsonLine(file))) {
     // A single JSON document (older Gemini CLI): these are small, rewritten whole by the agent.

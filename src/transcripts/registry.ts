@@ -1,6 +1,8 @@
 /**
- * The adapters, by agent id. Adding an agent is one import and one entry in ADAPTERS; nothing else in
- * recapwrap names agents (display names and flags live in each adapter).
+ * The adapters, by agent id: the one list of agents. Adding one is its folder, its id in AGENT_IDS and one
+ * entry here (Record<AgentId, …> makes the compiler hold the two together). Nothing else in recapwrap names
+ * agents: display names, launch flags, the one-off recap command and the doctor checks live in each
+ * adapter, and doctor, the recap engine's settings and the help texts come from here or from AGENT_IDS.
  */
 import { AGENT_IDS, type AgentId, type TranscriptAdapter } from './types.js';
 import { claudeAdapter } from './claude/index.js';

@@ -1,6 +1,7 @@
 /** The session files in one folder with their times and sizes, for the adapters' locate and list steps. */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AgentId, SessionFileInfo } from './types.js';
 
 export interface SessionFileStat {
   file: string;
@@ -30,4 +31,12 @@ export async function listSessionFiles(dir: string, accept: (name: string) => bo
     }),
   );
   return entries.filter((e): e is SessionFileStat => e !== undefined);
+}
+
+/** Past sessions from one folder's files, newest first; empty files (a session that never began) left out. */
+export function sessionInfosOf(agent: AgentId, files: readonly SessionFileStat[], idOf: (file: string) => string): SessionFileInfo[] {
+  return files
+    .filter((f) => f.size > 0)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .map((f) => ({ agent, file: f.file, id: idOf(f.file), mtimeMs: f.mtimeMs, size: f.size }));
 }

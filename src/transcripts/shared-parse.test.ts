@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from './shared-parse.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, pushJsonLine, textFromParts, thinkingEvent, toEpochMs } from './shared-parse.js';
 import { THINKING_MAX_CHARS } from './types.js';
 
 describe('shared parse helpers', () => {
@@ -75,5 +75,21 @@ describe('shared parse helpers', () => {
     expect(parseJsonObject('{"a":1}')).toEqual({ a: 1 });
     expect(parseJsonObject('[1]')).toBeUndefined();
     expect(parseJsonObject('{bad')).toBeUndefined();
+  });
+});
+
+describe('pushJsonLine', () => {
+  it('takes each glued record in order; broken parts and records that throw are counted, the rest still taken', () => {
+    const taken: unknown[] = [];
+    let skipped = 0;
+    const take = (rec: Record<string, unknown>) => {
+      if (rec.boom) throw new Error('too deep');
+      taken.push(rec.n);
+    };
+    pushJsonLine('{"n":1}{"boom":true}{"n":2}{"n":', take, (n) => (skipped += n));
+    expect(taken).toEqual([1, 2]);
+    expect(skipped).toBe(2);
+    pushJsonLine('', take, (n) => (skipped += n));
+    expect(skipped).toBe(2);
   });
 });

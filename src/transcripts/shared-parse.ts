@@ -3,7 +3,7 @@
  * files a tool call touches, the command a shell tool runs, and the active branch of an id/parent tree.
  * Agent-specific record shapes stay in each adapter's parse.ts.
  */
-import { THINKING_MAX_CHARS, type ThinkingEvent } from './types.js';
+import { THINKING_MAX_CHARS, type SessionSnapshot, type ThinkingEvent } from './types.js';
 
 /**
  * Cut text to max characters (code units), marking the cut with `...`. The result is a fresh string: a
@@ -216,6 +216,63 @@ export function parseJsonLine(line: string): { objects: Record<string, unknown>[
   // Text outside the recovered objects (other than spaces and commas) is a broken part.
   const bad = objects.length === 0 || /[^\s,]/.test(stripObjects(line, objects)) ? 1 : 0;
   return { objects: objects.map((o) => o.value), bad };
+}
+
+/**
+ * What every parser gathers beside its events (the state the five parsers used to declare one by one):
+ * the session's id, folder, title and model as the file states them, the lines fed and skipped, and
+ * the first and last record times. Each parser still decides how its records fill them.
+ */
+export class SessionFacts {
+  id: string | undefined;
+  cwd: string | undefined;
+  title: string | undefined;
+  model: string | undefined;
+  /** Lines fed so far (the `L<line>` ids of records that have none). */
+  lineNo = 0;
+  /** Lines and records not taken (SessionSnapshot.skipped). */
+  skipped = 0;
+  startedAt: number | undefined;
+  updatedAt: number | undefined;
+
+  /** Count skipped parts (the callback pushJsonLine and takeRecords take). */
+  readonly skip = (count: number): void => {
+    this.skipped += count;
+  };
+
+  /** A record's time, when it has one: the first is the session's start, the latest its last change. */
+  seeTime(ts: number | undefined): void {
+    if (ts === undefined) return;
+    this.startedAt ??= ts;
+    this.updatedAt = ts;
+  }
+
+  /** The snapshot fields these facts fill; a parser adds its events and stamp, and overrides what it knows better. */
+  snapshotFields(): Pick<SessionSnapshot, 'id' | 'cwd' | 'title' | 'model' | 'skipped' | 'startedAt' | 'updatedAt'> {
+    return { id: this.id ?? '', cwd: this.cwd, title: this.title, model: this.model, skipped: this.skipped, startedAt: this.startedAt, updatedAt: this.updatedAt };
+  }
+}
+
+/**
+ * Each JSON object on a line (several when records were glued together), given to `take` in order. The
+ * broken parts, and each record `take` throws on (one nested past the stack, say: that record alone, the
+ * others on the line are still taken), are counted through `skip`. Never throws.
+ */
+export function pushJsonLine(line: string, take: (record: Record<string, unknown>) => void, skip: (count: number) => void): void {
+  const { objects, bad } = parseJsonLine(line);
+  if (bad) skip(bad);
+  takeRecords(objects, take, skip);
+}
+
+/** Each record given to `take`; each one it throws on is counted through `skip` and passed over. */
+export function takeRecords(records: readonly Record<string, unknown>[], take: (record: Record<string, unknown>) => void, skip: (count: number) => void): void {
+  for (const record of records) {
+    try {
+      take(record);
+    } catch {
+      skip(1); // A record this parser cannot take: that record only.
+    }
+  }
 }
 
 interface Recovered {

@@ -3,7 +3,13 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
+import type { OneShotCommand } from '../util/one-shot.js';
 
+/**
+ * The agent ids (the registry's order). The id union stays here, not in registry.ts: the contract's own
+ * types name it (SessionSnapshot.agent), and the start-up path (agent-ids.ts) reads the ids without loading
+ * any adapter. The registry's Record<AgentId, …> keeps the two lists one.
+ */
 export const AGENT_IDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
 
@@ -212,6 +218,22 @@ export interface TranscriptAdapter {
   listSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
   /** Arguments that make the agent resume exactly this session. */
   resumeArgs(session: { id: string; file: string }): string[];
+
+  // What recapwrap runs or checks of the agent itself: nothing outside the adapter names these.
+  /** The command that runs the agent, as found on PATH (`doctor` looks for it; a one-off recap runs it). */
+  readonly command: string;
+  /** The agent's one-off mode, for a model-written recap (the recap layer's agent provider runs it). */
+  readonly oneShot?: OneShotCommand;
+  /** Checks of the agent's own settings that `doctor` reports after the agent's line; [] when none applies. */
+  doctorChecks?(ctx: AgentContext): AgentCheck[];
+}
+
+/** One line of `doctor` about an agent's own settings (the app's CheckResult has this shape). */
+export interface AgentCheck {
+  name: string;
+  status: 'ok' | 'warn' | 'fail' | 'skip';
+  detail: string;
+  fix?: string;
 }
 
 /** What the agent is doing, derived from the transcript and live signals. */

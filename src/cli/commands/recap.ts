@@ -10,7 +10,7 @@ import { getHomeDir, getRuntimeDir, getStateDir, type Env } from '../../config/p
 import { requestControl, socketPathFor } from '../../display/control-socket.js';
 import { readLiveStates } from '../../display/state-file.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { isAgentId, AGENT_IDS } from '../../transcripts/agent-ids.js';
+import { isAgentId, AGENT_IDS, formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 import { checkGeneratorSetup, checkRecapUsage, countSessionLines, showPaneError } from './recap-checks.js';
 
@@ -120,7 +120,7 @@ export function registerRecap(program: Command): void {
     .option('--pane <id>', "a live recapwrap's tmux pane (e.g. from #{pane_id})")
     .option('--show', 'with --pane: also show the recap in that pane (errors too, for tmux key bindings)', false)
     .option('--session <file>', 'a session file of any supported agent')
-    .option('--agent <id>', 'pi, qwen, claude, codex or gemini')
+    .option('--agent <id>', formatAgentIds())
     .option('--cwd <dir>', 'with --agent: the project folder (default: this one)')
     .option('--format <format>', 'line (one line), card (a short block) or json (the Recap shape)', 'line')
     .option('--generator <name>', 'auto, heuristic, agent, openai or anthropic (default: the config\'s, auto)')

@@ -5,6 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 import type { ResumeCliOptions, ResumeDeps } from './resume-run.js';
 
@@ -13,7 +14,7 @@ export function registerResume(program: Command): void {
     .command('resume')
     .description('past sessions of this folder with their recaps; relaunch one under recapwrap')
     .argument('[query]', 'only sessions whose title, first prompt or recap contains this')
-    .option('--agent <id>', 'only this agent: pi, qwen, claude, codex or gemini')
+    .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
     .option('--cwd <dir>', 'the project folder (default: this one)')
     .option('--list', 'print the list and exit', false)
     .option('--json', 'print the list as JSON (with each recap and resume command) and exit', false)

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { formatExpected } from '../../config/load.js';
-import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
+import { AGENT_IDS, formatAgentIds, isAgentId } from '../../transcripts/agent-ids.js';
 import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { setExitCode } from '../exit-code.js';
@@ -85,7 +85,7 @@ export function registerTranscript(program: Command): void {
   program
     .command('transcript')
     .description('the normalized events of a session file (agent detected from the content)')
-    .argument('<file>', 'a session file (pi, qwen, claude, codex or gemini)')
+    .argument('<file>', `a session file (${formatAgentIds()})`)
     .option('--agent <id>', 'which agent wrote it, when detection fails')
     .option('--json', 'one JSON object: agent, id, cwd, title, stamp, state, events, skipped', false)
     .action(async function (this: Command, file: string, options: { agent?: string; json?: boolean }) {

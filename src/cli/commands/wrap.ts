@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { addOptionFlags, flagValuesFromCommand, formatExpected } from '../../config/load.js';
-import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
+import { AGENT_IDS, formatAgentIds, isAgentId } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 
 /**
@@ -25,9 +25,9 @@ Wrapping:
 // Add the wrap options and the default action to the root program.
 export function registerWrap(program: Command): void {
   program
-    .argument('[agent]', 'the agent to wrap (pi, qwen, claude, codex, gemini), or any command')
+    .argument('[agent]', `the agent to wrap (${formatAgentIds(',')}), or any command`)
     .argument('[agent-args...]', "the agent's own arguments, passed through untouched")
-    .option('--agent <id>', 'which agent this is, when the command name does not say (pi, qwen, claude, codex, gemini)')
+    .option('--agent <id>', `which agent this is, when the command name does not say (${formatAgentIds(',')})`)
     .addHelpText('after', WRAP_HELP);
   addOptionFlags(program);
   program

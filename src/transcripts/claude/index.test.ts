@@ -68,3 +68,12 @@ describe('claude detect', () => {
     expect(looksLikeClaude(['{"type":"session","version":3,"id":"x","cwd":"/w"}'])).toBe(false);
   });
 });
+
+describe('claude planLaunch, the shared flag scan', () => {
+  it('a valid --session-id before any resume flag pins at once; after one it does not', () => {
+    expect(claudeAdapter.planLaunch(['--session-id', ID, '--help'], ctx())).toEqual({ args: ['--session-id', ID, '--help'], pinnedId: ID, resume: false });
+    expect(claudeAdapter.planLaunch(['--resume', 'old', '--session-id', ID, '--fork-session'], ctx())).toEqual({ args: ['--resume', 'old', '--session-id', ID, '--fork-session'], resume: true, resumeTarget: 'old' });
+    expect(claudeAdapter.planLaunch(['--session-id', 'not-a-uuid'], ctx())).toEqual({ args: ['--session-id', 'not-a-uuid'], resume: false });
+    expect(claudeAdapter.planLaunch(['--', '--help'], ctx()).pinnedId).toBe(ID);
+  });
+});

@@ -7,47 +7,33 @@
  */
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { flagName, flagValue } from '../launch-args.js';
+import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
 import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
+import { claudeOneShot } from './one-shot.js';
 
-// Flags after which Claude does not start a fresh session of its own choosing.
-const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']);
-const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
-const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
-// `claude <subcommand>` manages things and records no conversation.
-const SUBCOMMANDS = new Set(['mcp', 'config', 'doctor', 'update', 'install', 'setup-token', 'plugin', 'migrate-installer', 'auth']);
+const CLAUDE_LAUNCH_FLAGS: SessionIdFlags = {
+  // `claude <subcommand>` manages things and records no conversation.
+  subcommands: new Set(['mcp', 'config', 'doctor', 'update', 'install', 'setup-token', 'plugin', 'migrate-installer', 'auth']),
+  noSession: new Set(['--help', '-h', '--version', '-v']),
+  // Flags after which Claude does not start a fresh session of its own choosing.
+  userSession: new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session', '--no-session-persistence']),
+  resume: new Set(['--continue', '-c', '--resume', '-r']),
+  resumeTargets: new Set(['--resume', '-r']),
+  isId: isUuid,
+  // Claude takes a valid --session-id before any resume flag as the session at once.
+  pinsAtOnce: true,
+};
 const START_SLACK_MS = 1000;
 // Entry and metadata types only Claude Code writes.
 const CLAUDE_ONLY_TYPES = new Set(['file-history-snapshot', 'queue-operation', 'permission-mode', 'last-prompt', 'ai-title', 'summary', 'atis-latch', 'mode', 'custom-title']);
 
 export function planClaudeLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  if (args[0] !== undefined && SUBCOMMANDS.has(args[0])) return { args: [...args], resume: false };
-  let resume = false;
-  let resumeTarget: string | undefined;
-  let userChoseSession = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') break;
-    const name = flagName(arg);
-    if (NO_SESSION_FLAGS.has(name)) return { args: [...args], resume: false };
-    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
-    if (RESUME_FLAGS.has(name)) {
-      resume = true;
-      if (name === '--resume' || name === '-r') resumeTarget = flagValue(args, i);
-    }
-    if (name === '--session-id' && !resume) {
-      const value = flagValue(args, i);
-      if (isUuid(value)) return { args: [...args], pinnedId: value, resume: false };
-    }
-  }
-  if (userChoseSession) return { args: [...args], resume, resumeTarget };
-  const id = ctx.newId();
-  return { args: ['--session-id', id, ...args], pinnedId: id, resume: false };
+  return planSessionIdLaunch(args, ctx.newId, CLAUDE_LAUNCH_FLAGS);
 }
 
 const listJsonl = (dir: string) => listSessionFiles(dir, (n) => n.endsWith('.jsonl'));
@@ -87,11 +73,7 @@ export async function locateClaudeLive(ctx: LiveLocateContext): Promise<SessionC
 }
 
 export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const files = await listJsonl(getClaudeProjectDir(ctx));
-  return files
-    .filter((f) => f.size > 0)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs)
-    .map((f) => ({ agent: 'claude' as const, file: f.file, id: basename(f.file, '.jsonl'), mtimeMs: f.mtimeMs, size: f.size }));
+  return sessionInfosOf('claude', await listJsonl(getClaudeProjectDir(ctx)), (file) => basename(file, '.jsonl'));
 }
 
 export function looksLikeClaude(firstLines: readonly string[]): boolean {
@@ -116,4 +98,6 @@ export const claudeAdapter: TranscriptAdapter = {
   locateLive: locateClaudeLive,
   listSessions: listClaudeSessions,
   resumeArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl')],
+  command: 'claude',
+  oneShot: claudeOneShot,
 };

@@ -15,7 +15,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
 
 // Chain entry types (they carry uuid/parentUuid).
@@ -66,17 +66,11 @@ function apiErrorText(entry: ClaudeEntry): string {
 }
 
 export function createClaudeParser(options: ParserOptions = {}): TranscriptParser {
+  const facts = new SessionFacts();
   const tree = new EntryTree(options.limits);
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
-  let sessionId: string | undefined;
-  let cwd: string | undefined;
-  let title: string | undefined;
   let customTitle: string | undefined;
-  let model: string | undefined;
-  let skipped = 0;
-  let startedAt: number | undefined;
-  let updatedAt: number | undefined;
 
   function userEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
     const message = entry.message;
@@ -109,7 +103,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
 
   function assistantEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
     const message = entry.message;
-    if (typeof message?.model === 'string' && message.model !== '<synthetic>') model = message.model;
+    if (typeof message?.model === 'string' && message.model !== '<synthetic>') facts.model = message.model;
     // Claude's placeholder after a local command (/exit): nobody answered anything.
     if (message?.model === '<synthetic>' && entry.isApiErrorMessage !== true && textFromParts(message.content).trim() === NO_RESPONSE) return [];
     const events: TranscriptEvent[] = [];
@@ -160,28 +154,17 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   }
 
   function push(line: string): void {
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const raw of objects) {
-      try {
-        pushEntry(raw as ClaudeEntry);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip);
   }
 
   function pushEntry(entry: ClaudeEntry): void {
     const type = typeof entry.type === 'string' ? entry.type : '';
     const ts = toEpochMs(entry.timestamp);
-    if (typeof entry.sessionId === 'string' && !sessionId) sessionId = entry.sessionId;
-    if (typeof entry.cwd === 'string' && !cwd) cwd = entry.cwd;
+    if (typeof entry.sessionId === 'string' && !facts.id) facts.id = entry.sessionId;
+    if (typeof entry.cwd === 'string' && !facts.cwd) facts.cwd = entry.cwd;
     if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
       if (entry.isSidechain === true) return; // subagent lines of old versions: not the main conversation
-      if (ts !== undefined) {
-        startedAt ??= ts;
-        updatedAt = ts;
-      }
+      facts.seeTime(ts);
       const sourceId = entry.uuid;
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
       const parentId = entry.subtype === 'compact_boundary' ? compactParent(entry) : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
@@ -197,18 +180,18 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
         }
         return;
       case 'ai-title':
-        if (typeof entry.aiTitle === 'string' && entry.aiTitle.trim()) title = entry.aiTitle.trim();
+        if (typeof entry.aiTitle === 'string' && entry.aiTitle.trim()) facts.title = entry.aiTitle.trim();
         return;
       case 'custom-title':
         if (typeof entry.customTitle === 'string' && entry.customTitle.trim()) customTitle = entry.customTitle.trim();
         return;
       case 'summary':
         // 1.0.x: a title for the conversation that ends at leafUuid.
-        if (typeof entry.summary === 'string' && entry.summary.trim()) title ??= entry.summary.trim();
+        if (typeof entry.summary === 'string' && entry.summary.trim()) facts.title ??= entry.summary.trim();
         return;
       default:
         if (QUIET_TYPES.has(type)) return;
-        skipped++;
+        facts.skipped++;
     }
   }
 
@@ -228,21 +211,16 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   function snapshot(): SessionSnapshot {
     const leafId = leaf();
     const events = tree.branchEvents(leafId);
-    const name = customTitle ?? title;
+    const name = customTitle ?? facts.title;
     if (name) events.unshift({ kind: 'title', text: name, sourceId: 'title' });
     return {
       agent: 'claude',
-      id: sessionId ?? '',
-      cwd,
+      ...facts.snapshotFields(),
       title: name,
-      model,
       events,
       // What is summarized: the last event of the branch and how many there are (noise lines do not count).
       stamp: `${events[events.length - 1]?.sourceId ?? 'empty'}:${events.length}`,
-      skipped,
       dropped: tree.dropped || undefined,
-      startedAt,
-      updatedAt,
     };
   }
 

@@ -11,6 +11,7 @@ import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createCodexParser, isLegacyCodexLine } from './parse.js';
 import { codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
+import { codexOneShot } from './one-shot.js';
 
 // `codex <subcommand>` that records no conversation.
 const NO_SESSION_SUBCOMMANDS = new Set(['login', 'logout', 'mcp', 'mcp-server', 'app-server', 'completion', 'apply', 'a', 'sandbox', 'debug', 'help', 'features', 'cloud']);
@@ -121,4 +122,6 @@ export const codexAdapter: TranscriptAdapter = {
   locateLive: locateCodexLive,
   listSessions: listCodexSessions,
   resumeArgs: (session) => ['resume', session.id],
+  command: 'codex',
+  oneShot: codexOneShot,
 };

@@ -17,7 +17,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { boundLinear, eventWeight, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { CodexLine, CodexPayload } from './schema.js';
 
 // Text Codex injects as a user message: environment, instructions, notices.
@@ -100,18 +100,11 @@ function outputOf(raw: unknown): { text: string; ok: boolean } {
 }
 
 export function createCodexParser(options: ParserOptions = {}): TranscriptParser {
+  const facts = new SessionFacts();
   const limits = options.limits ?? HISTORY_LIMITS;
   let events: TranscriptEvent[] = [];
   let weight = 0;
   let dropped = 0;
-  let id: string | undefined;
-  let cwd: string | undefined;
-  let title: string | undefined;
-  let model: string | undefined;
-  let skipped = 0;
-  let lineNo = 0;
-  let startedAt: number | undefined;
-  let updatedAt: number | undefined;
 
   function add(event: TranscriptEvent): void {
     events.push(event);
@@ -163,7 +156,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
       case 'message': {
         if (p.role === 'user') {
           const text = textFromParts(p.content).trim();
-          if (cwd === undefined && text.startsWith('<environment_context>')) cwd = ENV_CWD.exec(text)?.[1]?.trim() || undefined;
+          if (facts.cwd === undefined && text.startsWith('<environment_context>')) facts.cwd = ENV_CWD.exec(text)?.[1]?.trim() || undefined;
           if (text && !INJECTED_USER.test(text)) add({ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts });
         } else if (p.role === 'assistant') {
           const text = textFromParts(p.content).trim();
@@ -232,8 +225,8 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
         return;
       case 'thread_name_updated':
         if (typeof p.thread_name === 'string' && p.thread_name.trim()) {
-          title = p.thread_name.trim();
-          add({ kind: 'title', text: title, sourceId, ts });
+          facts.title = p.thread_name.trim();
+          add({ kind: 'title', text: facts.title, sourceId, ts });
         }
         return;
       default:
@@ -243,29 +236,17 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
   }
 
   function push(line: string): void {
-    lineNo++;
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const raw of objects) {
-      try {
-        if (isLegacyCodexLine(raw)) pushLegacy(raw);
-        else pushRecord(raw as CodexLine);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    facts.lineNo++;
+    pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip);
   }
 
   function pushLegacy(raw: Record<string, unknown>): void {
-    const sourceId = `L${lineNo}`;
+    const sourceId = `L${facts.lineNo}`;
     if (typeof raw.record_type === 'string') return; // `state` markers
     if (raw.type === undefined) {
-      id ??= typeof raw.id === 'string' ? raw.id : undefined;
+      facts.id ??= typeof raw.id === 'string' ? raw.id : undefined;
       const ts = toEpochMs(raw.timestamp);
-      if (ts !== undefined) {
-        startedAt ??= ts;
-        updatedAt = ts;
-      }
+      facts.seeTime(ts);
       return;
     }
     responseItem(raw as CodexPayload, sourceId, undefined);
@@ -274,18 +255,15 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
   function pushRecord(rec: CodexLine): void {
     const p = (rec.payload && typeof rec.payload === 'object' ? rec.payload : {}) as CodexPayload;
     const ts = toEpochMs(rec.timestamp);
-    if (ts !== undefined) {
-      startedAt ??= ts;
-      updatedAt = ts;
-    }
-    const sourceId = typeof rec.ordinal === 'number' ? `o${rec.ordinal}` : `L${lineNo}`;
+    facts.seeTime(ts);
+    const sourceId = typeof rec.ordinal === 'number' ? `o${rec.ordinal}` : `L${facts.lineNo}`;
     switch (rec.type) {
       case 'session_meta':
-        id ??= typeof p.id === 'string' ? p.id : typeof p.session_id === 'string' ? p.session_id : undefined;
-        cwd ??= typeof p.cwd === 'string' ? p.cwd : undefined;
+        facts.id ??= typeof p.id === 'string' ? p.id : typeof p.session_id === 'string' ? p.session_id : undefined;
+        facts.cwd ??= typeof p.cwd === 'string' ? p.cwd : undefined;
         return;
       case 'turn_context':
-        if (typeof p.model === 'string') model = p.model;
+        if (typeof p.model === 'string') facts.model = p.model;
         return;
       case 'response_item':
         responseItem(p, sourceId, ts);
@@ -299,23 +277,17 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
         return;
       default:
         if (typeof rec.type === 'string' && QUIET_TYPES.has(rec.type)) return;
-        skipped++;
+        facts.skipped++;
     }
   }
 
   function snapshot(): SessionSnapshot {
     return {
       agent: 'codex',
-      id: id ?? '',
-      cwd,
-      title,
-      model,
+      ...facts.snapshotFields(),
       events: [...events],
       stamp: `${events[events.length - 1]?.sourceId ?? 'empty'}:${events.length}:${dropped}`,
-      skipped,
       dropped: dropped || undefined,
-      startedAt,
-      updatedAt,
     };
   }
 

@@ -9,32 +9,31 @@
 import { openRegular } from '../regular-file.js';
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { planSessionIdLaunch } from '../launch-args.js';
+import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
 import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiTmpDir } from './paths.js';
+import { geminiOneShot } from './one-shot.js';
 
-// Flags after which Gemini does not start a fresh session of its own choosing.
-const USER_SESSION_FLAGS = new Set(['--session-id', '--resume', '-r', '--session-file']);
-const RESUME_FLAGS = new Set(['--resume', '-r', '--session-file']);
-// Invocations that print and exit without a chat.
-const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v', '--list-sessions', '--delete-session', '--list-extensions', '-l', '--acp', '--experimental-acp']);
-// `gemini <subcommand> …` manages things and records no chat.
-const SUBCOMMANDS = new Set(['mcp', 'extensions', 'extension', 'skills', 'skill', 'hooks', 'hook', 'gemma']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const RESUME_FLAGS = new Set(['--resume', '-r', '--session-file']);
+const GEMINI_LAUNCH_FLAGS: SessionIdFlags = {
+  // `gemini <subcommand> …` manages things and records no chat.
+  subcommands: new Set(['mcp', 'extensions', 'extension', 'skills', 'skill', 'hooks', 'hook', 'gemma']),
+  // Invocations that print and exit without a chat.
+  noSession: new Set(['--help', '-h', '--version', '-v', '--list-sessions', '--delete-session', '--list-extensions', '-l', '--acp', '--experimental-acp']),
+  // Flags after which Gemini does not start a fresh session of its own choosing.
+  userSession: new Set(['--session-id', '--resume', '-r', '--session-file']),
+  resume: RESUME_FLAGS,
+  resumeTargets: RESUME_FLAGS,
+  isId: (id) => UUID.test(id),
+};
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
 
 export function planGeminiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  return planSessionIdLaunch(args, ctx.newId, {
-    subcommands: SUBCOMMANDS,
-    noSession: NO_SESSION_FLAGS,
-    userSession: USER_SESSION_FLAGS,
-    resume: RESUME_FLAGS,
-    resumeTargets: RESUME_FLAGS,
-    isId: (id) => UUID.test(id),
-  });
+  return planSessionIdLaunch(args, ctx.newId, GEMINI_LAUNCH_FLAGS);
 }
 
 const chatFiles = (dir: string) => listSessionFiles(dir, (n) => geminiShortIdFromFileName(n) !== undefined);
@@ -129,4 +128,6 @@ export const geminiAdapter: TranscriptAdapter = {
   locateLive: locateGeminiLive,
   listSessions: listGeminiSessions,
   resumeArgs: (session) => ['--resume', session.id],
+  command: 'gemini',
+  oneShot: geminiOneShot,
 };

@@ -22,7 +22,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, SessionFacts, takeRecords, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -53,18 +53,12 @@ export interface GeminiParser extends TranscriptParser {
 }
 
 export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
+  const facts = new SessionFacts();
   const limits = options.limits ?? HISTORY_LIMITS;
   const messages = new Map<string, Entry>();
-  let sessionId: string | undefined;
-  let cwd: string | undefined;
-  let title: string | undefined;
   // The title event, emitted after the message that was last when the title was set ('' before any).
   let titleEvent: { anchor: string; event: TranscriptEvent } | undefined;
   let revision = 0;
-  let lineNo = 0;
-  let skipped = 0;
-  let startedAt: number | undefined;
-  let updatedAt: number | undefined;
   let doc: string[] | undefined;
   let docChars = 0;
   let cached: SessionSnapshot | undefined;
@@ -110,18 +104,19 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     revision++;
     cached = undefined;
   };
+  // Times can come out of order here (a whole document, messages written again): the earliest and the latest.
   const seeTime = (ts: number | undefined) => {
     if (ts === undefined) return;
-    startedAt = startedAt === undefined ? ts : Math.min(startedAt, ts);
-    updatedAt = updatedAt === undefined ? ts : Math.max(updatedAt, ts);
+    facts.startedAt = facts.startedAt === undefined ? ts : Math.min(facts.startedAt, ts);
+    facts.updatedAt = facts.updatedAt === undefined ? ts : Math.max(facts.updatedAt, ts);
   };
 
   function setMessage(msg: GeminiMessage): void {
     const ts = toEpochMs(msg.timestamp);
     seeTime(ts);
     const entry = messageEntry(msg, msg.id, ts);
-    if (entry === undefined) skipped++;
-    if (cwd === undefined && msg.type === 'user') cwd = contextCwd(msg.content);
+    if (entry === undefined) facts.skipped++;
+    if (facts.cwd === undefined && msg.type === 'user') facts.cwd = contextCwd(msg.content);
     const before = messages.get(msg.id);
     if (before) {
       eventCount -= before.events.length;
@@ -154,7 +149,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
       // A compression: what came before stays, then the snapshot as the summary, then the kept messages.
       const before = [...messages.values()].flatMap((entry) => entry.events);
       const ts = toEpochMs(first?.timestamp);
-      const summary: TranscriptEvent = { kind: 'summary', source: 'compaction', text: clip(snapshot[0].trim(), EVENT_TEXT_MAX_CHARS), sourceId: first?.id ?? `L${lineNo}`, ts };
+      const summary: TranscriptEvent = { kind: 'summary', source: 'compaction', text: clip(snapshot[0].trim(), EVENT_TEXT_MAX_CHARS), sourceId: first?.id ?? `L${facts.lineNo}`, ts };
       messages.clear();
       messages.set(`${HISTORY_KEY}${++historyKeys}`, { events: [...before, summary] });
       recount();
@@ -170,8 +165,8 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
   function setTitle(text: unknown, sourceId: string, ts: number | undefined): void {
     if (typeof text !== 'string' || !text.trim()) return;
     const next = clip(text.trim().replace(/\s+/g, ' '), EVENT_TEXT_MAX_CHARS);
-    if (next === title) return;
-    title = next;
+    if (next === facts.title) return;
+    facts.title = next;
     let anchor = '';
     for (const key of messages.keys()) anchor = key;
     titleEvent = { anchor, event: { kind: 'title', text: next, sourceId, ts } };
@@ -180,19 +175,19 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
 
   function applySet(set: Record<string, unknown>): void {
     if (Array.isArray(set.messages)) checkpoint(set.messages);
-    if (typeof set.sessionId === 'string' && set.sessionId) sessionId ??= set.sessionId;
+    if (typeof set.sessionId === 'string' && set.sessionId) facts.id ??= set.sessionId;
     const last = toEpochMs(set.lastUpdated);
-    if (last !== undefined) updatedAt = Math.max(updatedAt ?? last, last);
-    if ('summary' in set) setTitle(set.summary, `L${lineNo}`, last);
+    if (last !== undefined) facts.updatedAt = Math.max(facts.updatedAt ?? last, last);
+    if ('summary' in set) setTitle(set.summary, `L${facts.lineNo}`, last);
     cached = undefined;
   }
 
   function pushDocument(d: GeminiConversation): void {
-    if (typeof d.sessionId === 'string' && d.sessionId) sessionId ??= d.sessionId;
+    if (typeof d.sessionId === 'string' && d.sessionId) facts.id ??= d.sessionId;
     seeTime(toEpochMs(d.startTime));
     if (Array.isArray(d.messages)) checkpoint(d.messages);
     const last = toEpochMs(d.lastUpdated);
-    if (last !== undefined) updatedAt = Math.max(updatedAt ?? last, last);
+    if (last !== undefined) facts.updatedAt = Math.max(facts.updatedAt ?? last, last);
     setTitle(d.summary, 'summary', last);
     cached = undefined;
   }
@@ -202,7 +197,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     else if (typeof rec.id === 'string' && rec.id) setMessage(rec as unknown as GeminiMessage);
     else if (rec.$set && typeof rec.$set === 'object' && !Array.isArray(rec.$set)) applySet(rec.$set as Record<string, unknown>);
     else if (typeof rec.sessionId === 'string' && typeof rec.projectHash === 'string') pushDocument(rec as GeminiConversation);
-    else skipped++;
+    else facts.skipped++;
   }
 
   function pushDocumentLine(line: string): void {
@@ -210,7 +205,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     lines.push(line);
     docChars += line.length + 1;
     if (docChars > MAX_DOCUMENT_CHARS) {
-      skipped++;
+      facts.skipped++;
       doc = undefined;
       return;
     }
@@ -223,11 +218,11 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
   }
 
   function push(line: string): void {
-    lineNo++;
+    facts.lineNo++;
     try {
       pushLine(line);
     } catch {
-      skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
+      facts.skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
     }
   }
 
@@ -239,24 +234,18 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     if (trimmed !== '{' && trimmed.startsWith('{')) {
       const { objects, bad } = parseJsonLine(line);
       if (objects.length > 0) {
-        skipped += bad;
-        for (const rec of objects) {
-          try {
-            pushRecord(rec);
-          } catch {
-            skipped++;
-          }
-        }
+        facts.skipped += bad;
+        takeRecords(objects, pushRecord, facts.skip);
         return;
       }
     }
     // The older format, pretty-printed: collect the document from its opening brace.
-    if (trimmed === '{' && messages.size === 0 && sessionId === undefined) {
+    if (trimmed === '{' && messages.size === 0 && facts.id === undefined) {
       doc = [line];
       docChars = line.length + 1;
       return;
     }
-    skipped++;
+    facts.skipped++;
   }
 
   function snapshot(): SessionSnapshot {
@@ -287,16 +276,12 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     }
     cached = {
       agent: 'gemini',
-      id: sessionId ?? '',
-      cwd,
-      title,
+      ...facts.snapshotFields(),
+      // The model of the messages on the branch, not a session-wide one.
       model,
       events,
-      stamp: `${lastId ?? sessionId ?? 'empty'}:${events.length}:${revision}`,
-      skipped,
+      stamp: `${lastId ?? facts.id ?? 'empty'}:${events.length}:${revision}`,
       dropped: dropped || undefined,
-      startedAt,
-      updatedAt,
     };
     return cached;
   }

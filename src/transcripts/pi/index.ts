@@ -5,39 +5,32 @@
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { flagName, flagValue } from '../launch-args.js';
+import { scanLaunchFlags, type LaunchFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createPiParser } from './parse.js';
 import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
+import { piOneShot } from './one-shot.js';
 
-// Flags after which pi does not start a fresh session of its own choosing (or starts none).
-const USER_SESSION_FLAGS = new Set(['--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session', '--session-dir']);
-const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r', '--session', '--fork']);
-// Invocations that print and exit without a session.
-const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v', '--list-models', '--export']);
+const PI_LAUNCH_FLAGS: LaunchFlags = {
+  // Invocations that print and exit without a session.
+  noSession: new Set(['--help', '-h', '--version', '-v', '--list-models', '--export']),
+  // Flags after which pi does not start a fresh session of its own choosing (or starts none).
+  userSession: new Set(['--session', '--continue', '-c', '--resume', '-r', '--fork', '--no-session', '--session-dir']),
+  resume: new Set(['--continue', '-c', '--resume', '-r', '--session', '--fork']),
+  resumeTargets: new Set(['--session', '--fork']),
+};
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
 
 export function planPiLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  let resume = false;
-  let resumeTarget: string | undefined;
-  let userChoseSession = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--') break;
-    const name = flagName(arg);
-    if (NO_SESSION_FLAGS.has(name)) return { args: [...args], resume: false };
-    if (USER_SESSION_FLAGS.has(name)) userChoseSession = true;
-    if (RESUME_FLAGS.has(name)) {
-      resume = true;
-      if (name === '--session' || name === '--fork') {
-        const value = flagValue(args, i);
-        if (value) resumeTarget = value.includes('/') || value.endsWith('.jsonl') ? resolve(ctx.cwd, value) : value;
-      }
-    }
-  }
-  if (userChoseSession) return { args: [...args], resume, resumeTarget };
+  const scan = scanLaunchFlags(args, {
+    ...PI_LAUNCH_FLAGS,
+    // A path (to a file) is found from this folder; anything else is an id or a name.
+    resumeTarget: (value) => (!value ? undefined : value.includes('/') || value.endsWith('.jsonl') ? resolve(ctx.cwd, value) : value),
+  });
+  if (!scan) return { args: [...args], resume: false };
+  if (scan.userChoseSession) return { args: [...args], resume: scan.resume, resumeTarget: scan.resumeTarget };
   const file = join(getPiSessionDir(ctx), piSessionFileName(ctx.now, ctx.newId()));
   return { args: ['--session', file, ...args], pinnedFile: file, resume: false };
 }
@@ -67,11 +60,7 @@ export async function locatePiLive(ctx: LiveLocateContext): Promise<SessionCandi
 }
 
 export async function listPiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const files = await listJsonl(getPiSessionDir(ctx));
-  return files
-    .filter((f) => f.size > 0)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs)
-    .map((f) => ({ agent: 'pi' as const, file: f.file, id: piIdFromFileName(basename(f.file)), mtimeMs: f.mtimeMs, size: f.size }));
+  return sessionInfosOf('pi', await listJsonl(getPiSessionDir(ctx)), (file) => piIdFromFileName(basename(file)));
 }
 
 export const piAdapter: TranscriptAdapter = {
@@ -88,4 +77,6 @@ export const piAdapter: TranscriptAdapter = {
   locateLive: locatePiLive,
   listSessions: listPiSessions,
   resumeArgs: (session) => ['--session', session.file],
+  command: 'pi',
+  oneShot: piOneShot,
 };

@@ -13,7 +13,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
 
 // Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
@@ -33,44 +33,28 @@ function promptOf(text: string): { text: string; command: boolean } {
 }
 
 export function createPiParser(options: ParserOptions = {}): TranscriptParser {
+  const facts = new SessionFacts();
   const tree = new EntryTree(options.limits);
   let header: PiHeader | undefined;
-  let lineNo = 0;
-  let skipped = 0;
-  let title: string | undefined;
-  let model: string | undefined;
-  let startedAt: number | undefined;
-  let updatedAt: number | undefined;
 
   let glued = 0;
   function add(entry: PiEntry, events: TranscriptEvent[]): void {
     // v1 entries have no id: chain them in file order (a second record on one line gets its own id).
-    const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${lineNo}${tree.lastId === `L${lineNo}` || tree.has(`L${lineNo}`) ? `.${++glued}` : ''}`;
+    const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${facts.lineNo}${tree.lastId === `L${facts.lineNo}` || tree.has(`L${facts.lineNo}`) ? `.${++glued}` : ''}`;
     const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (tree.lastId ?? null);
     tree.add(id, parentId, events);
   }
 
   function push(line: string): void {
-    lineNo++;
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const raw of objects) {
-      try {
-        pushEntry(raw);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    facts.lineNo++;
+    pushJsonLine(line, pushEntry, facts.skip);
   }
 
   function pushEntry(raw: Record<string, unknown>): void {
     const entry = raw as PiEntry;
     const ts = toEpochMs(entry.timestamp);
-    if (ts !== undefined) {
-      startedAt ??= ts;
-      updatedAt = ts;
-    }
-    const sourceId = typeof entry.id === 'string' ? entry.id : `L${lineNo}`;
+    facts.seeTime(ts);
+    const sourceId = typeof entry.id === 'string' ? entry.id : `L${facts.lineNo}`;
     switch (entry.type) {
       case 'session':
         header = raw as unknown as PiHeader;
@@ -78,16 +62,16 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
       case 'message': {
         const events = messageEvents(entry.message, sourceId, ts);
         if (events === undefined) {
-          skipped++;
+          facts.skipped++;
           return;
         }
         const m = entry.message;
-        if (m?.role === 'assistant' && typeof m.model === 'string') model = m.model;
+        if (m?.role === 'assistant' && typeof m.model === 'string') facts.model = m.model;
         add(entry, events);
         return;
       }
       case 'model_change': {
-        if (typeof entry.modelId === 'string') model = entry.modelId;
+        if (typeof entry.modelId === 'string') facts.model = entry.modelId;
         add(entry, typeof entry.modelId === 'string' ? [{ kind: 'model', model: entry.modelId, provider: entry.provider, sourceId, ts }] : []);
         return;
       }
@@ -99,8 +83,8 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
       }
       case 'session_info': {
         if (typeof entry.name === 'string' && entry.name.trim()) {
-          title = entry.name.trim();
-          add(entry, [{ kind: 'title', text: title, sourceId, ts }]);
+          facts.title = entry.name.trim();
+          add(entry, [{ kind: 'title', text: facts.title, sourceId, ts }]);
         } else add(entry, []);
         return;
       }
@@ -109,7 +93,7 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
           add(entry, []);
           return;
         }
-        skipped++;
+        facts.skipped++;
     }
   }
 
@@ -118,16 +102,14 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
     const events = tree.branchEvents(leafId);
     return {
       agent: 'pi',
+      ...facts.snapshotFields(),
+      // pi's header line holds the session's id, folder and start.
       id: typeof header?.id === 'string' ? header.id : '',
       cwd: typeof header?.cwd === 'string' ? header.cwd : undefined,
-      title,
-      model,
       events,
       stamp: `${leafId ?? (typeof header?.id === 'string' ? header.id : 'empty')}${tree.dropped ? `:${tree.dropped}` : ''}`,
-      skipped,
       dropped: tree.dropped || undefined,
-      startedAt: toEpochMs(header?.timestamp) ?? startedAt,
-      updatedAt,
+      startedAt: toEpochMs(header?.timestamp) ?? facts.startedAt,
     };
   }
 

@@ -6,22 +6,16 @@
  */
 import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { flagName, flagValue, planSessionIdLaunch } from '../launch-args.js';
+import { flagName, flagValue, planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createQwenParser } from './parse.js';
 import { getQwenChatsDir, getQwenLiveRecordPath, isQwenSessionId } from './paths.js';
 import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
+import { qwenOneShot } from './one-shot.js';
+import { checkQwenRecap } from './settings-check.js';
 
-// Flags after which qwen does not start a fresh session of its own choosing.
-const USER_SESSION_FLAGS = new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session']);
-const RESUME_FLAGS = new Set(['--continue', '-c', '--resume', '-r']);
-const RESUME_TARGET_FLAGS = new Set(['--resume', '-r']);
-// Invocations that print and exit without a session.
-const NO_SESSION_FLAGS = new Set(['--help', '-h', '--version', '-v']);
-// `qwen <subcommand> …` manages things and records no chat.
-const SUBCOMMANDS = new Set(['mcp', 'extensions', 'sessions']);
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
 
@@ -33,16 +27,21 @@ function disablesRecording(args: readonly string[], i: number): boolean {
   return flagValue(args, i) === 'false';
 }
 
+const QWEN_LAUNCH_FLAGS: SessionIdFlags = {
+  // `qwen <subcommand> …` manages things and records no chat.
+  subcommands: new Set(['mcp', 'extensions', 'sessions']),
+  // Invocations that print and exit without a session.
+  noSession: new Set(['--help', '-h', '--version', '-v']),
+  // Flags after which qwen does not start a fresh session of its own choosing.
+  userSession: new Set(['--session-id', '--continue', '-c', '--resume', '-r', '--fork-session']),
+  resume: new Set(['--continue', '-c', '--resume', '-r']),
+  resumeTargets: new Set(['--resume', '-r']),
+  disablesRecording,
+  isId: isQwenSessionId,
+};
+
 export function planQwenLaunch(args: readonly string[], ctx: AgentContext & { newId: () => string; now: number }): LaunchPlan {
-  return planSessionIdLaunch(args, ctx.newId, {
-    subcommands: SUBCOMMANDS,
-    noSession: NO_SESSION_FLAGS,
-    userSession: USER_SESSION_FLAGS,
-    resume: RESUME_FLAGS,
-    resumeTargets: RESUME_TARGET_FLAGS,
-    disablesRecording,
-    isId: isQwenSessionId,
-  });
+  return planSessionIdLaunch(args, ctx.newId, QWEN_LAUNCH_FLAGS);
 }
 
 const listFiles = (dir: string, suffix: string) => listSessionFiles(dir, (n) => n.endsWith(suffix));
@@ -112,11 +111,7 @@ export async function locateQwenLive(ctx: LiveLocateContext): Promise<SessionCan
 }
 
 export async function listQwenSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const files = await listFiles(getQwenChatsDir(ctx), '.jsonl');
-  return files
-    .filter((f) => f.size > 0)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs)
-    .map((f) => ({ agent: 'qwen' as const, file: f.file, id: basename(f.file, '.jsonl'), mtimeMs: f.mtimeMs, size: f.size }));
+  return sessionInfosOf('qwen', await listFiles(getQwenChatsDir(ctx), '.jsonl'), (file) => basename(file, '.jsonl'));
 }
 
 // A qwen ChatRecord: sessionId + uuid, and qwen's Gemini-style parts or its system payloads.
@@ -139,4 +134,7 @@ export const qwenAdapter: TranscriptAdapter = {
   locateLive: locateQwenLive,
   listSessions: listQwenSessions,
   resumeArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl')],
+  command: 'qwen',
+  oneShot: qwenOneShot,
+  doctorChecks: checkQwenRecap,
 };

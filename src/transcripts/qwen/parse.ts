@@ -14,7 +14,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, pathsFromToolCall, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
 
 // System subtypes that carry nothing a recap needs (known, so not counted as skipped).
@@ -42,24 +42,17 @@ const EXIT_COMMAND = /^\/(?:quit|exit)\b/;
 export const COMMAND_EXPANSION_MS = 1000;
 
 export function createQwenParser(options: ParserOptions = {}): TranscriptParser {
+  const facts = new SessionFacts();
   const tree = new EntryTree(options.limits);
   // Title/model events recorded before any record; later ones go with the leaf they were recorded at.
   const preamble: TranscriptEvent[] = [];
   let leafId: string | undefined;
-  let sessionId: string | undefined;
-  let cwd: string | undefined;
-  let title: string | undefined;
-  let model: string | undefined;
   let metaRevision = 0;
-  let lineNo = 0;
-  let skipped = 0;
-  let startedAt: number | undefined;
-  let updatedAt: number | undefined;
   let commandResult: { uuid: string; ts: number | undefined } | undefined;
 
   function addNode(rec: QwenRecord, events: TranscriptEvent[], movesLeaf: boolean): void {
     const hasId = typeof rec.uuid === 'string' && rec.uuid.length > 0;
-    const id = hasId ? (rec.uuid as string) : `L${lineNo}`;
+    const id = hasId ? (rec.uuid as string) : `L${facts.lineNo}`;
     // Records without ids chain in file order; a parent that never came (a lost line) is bridged to the
     // record before this one.
     let parentId = hasId ? (typeof rec.parentUuid === 'string' ? rec.parentUuid : null) : (leafId ?? null);
@@ -76,20 +69,17 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
   function pushRecord(rec: QwenRecord): void {
     // Qwen's --json-file event stream and other agents' records have no sessionId/parentUuid.
     if (typeof rec.sessionId !== 'string' && !('parentUuid' in rec)) {
-      skipped++;
+      facts.skipped++;
       return;
     }
     const ts = toEpochMs(rec.timestamp);
-    if (ts !== undefined) {
-      startedAt ??= ts;
-      updatedAt = ts;
-    }
-    if (typeof rec.sessionId === 'string' && rec.sessionId) sessionId ??= rec.sessionId;
-    if (typeof rec.cwd === 'string' && rec.cwd) cwd ??= rec.cwd;
-    const sourceId = typeof rec.uuid === 'string' && rec.uuid ? rec.uuid : `L${lineNo}`;
+    facts.seeTime(ts);
+    if (typeof rec.sessionId === 'string' && rec.sessionId) facts.id ??= rec.sessionId;
+    if (typeof rec.cwd === 'string' && rec.cwd) facts.cwd ??= rec.cwd;
+    const sourceId = typeof rec.uuid === 'string' && rec.uuid ? rec.uuid : `L${facts.lineNo}`;
     if (typeof rec.type !== 'string' || !CONVERSATION_TYPES.has(rec.type)) {
       // Unknown record type: keep it as a link of the chain, but count it.
-      skipped++;
+      facts.skipped++;
       addNode(rec, [], false);
       return;
     }
@@ -106,8 +96,8 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     } else {
       events = recordEvents(rec, sourceId, ts);
     }
-    if (events === undefined) skipped++;
-    if (rec.type === 'assistant' && typeof rec.model === 'string' && rec.model && !rec.isSidechain) model = rec.model;
+    if (events === undefined) facts.skipped++;
+    if (rec.type === 'assistant' && typeof rec.model === 'string' && rec.model && !rec.isSidechain) facts.model = rec.model;
     addNode(rec, events ?? [], true);
   }
 
@@ -137,48 +127,34 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     if (rec.subtype === 'custom_title' && typeof payload?.customTitle === 'string' && payload.customTitle.trim()) {
       const text = clip(payload.customTitle.trim(), EVENT_TEXT_MAX_CHARS);
       // Qwen re-appends the same title to keep it near EOF: only a change is news.
-      if (text !== title) {
-        title = text;
+      if (text !== facts.title) {
+        facts.title = text;
         addMeta({ kind: 'title', text, sourceId, ts });
       }
     } else if (rec.subtype === 'session_model' && typeof payload?.modelId === 'string' && payload.modelId.trim()) {
       const id = payload.modelId.trim();
-      if (id !== model) {
-        model = id;
+      if (id !== facts.model) {
+        facts.model = id;
         addMeta({ kind: 'model', model: id, sourceId, ts });
       }
     }
   }
 
   function push(line: string): void {
-    lineNo++;
+    facts.lineNo++;
     // Qwen's own reader salvages lines holding several records (a crash before a newline): so does this.
-    const { objects, bad } = parseJsonLine(line);
-    skipped += bad;
-    for (const rec of objects) {
-      try {
-        pushRecord(rec as QwenRecord);
-      } catch {
-        skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
-      }
-    }
+    pushJsonLine(line, (rec) => pushRecord(rec as QwenRecord), facts.skip);
   }
 
   function snapshot(): SessionSnapshot {
     const events: TranscriptEvent[] = [...preamble, ...tree.branchEvents(leafId)];
     return {
       agent: 'qwen',
-      id: sessionId ?? '',
-      cwd,
-      title,
-      model,
+      ...facts.snapshotFields(),
       events,
       // Telemetry and snapshot records do not change it; any new event, branch or title does.
-      stamp: `${events[events.length - 1]?.sourceId ?? sessionId ?? 'empty'}:${events.length}:${metaRevision}:${tree.dropped}`,
-      skipped,
+      stamp: `${events[events.length - 1]?.sourceId ?? facts.id ?? 'empty'}:${events.length}:${metaRevision}:${tree.dropped}`,
       dropped: tree.dropped || undefined,
-      startedAt,
-      updatedAt,
     };
   }
 

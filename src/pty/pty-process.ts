@@ -9,9 +9,8 @@ import { createRequire } from 'node:module';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { IPty } from 'node-pty';
 
-export interface Disposable {
-  dispose(): void;
-}
+import type { Disposable } from '../types.js';
+export type { Disposable };
 
 export interface PtyExit {
   exitCode: number;

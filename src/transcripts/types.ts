@@ -3,6 +3,7 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
+import type { ActivityState, Env } from '../types.js';
 
 export const AGENT_IDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
@@ -147,7 +148,7 @@ export interface TranscriptParser {
   snapshot(): SessionSnapshot;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 export interface AgentContext {
   cwd: string;
@@ -214,5 +215,5 @@ export interface TranscriptAdapter {
   resumeArgs(session: { id: string; file: string }): string[];
 }
 
-/** What the agent is doing, derived from the transcript and live signals. */
-export type ActivityState = 'working' | 'waiting' | 'idle' | 'exited';
+/** What the agent is doing (declared with the other shared plain types), derived here. */
+export type { ActivityState };

@@ -13,7 +13,8 @@ import { buildCombinedPrompt, buildPrompt, extractRecap, systemPrompt } from '..
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from '../../types.js';
+export type { Env };
 
 export interface AgentGeneratorSettings {
   /** Which agent (pi, qwen, claude, codex, gemini). */

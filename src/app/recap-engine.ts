@@ -1,7 +1,7 @@
 /**
  * The recap engine as the app builds it from the resolved options: which generator, which endpoints and
  * keys (from the environment only: keys never go in config files), the wrapped agent for the `agent`
- * generator, and the on-disk cache in the state folder. The live runtime sees it through RecapEngine
+ * generator, and the on-disk cache in the state folder. The wrap flow sees it through RecapDrafter
  * (draft → one sanitized line; a quick "working: …" line).
  */
 import type { Options } from '../config/options-table.js';
@@ -12,7 +12,7 @@ import { agentFromCommand } from '../transcripts/agent-ids.js';
 import type { AgentId, Session } from '../transcripts/types.js';
 import { debugLog } from '../util/debug-log.js';
 import { join } from 'node:path';
-import type { RecapEngine } from './recap-wiring.js';
+import type { RecapDrafter } from './wrap/live-recap.js';
 
 export interface RecapEngineInput {
   options: Options;
@@ -50,7 +50,7 @@ export function createEngine(input: RecapEngineInput): Engine {
   return new Engine(engineSettings(input));
 }
 
-export function createRecapEngine(input: RecapEngineInput): RecapEngine {
+export function createRecapEngine(input: RecapEngineInput): RecapDrafter {
   const engine = createEngine(input);
   return {
     draft: async (session: Session, signal: AbortSignal) => {

@@ -1,7 +1,7 @@
 // The attention wiring around the real rule machine and channels, with a fake wrap session (its
 // collaborator): what reaches the terminal, when, and what the state file is told.
 import { describe, expect, it } from 'vitest';
-import type { Session, TranscriptEvent } from '../transcripts/types.js';
+import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 import { attentionActivityOf, startAttention, type AttentionMark } from './attention-wiring.js';
 
 const START = Date.parse('2026-11-23T10:00:00Z');

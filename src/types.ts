@@ -18,3 +18,23 @@ export type Env = Readonly<Record<string, string | undefined>>;
  * options, recaps and attention carry it.
  */
 export type ActivityState = 'working' | 'waiting' | 'idle' | 'exited';
+
+/** A busy state an agent announces in its own terminal output (see OutputSignal). */
+export type AnnouncedState = 'working' | 'idle' | 'done';
+
+/**
+ * A busy signal an agent writes into its terminal output (an escape sequence). The adapter that knows
+ * the agent declares it; the wrapper only finds the marker in the output and hands over what follows.
+ */
+export interface OutputSignal {
+  /**
+   * The text (latin1) that opens the signal, starting with ESC: the wrapper looks for it only in output
+   * chunks that hold an escape sequence. The last one in a chunk counts.
+   */
+  readonly marker: string;
+  /**
+   * Pure: the few characters right after the marker -> the state announced, null when the agent
+   * withdraws it, undefined when they are not a signal (ignored).
+   */
+  parse(text: string): AnnouncedState | null | undefined;
+}

@@ -3,7 +3,7 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
-import type { ActivityState, Env } from '../types.js';
+import type { ActivityState, Env, OutputSignal } from '../types.js';
 
 export const AGENT_IDS = ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
@@ -209,6 +209,12 @@ export interface TranscriptAdapter {
   sessionDirs(ctx: AgentContext): string[];
   /** The file the live process writes, best first; [] when nothing is known yet. Called again on folder changes. */
   locateLive(ctx: LiveLocateContext): Promise<SessionCandidate[]>;
+
+  // --- Live output signals (#20): what the agent tells its terminal, read by the wrapper. ---
+  /** A busy signal the agent writes into its terminal output; the wrap flow reads it for activity. */
+  readonly outputSignal?: OutputSignal;
+  // --- end of live output signals ---
+
   /** Past sessions for ctx.cwd, newest first. */
   listSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
   /** Arguments that make the agent resume exactly this session. */

@@ -1,7 +1,7 @@
 /**
  * The wrap flow's activity report (part of the live parts): what the agent is doing, from its
- * transcript plus the run's live signals (how long its output has been quiet, Codex's OSC 7501), told
- * to the state file, tmux and attention.
+ * transcript plus the run's live signals (how long its output has been quiet, the busy state it
+ * announces through its adapter's output signal), told to the state file, tmux and attention.
  */
 import { APPROVAL_QUIET_MS, deriveActivity, isMidTurn } from '../../transcripts/activity.js';
 import type { Session } from '../../transcripts/types.js';
@@ -29,7 +29,7 @@ export function startActivityReport(input: ActivityReportInput): ActivityReport 
     if (recheck) clearTimeout(recheck);
     recheck = undefined;
     const lastOutputAt = input.run.lastOutputAt || undefined;
-    const activity = deriveActivity(session, { now: Date.now(), lastOutputAt, codexState: input.run.announcedState });
+    const activity = deriveActivity(session, { now: Date.now(), lastOutputAt, announcedState: input.run.announcedState });
     input.onActivity(activity.state, session);
     if (activity.state === 'working' && isMidTurn(session)) {
       recheck = setTimeout(() => {

@@ -98,7 +98,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
   const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
-  const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env });
+  const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
   const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };

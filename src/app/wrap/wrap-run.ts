@@ -1,15 +1,15 @@
 /**
  * The wrap flow's core (step 2 of run-wrap.ts): one run of the command under a pty with the user's
- * terminal passed through. Splits focus reports out of the input, follows the child's modes, and offers
- * focus/input/output/resize/exit as events plus two hooks for the overlay. Transcripts and recaps
- * attach from outside.
+ * terminal passed through. Splits focus reports out of the input, follows the child's modes, reads an
+ * output signal when the caller names one, and offers focus/input/output/resize/exit as events plus
+ * two hooks for the overlay. Knows no agent, transcript or recap: those attach from outside.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { createFocusReportFilter, FOCUS_IN_REPORT, FOCUS_OUT_REPORT, PENDING_FOCUS_FLUSH_IN_TMUX_MS, PENDING_FOCUS_FLUSH_MS, type InputPiece } from '../../focus/focus-reports.js';
 import { ModeTracker } from '../../pty/mode-tracker.js';
 import { startPassthrough, terminalSize, type Passthrough } from '../../pty/passthrough.js';
 import { spawnPty, type PtyProcess } from '../../pty/pty-process.js';
-import type { Disposable, Env } from '../../types.js';
+import type { AnnouncedState, Disposable, Env, OutputSignal } from '../../types.js';
 import { debugLog } from '../../util/debug-log.js';
 
 /** Ask the terminal for focus reports (xterm mode ?1004). */
@@ -21,7 +21,8 @@ export const TMUX_ENV = 'TMUX';
 /** Set in the child's environment so tools (and nested recapwraps) know they are wrapped. */
 export const RECAPWRAP_ENV = 'RECAPWRAP';
 export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
-const OSC_7501_STATE = Buffer.from('\x1b]7501;state=', 'latin1');
+/** An output signal's parser sees at most this many characters after its marker. */
+const OUTPUT_SIGNAL_PEEK_CHARS = 16;
 /** Activity (input/output) is logged once per burst: after this much silence. */
 const ACTIVITY_LOG_GAP_MS = 1000;
 
@@ -49,8 +50,8 @@ export interface WrapRun {
   readonly childWantsFocus: boolean;
   /** When the child last printed anything (epoch ms; 0 before its first output). */
   readonly lastOutputAt: number;
-  /** The busy state the child announces with OSC 7501 (Codex), if it does. */
-  readonly announcedState: 'working' | 'idle' | 'done' | undefined;
+  /** The busy state the child last announced through the output signal (WrapRunOptions), if any. */
+  readonly announcedState: AnnouncedState | undefined;
   onFocus(listener: (focused: boolean) => void): Disposable;
   /** User input, fired before the bytes are forwarded to the child (focus reports excluded). */
   onInput(listener: (data: string) => void): Disposable;
@@ -75,6 +76,8 @@ export interface WrapRunOptions {
   focus: boolean;
   cwd?: string;
   env?: Env;
+  /** A busy signal the child writes into its output (from its transcript adapter); read into announcedState. */
+  outputSignal?: OutputSignal;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
@@ -107,6 +110,17 @@ export function buildChildEnv(env: Env): Record<string, string | undefined> {
   return { ...env, [RECAPWRAP_ENV]: '1', [RECAPWRAP_PID_ENV]: String(process.pid) };
 }
 
+/**
+ * What the last output signal in a chunk says: a state, null when the child withdrew it, undefined when
+ * the chunk holds no signal its parser can read (the state stays as it was).
+ */
+export function readOutputSignal(chunk: Buffer, marker: Buffer, parse: OutputSignal['parse']): AnnouncedState | null | undefined {
+  const at = chunk.lastIndexOf(marker);
+  if (at === -1) return undefined;
+  const start = at + marker.length;
+  return parse(chunk.toString('latin1', start, start + OUTPUT_SIGNAL_PEEK_CHARS));
+}
+
 // Start the child under a pty on this terminal. Throws only if the pty cannot be spawned.
 export function startWrapRun(options: WrapRunOptions): WrapRun {
   const stdin = options.stdin ?? process.stdin;
@@ -126,7 +140,9 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   let flushTimer: NodeJS.Timeout | undefined;
   let lastInputAt = 0;
   let lastOutputAt = 0;
-  let announcedState: 'working' | 'idle' | 'done' | undefined;
+  let announcedState: AnnouncedState | undefined;
+  const signal = options.outputSignal;
+  const signalMarker = signal ? Buffer.from(signal.marker, 'latin1') : undefined;
   let child: PtyProcess | undefined;
   let childExited = false;
   let hungUp = false; // SIGHUP forwarded (received, or the terminal went away): only once
@@ -223,18 +239,23 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   });
 
   // Follow the child's modes; if it turns focus reporting off (or resets the terminal), keep ours on.
-  // Codex announces busy/idle with OSC 7501 (`ESC ] 7501;state=working|idle|done|clear`).
   function trackModes(buf: Buffer): void {
-    const osc = buf.lastIndexOf(OSC_7501_STATE);
-    if (osc !== -1) {
-      const value = /^(working|idle|done|clear)/.exec(buf.toString('latin1', osc + OSC_7501_STATE.length, osc + OSC_7501_STATE.length + 8))?.[1];
-      if (value) announcedState = value === 'clear' ? undefined : (value as 'working' | 'idle' | 'done');
-    }
+    if (signalMarker) followOutputSignal(buf, signalMarker);
     const changes = modes.feed(buf.toString('latin1'));
     for (const change of changes) {
       const focusOff = (change.type === 'private' && change.mode === 1004 && !change.on) || change.type === 'reset';
       if (change.type === 'private' && change.mode === 1004) debugLog('wrap', 'child focus mode', { on: change.on });
       if (focusOff && options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
+    }
+  }
+
+  function followOutputSignal(buf: Buffer, marker: Buffer): void {
+    if (!signal) return;
+    try {
+      const state = readOutputSignal(buf, marker, signal.parse);
+      if (state !== undefined) announcedState = state ?? undefined;
+    } catch (error) {
+      debugLog('wrap', 'output signal parse failed', { error: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
-import { RecapEngine as Engine, type EngineSettings } from '../recap/engine.js';
+import { RecapEngine, type EngineSettings } from '../recap/engine.js';
 import type { GeneratorName } from '../recap/types.js';
 import { agentFromCommand } from '../transcripts/agent-ids.js';
 import type { AgentId, Session } from '../transcripts/types.js';
@@ -46,8 +46,8 @@ export function engineSettings(input: RecapEngineInput): EngineSettings {
   };
 }
 
-export function createEngine(input: RecapEngineInput): Engine {
-  return new Engine(engineSettings(input));
+export function createEngine(input: RecapEngineInput): RecapEngine {
+  return new RecapEngine(engineSettings(input));
 }
 
 export function createRecapEngine(input: RecapEngineInput): RecapDrafter {

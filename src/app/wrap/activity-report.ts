@@ -5,7 +5,7 @@
  */
 import { APPROVAL_QUIET_MS, deriveActivity, isMidTurn } from '../../transcripts/activity.js';
 import type { Session } from '../../transcripts/types.js';
-import type { ActivityState } from '../../types.js';
+import type { ActivityState, Disposable } from '../../types.js';
 import type { WrapRun } from './wrap-run.js';
 
 export interface ActivityReportInput {
@@ -15,10 +15,9 @@ export interface ActivityReportInput {
   onActivity(activity: ActivityState, session: Session): void;
 }
 
-export interface ActivityReport {
+export interface ActivityReport extends Disposable {
   /** The session changed: derive its activity and tell onActivity. */
   report(session: Session): void;
-  dispose(): void;
 }
 
 // A tool call without a result turns into "waiting" (an approval prompt) only after the output has been

@@ -13,7 +13,7 @@ import { StateWriter } from '../../display/state-file.js';
 import { TmuxRecapDisplay } from '../../display/tmux-display.js';
 import { SessionTracker } from '../../transcripts/tracker.js';
 import type { LaunchPlan, TranscriptAdapter } from '../../transcripts/types.js';
-import type { Env } from '../../types.js';
+import type { Disposable, Env } from '../../types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { createRecapEngine } from '../recap-engine.js';
 import { startActivityReport } from './activity-report.js';
@@ -24,7 +24,7 @@ import type { StateFolders } from './state-folders.js';
 import type { WrapRun } from './wrap-run.js';
 
 /** Where recaps appear, as run-wrap decided: the overlay bar (already mirroring the screen), tmux, or nowhere. */
-export type LiveDisplay = { kind: 'overlay'; screen: RecapDisplay & { dispose(): void } } | { kind: 'tmux' } | { kind: 'none' };
+export type LiveDisplay = { kind: 'overlay'; screen: RecapDisplay & Disposable } | { kind: 'tmux' } | { kind: 'none' };
 
 export interface LivePartsInput {
   /** The agent's transcript adapter (run-wrap starts no live parts without one). */

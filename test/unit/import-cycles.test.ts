@@ -68,7 +68,9 @@ describe('import cycles', () => {
     const graph = readImportGraph(files);
     expect(files.length).toBeGreaterThan(50);
     expect([...graph.values()].flat().length).toBeGreaterThan(100);
-    expect(findImportCycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+    // To break one: move what both sides need into a leaf module (types only, as src/types.ts), or
+    // pass it in as a value instead of importing back.
+    expect(findImportCycles(graph).map((cycle) => cycle.join(' -> ')), 'import circles in src/').toEqual([]);
   });
 
   it('the finder names the circle it finds', () => {

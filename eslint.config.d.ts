@@ -3,5 +3,6 @@ import type { Linter } from 'eslint';
 
 export const PURE_FILES: string[];
 export const FEATURE_LAYERS: string[];
+export const SHARED_TYPES_FILE: string;
 declare const config: Linter.Config[];
 export default config;

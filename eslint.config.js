@@ -40,6 +40,21 @@ export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'
 const NO_APP_OR_CLI = { group: ['**/app/**', '**/cli/**'], message: 'Feature layers and pure modules do not import app or cli.' };
 const NO_IO = IO_MODULES.map((name) => ({ name, message: 'Pure module: no I/O here (STYLE.md §2). Move I/O to a sibling file.' }));
 
+// The plain types every layer shares (Disposable, Env, the activity union…): layers reach it as
+// `../types.js`, which no layer pattern above names, so each may import it. It stays a leaf with no
+// runtime code, so importing it can never tie one layer to another.
+export const SHARED_TYPES_FILE = 'src/types.ts';
+const SHARED_TYPES_ONLY = {
+  files: [SHARED_TYPES_FILE],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      { selector: 'Program > :not(TSTypeAliasDeclaration, TSInterfaceDeclaration, ExportNamedDeclaration)', message: 'src/types.ts holds type declarations only: no imports, no runtime code.' },
+      { selector: 'ExportNamedDeclaration[declaration.type!=/^TS(TypeAlias|Interface)Declaration$/]', message: 'src/types.ts exports type declarations only.' },
+    ],
+  },
+};
+
 function noOtherLayers(layer) {
   const others = FEATURE_LAYERS.filter((l) => l !== layer);
   return { group: others.map((o) => `**/${o}/**`), message: 'Feature layers never import each other; pass plain data through src/app.' };
@@ -94,4 +109,5 @@ export default tseslint.config(
     },
   },
   ...importRules(),
+  SHARED_TYPES_ONLY,
 );

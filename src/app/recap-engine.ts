@@ -1,19 +1,19 @@
 /**
  * The recap engine as the app builds it from the resolved options: which generator, which endpoints and
  * keys (from the environment only: keys never go in config files), the wrapped agent for the `agent`
- * generator, and the on-disk cache in the state folder. The live runtime sees it through RecapEngine
+ * generator, and the on-disk cache in the state folder. The wrap flow sees it through RecapDrafter
  * (draft → one sanitized line; a quick "working: …" line).
  */
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
-import { RecapEngine as Engine, type EngineSettings } from '../recap/engine.js';
+import { RecapEngine, type EngineSettings } from '../recap/engine.js';
 import type { GeneratorName } from '../recap/types.js';
 import { agentFromCommand } from '../transcripts/agent-ids.js';
 import { findAdapter } from '../transcripts/registry.js';
 import type { AgentId, Session } from '../transcripts/types.js';
 import { debugLog } from '../util/debug-log.js';
 import { join } from 'node:path';
-import type { RecapEngine } from './recap-wiring.js';
+import type { RecapDrafter } from './wrap/live-recap.js';
 
 export interface RecapEngineInput {
   options: Options;
@@ -53,11 +53,11 @@ export function engineSettings(input: RecapEngineInput): EngineSettings {
   };
 }
 
-export function createEngine(input: RecapEngineInput): Engine {
-  return new Engine(engineSettings(input));
+export function createEngine(input: RecapEngineInput): RecapEngine {
+  return new RecapEngine(engineSettings(input));
 }
 
-export function createRecapEngine(input: RecapEngineInput): RecapEngine {
+export function createRecapEngine(input: RecapEngineInput): RecapDrafter {
   const engine = createEngine(input);
   return {
     draft: async (session: Session, signal: AbortSignal) => {

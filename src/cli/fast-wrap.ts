@@ -16,7 +16,7 @@ export function isPlainWrap(argv: readonly string[]): boolean {
 // Run a plain wrap and resolve to the exit code, or resolve to undefined when the full CLI must handle argv.
 export async function runFastWrap(argv: readonly string[]): Promise<number | undefined> {
   if (!isPlainWrap(argv)) return undefined;
-  const { runWrap } = await import('../app/wrap-session.js');
+  const { runWrap } = await import('../app/wrap/run-wrap.js');
   // No flags given; env and config files are resolved inside runWrap.
   return runWrap({ command: argv[0] as string, args: argv.slice(1) });
 }

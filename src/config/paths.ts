@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Env } from '../types.js';
 
 export const XDG_STATE_HOME_ENV = 'XDG_STATE_HOME';
 export const XDG_CONFIG_HOME_ENV = 'XDG_CONFIG_HOME';
@@ -14,7 +15,7 @@ export const RECAPWRAP_STATE_DIR_ENV = 'RECAPWRAP_STATE_DIR';
 /** File that receives debug-log lines; unset means no log at all. */
 export const RECAPWRAP_DEBUG_LOG_ENV = 'RECAPWRAP_DEBUG_LOG';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 function homeOf(env: Env): string {
   return env.HOME && env.HOME.length > 0 ? env.HOME : homedir();

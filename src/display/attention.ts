@@ -4,9 +4,10 @@
  * desktop, command). No I/O and no timers here: the clock is injected, a wanted tick is an output.
  * Which channels carry a notification, and how, is decided elsewhere.
  */
+import type { ActivityState } from '../types.js';
 
-/** What the session is doing, as the app reports it (errored: the turn ended on an API/provider error). */
-export type AttentionActivity = 'working' | 'waiting' | 'idle' | 'errored' | 'exited';
+/** What the session is doing, as the app reports it (the shared activity, plus errored: the turn ended on an API/provider error). */
+export type AttentionActivity = ActivityState | 'errored';
 
 /** Why a session wants you: a question or an approval, a finished turn, an error. */
 export type AttentionEvent = 'waiting' | 'done' | 'error';

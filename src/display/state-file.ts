@@ -7,6 +7,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ActivityState } from '../types.js';
 import { isSameProcessAs } from '../util/process.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { checkPrivateDir, ensurePrivateDir, readRegularFile, unlinkQuietly, writeFileAtomic } from '../util/safe-fs.js';
@@ -18,8 +19,6 @@ export const MAX_STATE_FILE_BYTES = 256 * 1024;
 /** Coalesce bursts of updates into one write at most this often. */
 export const STATE_WRITE_COALESCE_MS = 200;
 
-export type LiveActivity = 'working' | 'waiting' | 'idle' | 'exited';
-
 export interface LiveState {
   version: number;
   pid: number;
@@ -29,7 +28,7 @@ export interface LiveState {
   sessionFile: string | null;
   sessionId: string | null;
   tmuxPane: string | null;
-  state: LiveActivity;
+  state: ActivityState;
   stateSince: string;
   lastFocusAt: string | null;
   lastRecap: { line: string; stamp: string; createdAt: string } | null;

@@ -10,8 +10,9 @@ import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import type { RecapView } from './recap-view.js';
 import {
   clearPaneRecapOptions, formatAge, listViewingClients, setPaneRecapOptions, tmuxDisplayMessages, TMUX_MESSAGE_MS, TMUX_OPTION_MAX_WIDTH,
-  type PaneState, type TmuxTarget,
+  type TmuxTarget,
 } from './tmux.js';
+import type { ActivityState } from '../types.js';
 
 export const AGE_REFRESH_MS = 60_000;
 /** The label of a recap on the client's own pane. */
@@ -31,7 +32,7 @@ export interface TmuxDisplayOptions {
 export class TmuxRecapDisplay {
   private shownAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private state: PaneState | undefined;
+  private state: ActivityState | undefined;
   /** Clients showing our message now (until a key, a clear, or TMUX_MESSAGE_MS). */
   private messageClients: string[] = [];
   /** Counts shows: a client query answered after a newer show (or a clear) is dropped. */
@@ -75,7 +76,7 @@ export class TmuxRecapDisplay {
     void tmuxDisplayMessages(this.target, clients.map((client) => ({ client, text: '' })), CLEAR_MESSAGE_MS).then((ok) => ok || this.onError('display-message'));
   }
 
-  setState(state: PaneState): void {
+  setState(state: ActivityState): void {
     if (state === this.state) return;
     this.state = state;
     void setPaneRecapOptions(this.target, { state }).then((ok) => ok || this.onError('set-option'));

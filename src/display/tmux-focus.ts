@@ -4,6 +4,7 @@
  * (`--tmux-focus`): it is a server-global option that outlives us. Asynchronous, through tmux.ts's
  * bounded calls, so a hung tmux server never holds up the agent's start.
  */
+import type { Env } from '../types.js';
 import { runTmux as runTmuxCall } from './tmux.js';
 
 export const TMUX_ENV = 'TMUX';
@@ -13,7 +14,6 @@ export const TMUX_FOCUS_FIX = 'tmux set -g focus-events on';
 
 export type TmuxFocusEvents = 'on' | 'off' | 'unknown';
 
-type Env = Readonly<Record<string, string | undefined>>;
 
 export function isInsideTmux(env: Env): boolean {
   return Boolean(env[TMUX_ENV]);

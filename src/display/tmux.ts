@@ -6,6 +6,7 @@
  * All calls are asynchronous and never throw: a tmux hiccup must not touch the agent.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
+import type { ActivityState } from '../types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
 import { escapeTmuxText } from './tmux-escape.js';
@@ -29,8 +30,6 @@ export interface TmuxTarget {
   serverArgs?: string[];
   env?: Readonly<Record<string, string | undefined>>;
 }
-
-export type PaneState = 'working' | 'waiting' | 'idle' | 'exited';
 
 /** One safe line for tmux: no control characters, `#` doubled, cut to maxWidth cells. */
 export function escapeForTmux(text: string, maxWidth = TMUX_OPTION_MAX_WIDTH): string {
@@ -108,7 +107,7 @@ export async function tmuxDisplayMessage(target: TmuxTarget, text: string, durat
 }
 
 /** Set any of @recap, @recap_state, @recap_age on the pane in one tmux call. */
-export async function setPaneRecapOptions(target: TmuxTarget, values: { recap?: string; state?: PaneState; age?: string }): Promise<boolean> {
+export async function setPaneRecapOptions(target: TmuxTarget, values: { recap?: string; state?: ActivityState; age?: string }): Promise<boolean> {
   const args: string[] = [];
   const add = (name: string, value: string) => {
     if (args.length) args.push(';');

@@ -9,7 +9,7 @@ import type { IPty } from 'node-pty';
 import {
   armNativeExitHook, destroyPty, disarmNativeExitHook, hookNativeFork, onPtyClose, readPtsName, type NodePtyModule,
 } from '../util/private-internals.js';
-import type { PtyExit } from './pty-process.js';
+import type { PtyExit } from './pty-types.js';
 
 /** Output quiet time after the child's exit before we let go of the slave side (measured: 15 ms). */
 const EXIT_DRAIN_QUIET_MS = 15;

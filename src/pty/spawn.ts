@@ -7,7 +7,7 @@
 import { loadNodePty, type NodePtyModule } from '../util/private-internals.js';
 import { spawnWithExitDrain } from './exit-drain.js';
 import { createInputWriter } from './input-writer.js';
-import type { PtyExit, PtyProcess, SpawnPtyOptions } from './pty-process.js';
+import type { PtyExit, PtyProcess, SpawnPtyOptions } from './pty-types.js';
 import { readForegroundGroup, signalTargets } from './signal-targets.js';
 
 // Spawn `file args` on a new pty. Throws if node-pty cannot spawn (resolve the command first).

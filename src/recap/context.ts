@@ -4,7 +4,8 @@
  * ended. Thinking never enters. Pure and deterministic: the same session gives the same context.
  */
 import { findQuestion } from './sentences.js';
-import type { RecapActivity, RecapEvent, RecapSession } from './types.js';
+import type { ActivityState } from '../types.js';
+import type { RecapEvent, RecapSession } from './types.js';
 
 export const CONTEXT_LIMITS = {
   /** A tool call renders as `name(args)` with args cut to this. */
@@ -93,7 +94,7 @@ export interface RecapContext {
   pendingTool?: string;
   /** The agent's last text of the last turn. */
   lastAssistant?: string;
-  activity?: RecapActivity;
+  activity?: ActivityState;
   /** The last turns, oldest first (at most TURNS_KEPT): the current one is the last. */
   turns: Turn[];
   /** Tool calls at the end with no result yet (running, waiting for approval, or cut off). */
@@ -222,7 +223,7 @@ function pushNewest<T>(list: T[], value: T, max: number): void {
   if (list.length > max * 2) list.splice(0, list.length - max);
 }
 
-export function buildContext(session: RecapSession, activity?: RecapActivity): RecapContext {
+export function buildContext(session: RecapSession, activity?: ActivityState): RecapContext {
   const events = session.events;
   const requests: string[] = [];
   const summaries: string[] = [];

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ActivityState } from '../types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
 import { fitRecapText } from './compose.js';
@@ -16,11 +17,11 @@ import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
 import { DEFAULT_RECAP_CELLS } from './prompt.js';
 import { agentGenerate, type Env } from './providers/agent.js';
-import type { OneShotCommand } from '../util/one-shot.js';
+import type { OneShotCommand } from '../types.js';
 import { anthropicGenerate, openaiGenerate } from './providers/http.js';
 import {
   RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS,
-  type GeneratorName, type GeneratorResult, type GeneratorType, type Recap, type RecapActivity, type RecapParts, type RecapSession,
+  type GeneratorName, type GeneratorResult, type GeneratorType, type Recap, type RecapParts, type RecapSession,
 } from './types.js';
 
 export interface EngineSettings {
@@ -45,7 +46,7 @@ export interface EngineSettings {
 }
 
 export interface RecapRequest {
-  activity?: RecapActivity;
+  activity?: ActivityState;
   signal?: AbortSignal;
   /** Fail (return the error) instead of falling back when an explicitly chosen generator fails. */
   strict?: boolean;
@@ -110,7 +111,7 @@ export class RecapEngine {
   }
 
   /** The heuristic recap, synchronously (instant; also the fallback). */
-  heuristic(session: RecapSession, activity?: RecapActivity): Recap {
+  heuristic(session: RecapSession, activity?: ActivityState): Recap {
     return assemble(heuristicRecap(buildContext(session, activity)), session, { type: 'heuristic' });
   }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildContext, CONTEXT_LIMITS, renderContext, turnEnding } from './context.js';
 import { describeCommand, describeTool, detectLanguage, gistOf, heuristicRecap, pickTask, workingLine } from './heuristic.js';
-import type { RecapActivity, RecapEvent, RecapSession } from './types.js';
+import type { ActivityState } from '../types.js';
+import type { RecapEvent, RecapSession } from './types.js';
 import { displayWidth } from '../util/text-width.js';
 
 const session = (events: RecapEvent[], extra: Partial<RecapSession> = {}): RecapSession => ({ agent: 'pi', id: 's1', file: '/tmp/s1.jsonl', cwd: '/home/dev/app', stamp: `st${events.length}`, events, ...extra });
@@ -10,7 +11,7 @@ const say = (text: string): RecapEvent => ({ kind: 'assistant', text });
 const call = (name: string, args: string, more: { paths?: string[]; command?: string; callId?: string; approval?: boolean } = {}): RecapEvent => ({ kind: 'tool-call', name, args, paths: more.paths ?? [], command: more.command, callId: more.callId, approval: more.approval });
 const result = (ok: boolean, text: string, callId?: string): RecapEvent => ({ kind: 'tool-result', ok, text, callId });
 const end: RecapEvent = { kind: 'turn-end' };
-const recapOf = (events: RecapEvent[], activity?: RecapActivity, extra: Partial<RecapSession> = {}) => heuristicRecap(buildContext(session(events, extra), activity));
+const recapOf = (events: RecapEvent[], activity?: ActivityState, extra: Partial<RecapSession> = {}) => heuristicRecap(buildContext(session(events, extra), activity));
 
 describe('heuristic recap: state', () => {
   it('a finished turn is done, with the outcome in the agent’s words', () => {

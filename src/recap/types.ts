@@ -3,6 +3,10 @@
  * context a generator sees, and the generator interface. Generators never throw once called.
  */
 
+/**
+ * Where the turn a recap line speaks of stands. Not the shared ActivityState: it also says how a turn
+ * ended (aborted, errored) or that there is nothing to recap (empty), and never says exited.
+ */
 export type RecapStatus = 'working' | 'waiting' | 'idle' | 'aborted' | 'errored' | 'empty';
 export type GeneratorType = 'heuristic' | 'agent' | 'openai' | 'anthropic';
 export const GENERATOR_NAMES = ['auto', 'heuristic', 'agent', 'openai', 'anthropic'] as const;
@@ -75,9 +79,6 @@ export interface RecapSession {
   events: readonly RecapEvent[];
   updatedAt?: number;
 }
-
-/** The agent's activity as the live layer knows it (undefined for a file read cold). */
-export type RecapActivity = 'working' | 'waiting' | 'idle' | 'exited';
 
 /** What a model-backed generator returns; the engine turns it into a Recap. */
 export interface GeneratorResult {

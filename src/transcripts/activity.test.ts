@@ -32,7 +32,7 @@ describe('activity', () => {
     const call = ev('tool-call', { name: 'Bash', args: 'rm -rf build', paths: [] });
     const pending = s(ev('user'), ev('assistant'), call) as never;
     expect(deriveActivity(pending, { now: 9, claudeStatus: 'idle' }).state).toBe('waiting');
-    expect(deriveActivity(pending, { now: 9, codexState: 'idle' }).state).toBe('waiting');
+    expect(deriveActivity(pending, { now: 9, announcedState: 'idle' }).state).toBe('waiting');
     expect(deriveActivity(pending, { now: 100_000, lastOutputAt: 100_000 - APPROVAL_QUIET_MS }).state).toBe('waiting');
     // Still animating, or no signal at all: the tool is running.
     expect(deriveActivity(pending, { now: 100_000, lastOutputAt: 100_000 - 200 }).state).toBe('working');
@@ -51,8 +51,8 @@ describe('activity', () => {
     // Parallel calls: the approval one still open while another finished.
     expect(deriveActivity(s(ev('user'), call('c1', true), call('c2'), result('c2')) as never, { now }).state).toBe('waiting');
     // The agent reports busy: the approval wait still wins, unless the screen animates (an approved prefix runs).
-    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now, codexState: 'working', lastOutputAt: now - 10_000 }).state).toBe('waiting');
-    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now, codexState: 'working', lastOutputAt: now - 100 }).state).toBe('working');
+    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now, announcedState: 'working', lastOutputAt: now - 10_000 }).state).toBe('waiting');
+    expect(deriveActivity(s(ev('user'), call('c1', true)) as never, { now, announcedState: 'working', lastOutputAt: now - 100 }).state).toBe('working');
     // A later turn closes the question.
     expect(deriveActivity(s(ev('user'), call('c1', true), ev('aborted')) as never, { now }).state).toBe('idle');
   });

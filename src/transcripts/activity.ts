@@ -8,14 +8,15 @@
  * wrapper's child exits right after; a recap of the file later should say it was closed). A session
  * resumed after an exit has events after it, and reads as usual.
  */
-import type { ActivityState, Session, SessionSnapshot, TranscriptEvent } from './types.js';
+import type { ActivityState, AnnouncedState } from '../types.js';
+import type { Session, SessionSnapshot, TranscriptEvent } from './types.js';
 
 export interface ActivitySignals {
   exited?: boolean;
   /** Claude's ~/.claude/sessions/<pid>.json status. */
   claudeStatus?: 'busy' | 'idle';
-  /** Codex's OSC 7501 state. */
-  codexState?: 'working' | 'idle' | 'done';
+  /** The busy state the agent announces in its output (its adapter's outputSignal, e.g. Codex's OSC 7501). */
+  announcedState?: AnnouncedState;
   /** When the agent last printed anything to its terminal (epoch ms); agents animate while they work. */
   lastOutputAt?: number;
   now: number;
@@ -111,13 +112,13 @@ export function deriveActivity(session: Session | SessionSnapshot | undefined, s
   const approval = session ? pendingApproval(session.events) : undefined;
   const animated = signals.lastOutputAt !== undefined && signals.now - signals.lastOutputAt < APPROVAL_ANIMATED_MS;
   if (approval && !animated) return { state: 'waiting', since: approval.ts ?? since };
-  if (signals.claudeStatus === 'busy' || signals.codexState === 'working') return { state: 'working', since };
+  if (signals.claudeStatus === 'busy' || signals.announcedState === 'working') return { state: 'working', since };
   if (!session) return { state: 'idle', since };
   const exit = exitEvent(session.events);
   if (exit) return { state: 'exited', since: exit.ts ?? since };
   if (isMidTurn(session)) {
     if (toolCallPending(session.events)) {
-      const agentIdle = signals.claudeStatus === 'idle' || signals.codexState === 'idle' || signals.codexState === 'done';
+      const agentIdle = signals.claudeStatus === 'idle' || signals.announcedState === 'idle' || signals.announcedState === 'done';
       const quiet = signals.lastOutputAt !== undefined && signals.now - signals.lastOutputAt >= APPROVAL_QUIET_MS;
       if (agentIdle || quiet) return { state: 'waiting', since: signals.lastOutputAt ?? since };
     }

@@ -1,7 +1,7 @@
 // Each adapter's one-off recap command, as data: the exact argv each agent gets (the real-agent suite,
 // test/agents/, relies on these), the small default models, and where the answer is read from.
 import { describe, expect, it } from 'vitest';
-import type { OneShotRun } from '../util/one-shot.js';
+import type { OneShotRun } from '../types.js';
 import { getAdapter, listAdapters } from './registry.js';
 
 const run = (model?: string): OneShotRun => ({

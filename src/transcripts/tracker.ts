@@ -9,6 +9,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { Disposable } from '../types.js';
 import type { DebugLog } from '../util/debug-log.js';
 import { getProcessTree, isProcessAlive } from './pids.js';
 import { LIVE_HISTORY_LIMITS } from './history.js';
@@ -58,9 +59,7 @@ export interface TrackerOptions extends AgentContext {
   pollMs?: number;
 }
 
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable };
 
 export class SessionTracker {
   private readonly listeners = new Set<(session: Session) => void>();

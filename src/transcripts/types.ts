@@ -3,7 +3,8 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
-import type { OneShotCommand } from '../util/one-shot.js';
+import type { ActivityState, Env, OutputSignal } from '../types.js';
+import type { OneShotCommand } from '../types.js';
 
 /**
  * The agent ids (the registry's order). The id union stays here, not in registry.ts: the contract's own
@@ -153,7 +154,7 @@ export interface TranscriptParser {
   snapshot(): SessionSnapshot;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env };
 
 export interface AgentContext {
   cwd: string;
@@ -214,6 +215,12 @@ export interface TranscriptAdapter {
   sessionDirs(ctx: AgentContext): string[];
   /** The file the live process writes, best first; [] when nothing is known yet. Called again on folder changes. */
   locateLive(ctx: LiveLocateContext): Promise<SessionCandidate[]>;
+
+  // --- Live output signals (#20): what the agent tells its terminal, read by the wrapper. ---
+  /** A busy signal the agent writes into its terminal output; the wrap flow reads it for activity. */
+  readonly outputSignal?: OutputSignal;
+  // --- end of live output signals ---
+
   /** Past sessions for ctx.cwd, newest first. */
   listSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
   /** Arguments that make the agent resume exactly this session. */
@@ -236,5 +243,5 @@ export interface AgentCheck {
   fix?: string;
 }
 
-/** What the agent is doing, derived from the transcript and live signals. */
-export type ActivityState = 'working' | 'waiting' | 'idle' | 'exited';
+/** What the agent is doing (declared with the other shared plain types), derived here. */
+export type { ActivityState };

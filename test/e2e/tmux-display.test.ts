@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearPaneRecapOptions, escapeForTmux, setPaneRecapOptions, tmuxDisplayMessage } from '../../src/display/tmux.js';
 import { TmuxRecapDisplay } from '../../src/display/tmux-display.js';
-import { viewRecapLine } from '../../src/app/live-recap.js';
+import { viewRecapLine } from '../../src/app/wrap/live-recap.js';
 import { displayWidth } from '../../src/util/text-width.js';
 import { VirtualTerminal } from '../fakes/virtual-terminal.js';
 import { pollUntil } from '../helpers/poll.js';

@@ -44,7 +44,7 @@ describe('layer guard', () => {
   });
 
   it('pure helpers outside the layers may not import app or cli', async () => {
-    expect(await importErrors('src/util/sanitize.ts', "import { runWrap } from '../app/wrap-session.js';\nexport const x = runWrap;\n")).toHaveLength(1);
+    expect(await importErrors('src/util/sanitize.ts', "import { runWrap } from '../app/wrap/run-wrap.js';\nexport const x = runWrap;\n")).toHaveLength(1);
   });
 
   it('an allowed import lints clean', async () => {

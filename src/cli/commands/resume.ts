@@ -46,7 +46,7 @@ export function registerResume(program: Command): void {
           }),
         write: (text) => process.stdout.write(text),
         launch: async (command, args, agent, cwd) => {
-          const { runWrap } = await import('../../app/wrap-session.js');
+          const { runWrap } = await import('../../app/wrap/run-wrap.js');
           // The agent resumes in the session's folder (agents find their sessions by cwd).
           if (cwd !== process.cwd()) process.chdir(cwd);
           process.stderr.write(`recapwrap: resuming with: ${[command, ...args].join(' ')}\n`);

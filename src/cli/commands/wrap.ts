@@ -44,7 +44,7 @@ export function registerWrap(program: Command): void {
         setExitCode(this, 2);
         return;
       }
-      const { runWrap } = await import('../../app/wrap-session.js');
+      const { runWrap } = await import('../../app/wrap/run-wrap.js');
       const code = await runWrap({ command, args, flags: flagValuesFromCommand(this), agent });
       setExitCode(this, code);
     });

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OneShotCommand, OneShotRun } from '../../util/one-shot.js';
+import type { OneShotCommand, OneShotRun } from '../../types.js';
 import { buildContext } from '../context.js';
 import { agentGenerate, recapModelFor } from './agent.js';
 

@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { buildCombinedPrompt, buildPrompt, extractRecap, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
-import type { OneShotCommand, OneShotEnv, OneShotRun } from '../../util/one-shot.js';
+import type { OneShotCommand, OneShotRun } from '../../types.js';
 
-export type Env = OneShotEnv;
+import type { Env } from '../../types.js';
+export type { Env };
 
 export interface AgentGeneratorSettings {
   /** The agent's id, for messages. */

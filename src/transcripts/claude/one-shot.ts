@@ -1,5 +1,5 @@
 /** Claude Code's one-off mode for a recap: `-p` with no saved session and no tools, on its small model. */
-import type { OneShotCommand } from '../../util/one-shot.js';
+import type { OneShotCommand } from '../../types.js';
 
 export const claudeOneShot: OneShotCommand = {
   // Claude Code's own alias for its fast, small model.

@@ -3,9 +3,11 @@
  * arguments. Live, the most exact source is the rollout file a process of ours holds open (Linux
  * /proc/<pid>/fd; with `--no-daemon` that is the TUI itself); otherwise rollout files created after our
  * start whose session_meta names this folder, as candidates. `codex resume <id>` appends to that id's file.
+ * Its TUI also announces busy/idle in its output (OSC 7501): declared here as the adapter's outputSignal.
  */
 import { readdir, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { AnnouncedState, OutputSignal } from '../../types.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { listSessionFiles, type SessionFileStat } from '../session-files.js';
@@ -105,6 +107,18 @@ export async function listCodexSessions(ctx: AgentContext): Promise<SessionFileI
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
+/** Codex announces busy/idle in its output: `ESC ] 7501;state=working|idle|done|clear` (clear withdraws it). */
+const OSC_7501_STATE = '\x1b]7501;state=';
+
+/** Pure: the state after the OSC 7501 prefix; null for `clear`; undefined for anything else. */
+export function parseCodexBusyState(text: string): AnnouncedState | null | undefined {
+  const value = /^(working|idle|done|clear)/.exec(text)?.[1];
+  if (value === undefined) return undefined;
+  return value === 'clear' ? null : (value as AnnouncedState);
+}
+
+export const codexOutputSignal: OutputSignal = { marker: OSC_7501_STATE, parse: parseCodexBusyState };
+
 export const codexAdapter: TranscriptAdapter = {
   id: 'codex',
   label: 'Codex',
@@ -120,6 +134,7 @@ export const codexAdapter: TranscriptAdapter = {
   planLaunch: planCodexLaunch,
   sessionDirs: (ctx) => codexSessionDirs(ctx),
   locateLive: locateCodexLive,
+  outputSignal: codexOutputSignal,
   listSessions: listCodexSessions,
   resumeArgs: (session) => ['resume', session.id],
   command: 'codex',

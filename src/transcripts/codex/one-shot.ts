@@ -2,7 +2,7 @@
  * Codex's one-off mode for a recap: `codex exec`, ephemeral (no rollout), read-only sandbox, the answer
  * written to a file (`-o`) because stdout carries its progress log too.
  */
-import type { OneShotCommand } from '../../util/one-shot.js';
+import type { OneShotCommand } from '../../types.js';
 
 export const codexOneShot: OneShotCommand = {
   // The "fast and affordable" model of Codex's model list.

@@ -5,7 +5,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OneShotCommand } from '../../util/one-shot.js';
+import type { OneShotCommand } from '../../types.js';
 import type { Env } from '../types.js';
 import { allGeminiChatsDirs } from './paths.js';
 

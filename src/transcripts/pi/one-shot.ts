@@ -1,5 +1,5 @@
 /** pi's one-off mode for a recap: print mode with no session, tools, extensions, skills or context files. */
-import type { OneShotCommand } from '../../util/one-shot.js';
+import type { OneShotCommand } from '../../types.js';
 
 export const piOneShot: OneShotCommand = {
   // pi names no small model across its providers: the user's default model, with thinking off.

@@ -1,5 +1,5 @@
 /** Qwen Code's one-off mode for a recap: bare, no chat recording, no tool calls, every tool excluded. */
-import type { OneShotCommand } from '../../util/one-shot.js';
+import type { OneShotCommand } from '../../types.js';
 
 // The list that left Qwen's request with no tools in the verified run (shared/agents).
 const QWEN_EXCLUDED_TOOLS = 'read_file,get_goal,update_goal,run_shell_command,write_file,edit,notebook_edit';

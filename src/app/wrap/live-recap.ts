@@ -1,26 +1,24 @@
 /**
- * The product's main moment, wired: the wrapper's focus/input/output events and the transcript
- * tracker's sessions feed the trigger machine; its actions run the recap engine (drafts, aborted when
- * stale) and drive a display. Every collaborator is injected, so this is tested with fakes around the
- * real trigger machine; runWrap builds the real ones. A failure here is logged, never thrown at the agent.
+ * The wrap flow's controller, the product's main moment: the wrap run's focus/input/output events and
+ * the transcript tracker's sessions feed the trigger machine; its actions run the recap drafter (drafts,
+ * aborted when stale) and drive a display. Every collaborator is injected, so this is tested with fakes
+ * around the real trigger machine; live-parts.ts builds the real ones. A failure here is logged, never
+ * thrown at the agent.
  */
-import type { Hotkey } from '../config/hotkey.js';
-import { findHotkey } from '../config/hotkey.js';
-import type { RecapView } from '../display/recap-view.js';
-import { composeRecap } from '../recap/compose.js';
-import { createTriggerMachine, type TriggerAction, type TriggerConfig, type TriggerEvent, type TriggerMachine } from '../recap/trigger.js';
-import { isMidTurn } from '../transcripts/activity.js';
-import type { Session } from '../transcripts/types.js';
-import type { DebugLog } from '../util/debug-log.js';
+import type { Hotkey } from '../../config/hotkey.js';
+import { findHotkey } from '../../config/hotkey.js';
+import type { RecapView } from '../../display/recap-view.js';
+import { composeRecap } from '../../recap/compose.js';
+import { createTriggerMachine, type TriggerAction, type TriggerConfig, type TriggerEvent, type TriggerMachine } from '../../recap/trigger.js';
+import { isMidTurn } from '../../transcripts/activity.js';
+import type { Session } from '../../transcripts/types.js';
+import type { Disposable } from '../../types.js';
+import type { DebugLog } from '../../util/debug-log.js';
 
 /** Wait this long after the agent's first output before counting its first screen as drawn. */
 export const FIRST_SCREEN_SETTLE_MS = 300;
 
-export interface Disposable {
-  dispose(): void;
-}
-
-/** The parts of a WrapSession the controller listens to. */
+/** The parts of a WrapRun the controller listens to. */
 export interface WrapEvents {
   onFocus(listener: (focused: boolean) => void): Disposable;
   onInput(listener: (data: string) => void): Disposable;
@@ -31,6 +29,19 @@ export interface WrapEvents {
 export interface SessionSource {
   onSession(listener: (session: Session) => void): Disposable;
   readonly current: Session | undefined;
+}
+
+/**
+ * What turns a transcript session into recap text, as the wrap flow sees the recap engine
+ * (app/recap-engine.ts builds it from the options).
+ */
+export interface RecapDrafter {
+  /** The full recap line; undefined when there is nothing to say or the signal aborted. */
+  draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
+  /** A short "working: …" line for an agent mid-turn (fast, offline). */
+  workingLine(session: Session): string;
+  /** The offline recap line of a session, at once (for state files, ls and board between shown recaps). */
+  quickLine(session: Session): string;
 }
 
 /** Why a shown recap is taken off: a key the user pressed (tmux already cleared its message), or anything else. */

@@ -1,7 +1,7 @@
-// The attention wiring around the real rule machine and channels, with a fake wrap session (its
+// The attention wiring around the real rule machine and channels, with a fake wrap run (its
 // collaborator): what reaches the terminal, when, and what the state file is told.
 import { describe, expect, it } from 'vitest';
-import type { Session, TranscriptEvent } from '../transcripts/types.js';
+import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 import { attentionActivityOf, startAttention, type AttentionMark } from './attention-wiring.js';
 
 const START = Date.parse('2026-11-23T10:00:00Z');
@@ -19,7 +19,7 @@ function fakeWrap() {
       writeToTerminal: (d: string) => written.push(d),
     },
     focus: (f: boolean) => listeners.focus.forEach((l) => l(f)),
-    // The agent prints a chunk: the terminal gets it, then the listeners see it (as in wrap-session).
+    // The agent prints a chunk: the terminal gets it, then the listeners see it (as in wrap-run.ts).
     output: (s: string) => {
       written.push(s);
       listeners.output.forEach((l) => l(Buffer.from(s, 'utf8')));

@@ -1,13 +1,14 @@
 /**
- * The folders a live wrapper writes to, prepared before the agent starts: the state folder, its
- * `claims` folder and the socket folder, each created 0700 or checked the way tmux checks its socket
- * folder (ours, a real folder, writable by nobody else). Not used by read-only commands (they check).
+ * The wrap flow's state folders (step 1 of run-wrap.ts), prepared before the agent starts: the state
+ * folder, its `claims` folder and the socket folder, each created 0700 or checked the way tmux checks
+ * its socket folder (ours, a real folder, writable by nobody else). Not used by read-only commands.
  */
 import { join } from 'node:path';
-import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
-import { ensurePrivateDir, UnsafeFolderError } from '../util/safe-fs.js';
-import { debugLog } from '../util/debug-log.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import { getRuntimeDir, getStateDir } from '../../config/paths.js';
+import type { Env } from '../../types.js';
+import { ensurePrivateDir, UnsafeFolderError } from '../../util/safe-fs.js';
+import { debugLog } from '../../util/debug-log.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 export interface StateFolders {
   stateDir: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseHotkey, type Hotkey } from '../config/hotkey.js';
-import type { Session } from '../transcripts/types.js';
-import { displayWidth } from '../util/text-width.js';
+import { parseHotkey, type Hotkey } from '../../config/hotkey.js';
+import type { Session } from '../../transcripts/types.js';
+import { displayWidth } from '../../util/text-width.js';
 import { startLiveRecap, viewRecapLine, type Timers } from './live-recap.js';
 
 function emitter<T>() {

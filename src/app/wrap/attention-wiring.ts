@@ -1,27 +1,23 @@
 /**
- * Attention, wired into one live wrapper: the session's activity (from the recap wiring), focus reports
- * and input (from the wrap session) feed the pure rule machine (display/attention.ts); its marks go to
+ * Attention, wired into one live wrapper (part of the live parts): the session's activity (from the
+ * activity report), focus reports and input (from the wrap run) feed the pure rule machine (display/attention.ts); its marks go to
  * the state file and the tmux options, its notifications to the channels of the `notify` option (a bell
  * or a desktop sequence written at a boundary of the agent's output, a user command). Everything is
  * asynchronous or tiny and logged on failure: it never delays or breaks the agent.
  */
 import { basename } from 'node:path';
-import type { Options } from '../config/options-table.js';
-import { resolveNotifyChannels, type NotifyChannel } from '../config/notify-option.js';
-import type { Env } from '../config/paths.js';
-import { createAttentionMachine, type AttentionActivity, type AttentionEvent, type AttentionMachine, type AttentionOutput } from '../display/attention.js';
-import { BoundaryWriter } from '../display/boundary-writer.js';
-import { runNotifyCommand } from '../display/notify-command.js';
-import { BEL, buildOscNotification, chooseOscKind, composeNotification, terminalNamesFromEnv, wrapForTmuxPassthrough } from '../display/notify-text.js';
-import { readTmuxTerminalInfo, setTmuxAttention } from '../display/tmux-attention.js';
-import type { ActivityState, Session, TranscriptEvent } from '../transcripts/types.js';
-import { debugLog, type DebugLog } from '../util/debug-log.js';
+import type { Options } from '../../config/options-table.js';
+import { resolveNotifyChannels, type NotifyChannel } from '../../config/notify-option.js';
+import { createAttentionMachine, type AttentionActivity, type AttentionEvent, type AttentionMachine, type AttentionOutput } from '../../display/attention.js';
+import { BoundaryWriter } from '../../display/boundary-writer.js';
+import { runNotifyCommand } from '../../display/notify-command.js';
+import { BEL, buildOscNotification, chooseOscKind, composeNotification, terminalNamesFromEnv, wrapForTmuxPassthrough } from '../../display/notify-text.js';
+import { readTmuxTerminalInfo, setTmuxAttention } from '../../display/tmux-attention.js';
+import type { Session, TranscriptEvent } from '../../transcripts/types.js';
+import type { ActivityState, Disposable, Env } from '../../types.js';
+import { debugLog, type DebugLog } from '../../util/debug-log.js';
 
-interface Disposable {
-  dispose(): void;
-}
-
-/** The parts of a WrapSession attention uses. */
+/** The parts of a WrapRun attention uses. */
 export interface AttentionWrap {
   onFocus(listener: (focused: boolean) => void): Disposable;
   onInput(listener: (data: string) => void): Disposable;

@@ -1,0 +1,163 @@
+/**
+ * The wrap flow's live parts (step 3 of run-wrap.ts), all built here in one function once the child
+ * runs: the recap drafter, the state file, attention, the transcript tracker, the display run-wrap
+ * chose, the activity report, the live-recap controller and the control socket. The choices (which
+ * agent, which display) arrive decided. Any failure here is logged and leaves the agent alone.
+ */
+import { basename } from 'node:path';
+import { parseHotkey, type Hotkey } from '../../config/hotkey.js';
+import { getHomeDir } from '../../config/paths.js';
+import type { Options } from '../../config/options-table.js';
+import { socketPathFor } from '../../display/control-socket.js';
+import { StateWriter } from '../../display/state-file.js';
+import { TmuxRecapDisplay } from '../../display/tmux-display.js';
+import { SessionTracker } from '../../transcripts/tracker.js';
+import type { LaunchPlan, TranscriptAdapter } from '../../transcripts/types.js';
+import type { Disposable, Env } from '../../types.js';
+import { debugLog } from '../../util/debug-log.js';
+import { createRecapEngine } from '../recap-engine.js';
+import { startActivityReport } from './activity-report.js';
+import { startAttention } from './attention-wiring.js';
+import { startControlSocket } from './control-wiring.js';
+import { startLiveRecap, type RecapDisplay } from './live-recap.js';
+import type { StateFolders } from './state-folders.js';
+import type { WrapRun } from './wrap-run.js';
+
+/** Where recaps appear, as run-wrap decided: the overlay bar (already mirroring the screen), tmux, or nowhere. */
+export type LiveDisplay = { kind: 'overlay'; screen: RecapDisplay & Disposable } | { kind: 'tmux' } | { kind: 'none' };
+
+export interface LivePartsInput {
+  /** The agent's transcript adapter (run-wrap starts no live parts without one). */
+  adapter: TranscriptAdapter;
+  launch: LaunchPlan;
+  run: WrapRun;
+  options: Options;
+  cwd: string;
+  env: Env;
+  startedAt: number;
+  /** The wrapped command, as typed. */
+  command: string;
+  /** The state and socket folders, checked before the agent started (prepareStateFolders). */
+  folders: StateFolders;
+  display: LiveDisplay;
+}
+
+export interface LiveParts {
+  /** Take everything down (the state file last); resolves when tmux options are cleared. */
+  stop(): Promise<void>;
+}
+
+const NO_DISPLAY: RecapDisplay = { show: () => {}, clear: () => {} };
+
+export function startLiveParts(input: LivePartsInput): LiveParts {
+  const { adapter, run, options, env, cwd, startedAt } = input;
+  const log = debugLog;
+  const drafter = createRecapEngine({ options, agent: adapter.id, command: input.command, env });
+  const now = () => new Date().toISOString();
+  const { stateDir, runtimeDir } = input.folders;
+  const socketPath = socketPathFor(runtimeDir, process.pid);
+  const state = new StateWriter(
+    stateDir,
+    {
+      pid: process.pid,
+      agent: adapter.id,
+      command: input.command,
+      cwd,
+      sessionFile: null,
+      sessionId: null,
+      tmuxPane: env.TMUX_PANE ?? null,
+      state: 'idle',
+      stateSince: now(),
+      lastFocusAt: null,
+      lastRecap: null,
+      attention: null,
+      socketPath,
+      startedAt: new Date(startedAt).toISOString(),
+    },
+    (error) => log('state', 'state file write failed', { error: error.message }),
+    // Written once the socket answers: `ls` takes a live file whose socket refuses for a dead wrapper.
+    { deferFirstWrite: true },
+  );
+  // Attention (#21): tells you when this session needs you while you are away.
+  const attention = startAttention({
+    wrap: run,
+    options,
+    env,
+    cwd,
+    agent: adapter.id,
+    startedAt,
+    recapLine: () => state.current.lastRecap?.line,
+    onMark: (mark) => state.update({ attention: mark }, { now: true }),
+  });
+  const tracker = new SessionTracker({ adapter, plan: input.launch, cwd, env, home: getHomeDir(env), childPid: run.pid, startedAt, stateDir, log });
+  const tmux =
+    input.display.kind === 'tmux'
+      ? new TmuxRecapDisplay(
+          { pane: env.TMUX_PANE as string, env },
+          { onError: (what) => log('tmux', 'call failed', { what }), whose: { agent: adapter.id, folder: basename(cwd) } },
+        )
+      : undefined;
+  const display = input.display.kind === 'overlay' ? input.display.screen : (tmux ?? NO_DISPLAY);
+  const activity = startActivityReport({
+    run,
+    current: () => tracker.current,
+    onActivity(activity, session) {
+      tmux?.setState(activity);
+      const changed = activity !== state.current.state;
+      // A closed turn gets its offline recap line at once, so ls, board and status say where it stands
+      // before any recap was shown.
+      const quick = (activity === 'idle' || activity === 'waiting') && state.current.lastRecap?.stamp !== session.stamp;
+      state.update({
+        sessionFile: session.file,
+        sessionId: session.id,
+        ...(changed ? { state: activity, stateSince: now() } : {}),
+        ...(quick ? { lastRecap: { line: drafter.quickLine(session), stamp: session.stamp, createdAt: now() } } : {}),
+      });
+      attention.report(activity, session);
+    },
+  });
+  const hotkey = parseHotkey(options.hotkey);
+  const live = startLiveRecap({
+    wrap: run,
+    sessions: tracker,
+    display,
+    draft: (session, signal) => drafter.draft(session, signal),
+    workingLine: (session) => drafter.workingLine(session),
+    onShown: (text, session) => state.update({ lastRecap: { line: text, stamp: session.stamp, createdAt: now() } }, { now: true }),
+    onSessionChange: (session) => activity.report(session),
+    config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs },
+    hotkey: typeof hotkey === 'string' ? null : (hotkey as Hotkey | null),
+    resume: input.launch.resume,
+    log,
+  });
+  tracker.start();
+  log('recap', 'attached', { agent: adapter.id, display: input.display.kind, pinned: Boolean(input.launch.pinnedFile || input.launch.pinnedId) });
+  const focus = run.onFocus((focused) => focused && state.update({ lastFocusAt: now() }));
+  let stopped = false;
+  const control = startControlSocket({
+    socketPath,
+    folders: input.folders,
+    state,
+    live,
+    current: () => tracker.current,
+    draft: (session, signal) => drafter.draft(session, signal),
+    draftTimeoutMs: options.generatorTimeoutSeconds * 1000,
+    stopped: () => stopped,
+    now,
+  });
+  return {
+    async stop() {
+      stopped = true;
+      focus.dispose();
+      await attention.dispose();
+      state.update({ state: 'exited', stateSince: now() });
+      activity.dispose();
+      live.dispose();
+      await tracker.stop();
+      await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap
+      if (input.display.kind === 'overlay') input.display.screen.dispose();
+      control.close();
+      state.remove();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * `recapwrap [options] <command> [args…]`, composed: the only module that knows every part of the wrap
+ * flow. 1. Before the child: options, the command on PATH, the launch plan (agent, adapter, pin flags),
+ * the state folders and the display, each decided once here. 2. The child runs (wrap-run.ts). 3. The
+ * live parts attach to it (live-parts.ts), loaded after the spawn so they never delay the agent.
+ * 4. On exit: the live parts stop, recapwrap exits with the child's code.
+ */
+import { resolveConfig } from '../../config/load.js';
+import type { OptionName } from '../../config/options-table.js';
+import { isDumbTerminal } from '../../pty/passthrough.js';
+import { resolveCommand } from '../../pty/pty-process.js';
+import type { AgentId } from '../../transcripts/types.js';
+import { debugLog } from '../../util/debug-log.js';
+import { chooseDisplay, planRecap } from './launch-plan.js';
+import type { LiveDisplay, LiveParts } from './live-parts.js';
+import { prepareStateFolders } from './state-folders.js';
+import { checkTmuxFocusNotice, settleWithin } from './tmux-notice.js';
+import { buildChildEnv, startWrapRun, TMUX_ENV, type WrapRun } from './wrap-run.js';
+
+/** If the process is still alive this long after the child is gone, a stray handle is holding it. */
+const EXIT_SAFETY_MS = 2000;
+/**
+ * How long the start waits for tmux's focus-events answer, so a warning lands above the agent's screen.
+ * A healthy server answers in ~3 ms, but starting the tmux client costs 40-80 ms on a loaded 2-core box;
+ * the question is asked before the launch plan is made, so most of that overlaps. A later answer still
+ * goes above the agent's screen while it has printed nothing, else after it exits. A hung server costs
+ * the start no more than this (it was 1.5 s).
+ */
+const TMUX_CHECK_WAIT_MS = 100;
+/** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
+const EXIT_TMUX_LIMIT_MS = 250;
+
+export interface RunWrapOptions {
+  command: string;
+  args: readonly string[];
+  /** Flag values the user gave (by option name); env and config files are resolved here. */
+  flags?: Partial<Record<OptionName, unknown>>;
+  /** --agent: read this agent's transcripts whatever the command is called. */
+  agent?: AgentId;
+}
+
+// Resolves to the exit code for the process.
+export async function runWrap(options: RunWrapOptions): Promise<number> {
+  const env = process.env;
+  const cwd = process.cwd();
+  const config = resolveConfig({ env, cwd, flags: options.flags });
+  const flagProblems = config.problems.filter((p) => p.source === 'flag');
+  if (flagProblems.length > 0) {
+    for (const p of flagProblems) process.stderr.write(`recapwrap: ${p.message}\n`);
+    return 2;
+  }
+  for (const p of config.problems) process.stderr.write(`recapwrap: warning: ${p.message}\n`);
+  const opts = config.options;
+  const resolved = resolveCommand(options.command, env, cwd);
+  if (!resolved.ok) {
+    process.stderr.write(`recapwrap: ${resolved.message}\n`);
+    return resolved.exitCode;
+  }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    debugLog('wrap', 'direct mode', { stdinTTY: Boolean(process.stdin.isTTY), stdoutTTY: Boolean(process.stdout.isTTY) });
+    const { runDirect } = await import('../../pty/direct.js'); // lazy: start-up time of the common path
+    return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
+  }
+  // TERM=dumb (or unset), e.g. an editor's shell buffer: no escape sequences of ours at all.
+  const dumb = isDumbTerminal(env.TERM);
+  if (dumb) debugLog('wrap', 'terminal features off', { term: env.TERM ?? null, reason: 'TERM is dumb or unset: no focus reporting, no overlay bar' });
+  const focus = opts.focus && !dumb;
+  // Asked now, answered beside the launch plan; never on the agent's path for longer than TMUX_CHECK_WAIT_MS.
+  const tmuxNotice = focus && env[TMUX_ENV] ? checkTmuxFocusNotice(env, opts.tmuxFocus) : undefined;
+  // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
+  const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
+  const started: { run?: WrapRun } = {}; // set once the child runs (read by a late tmux answer)
+  let lateNotice: string | undefined;
+  if (tmuxNotice) {
+    const early = await settleWithin(tmuxNotice, TMUX_CHECK_WAIT_MS);
+    if (early.settled) {
+      if (early.value) process.stderr.write(early.value + '\n');
+    } else {
+      debugLog('wrap', 'tmux focus-events: no answer yet; going on without it', { waitedMs: TMUX_CHECK_WAIT_MS });
+      // Still above the agent's screen while it has printed nothing (through the run: raw mode, in
+      // order with its output); otherwise once it has exited.
+      void tmuxNotice.then((notice) => {
+        if (!notice) return;
+        const { run } = started;
+        if (!run) process.stderr.write(notice + '\n');
+        else if (run.lastOutputAt === 0) run.writeToTerminal(notice + '\r\n');
+        else lateNotice = notice;
+      });
+    }
+  }
+  const { adapter } = plan;
+  if (!adapter) debugLog('recap', 'no transcript support for this command; running transparently');
+  // Unusable or unsafe state folders: the agent runs without recaps (#19 points 2 and 8).
+  const folders = adapter ? prepareStateFolders(env, (m) => process.stderr.write(`recapwrap: ${m}\n`)) : undefined;
+  // Where recaps appear, decided once. Even with --display none the live parts run: the transcript is
+  // still followed for status, ls and recap --pane. A dumb terminal gets no overlay bar.
+  const where = folders ? chooseDisplay(opts, env) : 'none';
+  // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
+  const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  const startedAt = Date.now();
+  const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
+  started.run = run;
+  const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
+  const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
+  let live: LiveParts | undefined;
+  if (adapter && folders) {
+    try {
+      const { startLiveParts } = await import('./live-parts.js');
+      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display });
+    } catch (error) {
+      debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
+    }
+  }
+  const exit = await run.exited;
+  // A hung tmux server must not hold the exit (and the state files' removal) for long.
+  if (env[TMUX_ENV]) (await import('../../display/tmux.js')).limitTmuxCalls(EXIT_TMUX_LIMIT_MS);
+  await live?.stop().catch(() => undefined);
+  debugLog('wrap', 'recap machinery stopped', { code: exit.code });
+  if (lateNotice) process.stderr.write(lateNotice + '\n');
+  setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();
+  return exit.code;
+}

@@ -1,0 +1,83 @@
+/**
+ * Plain types every layer shares, declared once: types only, no runtime code (eslint.config.js holds
+ * this file to that), so importing it never ties one layer to another. Anything with behaviour, or
+ * known to one layer only, stays in that layer.
+ */
+
+/** Returned by every `onX(listener)`: whoever registers a listener disposes it. */
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Environment variables as read (process.env, or a copy in tests). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * What the agent is doing: working (a turn is open), waiting (for the user: a question or an
+ * approval), idle (the turn ended), exited. The transcript layer derives it; the state file, tmux
+ * options, recaps and attention carry it.
+ */
+export type ActivityState = 'working' | 'waiting' | 'idle' | 'exited';
+
+/** A busy state an agent announces in its own terminal output (see OutputSignal). */
+export type AnnouncedState = 'working' | 'idle' | 'done';
+
+/**
+ * A busy signal an agent writes into its terminal output (an escape sequence). The adapter that knows
+ * the agent declares it; the wrapper only finds the marker in the output and hands over what follows.
+ */
+export interface OutputSignal {
+  /**
+   * The text (latin1) that opens the signal, starting with ESC: the wrapper looks for it only in output
+   * chunks that hold an escape sequence. The last one in a chunk counts.
+   */
+  readonly marker: string;
+  /**
+   * Pure: the few characters right after the marker -> the state announced, null when the agent
+   * withdraws it, undefined when they are not a signal (ignored).
+   */
+  parse(text: string): AnnouncedState | null | undefined;
+}
+
+// How to run an agent's CLI for one answer to one prompt: the contract between a transcript adapter, which
+// describes its agent's one-off mode as data and pure functions, and the recap layer's agent provider,
+// which runs whatever it is given (the two layers may not import each other).
+
+/** What one run gives a spec's functions: the prompt in both forms, the model, and its private paths. */
+export interface OneShotRun {
+  /** The request alone, for agents whose one-off mode takes the instructions in a flag of their own. */
+  prompt: string;
+  /** The instructions, for that flag. */
+  systemPrompt: string;
+  /** Instructions and request as one text, for agents with no system-prompt flag. */
+  combinedPrompt: string;
+  /** The user's model, else the spec's `defaultModel`; undefined leaves the agent's own default. */
+  model?: string;
+  /** A path in the run's own temp folder (removed afterwards) for an agent that writes its answer to a file. */
+  answerFile: string;
+  /** A fresh UUID, for an agent that must be told a session id so what it records can be found and removed. */
+  sessionId: string;
+  env: Env;
+  home: string;
+}
+
+/** One agent's one-off mode. Every function but `cleanup` is pure. */
+export interface OneShotCommand {
+  /** The agent's small, fast model, used when the user chose none; absent: the agent's own default. */
+  defaultModel?: string;
+  /** The arguments after the command: tools, saved sessions and project context off, the prompt, the model. */
+  args(run: OneShotRun): string[];
+  /** Variables added to the run's environment. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * Run in the session's project folder rather than an empty temp folder (Gemini CLI registers every new
+   * folder as a project). Default: the temp folder, where no project context file can be read.
+   */
+  projectCwd?: boolean;
+  /** Where the answer is: stdout (default), or the file `answerFile` named in the arguments. */
+  answerFrom?: 'stdout' | 'answer-file';
+  /** The answer's text from that output (default: the output as it is). */
+  readAnswer?(output: string): string;
+  /** Remove what the run recorded in spite of its flags. May do I/O; its failures are ignored. */
+  cleanup?(run: OneShotRun): Promise<void>;
+}

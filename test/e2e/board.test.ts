@@ -14,10 +14,10 @@ const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 
 describe.skipIf(!hasTmux)('recapwrap board', () => {
-  const tmux = tmuxE2e('rw-board');
+  const setup = tmuxE2e('rw-board');
 
   it('shows live rows, follows a finished turn, jumps to a pane on Enter and restores the screen on q', async () => {
-    const { dir, server } = tmux;
+    const { dir, server } = setup;
     const env = { RECAPWRAP_STATE_DIR: join(dir, 'state'), PI_CODING_AGENT_DIR: join(dir, 'pi'), RECAPWRAP_DEMO_STEP_MS: '100' };
     const wrapped = (name: string) => {
       const cwd = join(dir, name);

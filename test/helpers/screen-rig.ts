@@ -34,12 +34,6 @@ export function disposeRigsAfterEach(): void {
   });
 }
 
-/** Keep a terminal or screen a test makes by hand, to be disposed after the test. */
-export function disposeAfterTest<T extends { dispose(): void }>(thing: T): T {
-  made.push(thing);
-  return thing;
-}
-
 export function screenRig(o: RigOptions = {}) {
   const cols = o.cols ?? 100;
   const rows = o.rows ?? 30;

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../test/fakes/model-server.js';
-import { pollUntil } from '../../test/helpers/poll.js';
 import { RecapEngine, resolveGenerator, type EngineSettings } from './engine.js';
 import { extractRecap, SYSTEM_PROMPT } from './prompt.js';
 import type { RecapEvent, RecapSession } from './types.js';
+import { pollUntil } from '../../test/helpers/poll.js';
+import { isProcessAlive } from '../util/process.js';
 
 const events: RecapEvent[] = [
   { kind: 'user', text: 'Add retries to the HTTP client' },
@@ -326,15 +327,9 @@ process.stdout.write(JSON.stringify({ session_id: id, response: '<recap>recap: f
     const slow = await new RecapEngine(agentSettings('pi', { timeoutMs: 400 })).recap(session('t3'), { strict: true });
     expect(slow.error).toBe('agent generator: timed out after 400 ms');
     const pid = Number(readFileSync(record + '.pid', 'utf8'));
-    const gone = () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    await pollUntil(gone, { timeoutMs: 5000, description: `the timed-out agent (pid ${pid}) to be gone` });
+    // Killed on the timeout: gone soon after (polled, not a guessed delay).
+    await pollUntil(() => !isProcessAlive(pid), { timeoutMs: 5000, description: `the timed-out agent (pid ${pid}) to be gone` }).catch(() => undefined);
+    expect(() => process.kill(pid, 0)).toThrow();
     const missing = await new RecapEngine(agentSettings('pi', { agent: { id: 'pi', command: join(bin, 'nope') } })).recap(session('t4'), { strict: true });
     expect(missing.error).toBe(`agent generator: ${join(bin, 'nope')} is not on PATH`);
   });

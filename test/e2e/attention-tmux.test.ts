@@ -8,25 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+import { isProcessAlive } from '../../src/util/process.js';
 import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const FAKE_AGENT = join(REPO_DIR, 'test', 'fixtures', 'bin', 'fake-agent.mjs');
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(!hasTmux)('attention in tmux', () => {
   let wrapperPid: number | undefined;
   const setup = tmuxE2e('rw-attn', {
     afterKill: async () => {
-      if (wrapperPid) await pollUntil(() => !isAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
+      if (wrapperPid) await pollUntil(() => !isProcessAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
     },
   });
 

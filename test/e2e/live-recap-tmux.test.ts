@@ -12,27 +12,19 @@ import { CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
+import { isProcessAlive } from '../../src/util/process.js';
 import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 const AWAY_SECONDS = 2;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(!hasTmux)('live recap in tmux', () => {
   let wrapperPid: number | undefined;
   const setup = tmuxE2e('rw-live', {
     // The wrapper writes its last log lines and removes its state as the server dies: wait for it.
     afterKill: async () => {
-      if (wrapperPid) await pollUntil(() => !isAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
+      if (wrapperPid) await pollUntil(() => !isProcessAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
     },
   });
 

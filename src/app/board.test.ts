@@ -1,12 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveState, writeLiveState } from '../../test/helpers/live-state.js';
+import { pollUntil } from '../../test/helpers/poll.js';
 import { TRANSCRIPTS_DIR } from '../../test/helpers/shared.js';
 import { columnWidths, layoutRow, type BoardRow, type BoardView } from '../display/board-view.js';
 import { displayWidth } from '../util/text-width.js';
 import { composeRecap } from '../recap/compose.js';
 import { renderLs } from '../cli/commands/ls-table.js';
+import type { LiveState } from '../display/state-file.js';
 import { boardRows, runBoard } from './board.js';
 
 let dir: string;
@@ -15,11 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const state = (over: Record<string, unknown>) => ({
-  version: 1, pid: process.pid, agent: 'pi', command: 'pi', cwd: '/w/app', sessionFile: null, sessionId: null, tmuxPane: null,
-  state: 'idle', stateSince: new Date().toISOString(), lastFocusAt: null, lastRecap: null, socketPath: null,
-  startedAt: new Date().toISOString(), updatedAt: new Date().toISOString(), ...over,
-});
+const state = (over: Partial<LiveState>) => liveState({ cwd: '/w/app', ...over });
 
 describe('board', () => {
   it('lays rows out in cells, CJK and emoji counted as two', () => {
@@ -31,11 +30,11 @@ describe('board', () => {
 
   it('rows are ordered newest first as in ls, sanitized, without the recap: label', () => {
     const states = [state({ pid: 1, startedAt: '2026-11-22T09:00:00Z' }), state({ pid: 2, startedAt: '2026-11-22T10:00:00Z', lastRecap: { line: 'recap: \x1b[31mred\x1b[0m', stamp: 's', createdAt: '' } }), state({ pid: 3, startedAt: '2026-11-22T09:30:00Z' })];
-    const rows = boardRows(states as never, Date.now(), '/home/u');
+    const rows = boardRows(states, Date.now(), '/home/u');
     expect(rows.map((r) => r.key)).toEqual(['2', '3', '1']);
     expect(rows[0]!.recap).toBe('red');
     // ls prints the same order (#18: ls sorted newest first, board oldest first).
-    const ls = renderLs(states as never, 200, Date.now(), '/home/u').split('\n').slice(1);
+    const ls = renderLs(states, 200, Date.now(), '/home/u').split('\n').slice(1);
     expect(ls.map((l) => l.includes('red'))).toEqual([true, false, false]);
   });
 
@@ -61,7 +60,7 @@ describe('board', () => {
         state({ pid: 1, startedAt: '2026-11-22T09:00:00Z', state: 'working' }),
         state({ pid: 2, startedAt: '2026-11-22T10:00:00Z', state: 'idle', attention: { event: 'done', since: '2026-11-22T11:50:00Z' } }),
         state({ pid: 3, startedAt: '2026-11-22T11:00:00Z', state: 'waiting', stateSince: '2026-11-22T11:58:00Z', attention: { event: 'waiting', since: '2026-11-22T11:58:00Z' } }),
-      ] as never,
+      ],
       now,
       '/home/u',
     );
@@ -74,26 +73,26 @@ describe('board', () => {
   it('outside tmux, Enter shows the session’s card; q quits with 0', async () => {
     const stateDir = join(dir, 'state');
     mkdirSync(stateDir);
-    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify(state({ sessionFile: join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl') })));
+    writeLiveState(stateDir, state({ sessionFile: join(TRANSCRIPTS_DIR, 'pi/print-2turns.jsonl') }));
     const seen: { rows: BoardRow[][]; cards: Array<[string, string]>; status: string[] } = { rows: [], cards: [], status: [] };
     let handlers!: { onEnter(r: BoardRow): void; onRecap(r: BoardRow): void; onQuit(): void };
     const view: BoardView = { setRows: (r) => seen.rows.push([...r]), setStatus: (t) => seen.status.push(t), showCard: (t, b) => seen.cards.push([t, b]), render: () => {}, destroy: () => {} };
     const done = runBoard({ env: { RECAPWRAP_STATE_DIR: stateDir, HOME: dir }, createView: (h) => ((handlers = h), view) });
-    await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => seen.rows.length > 0, { description: 'the first rows' });
     expect(seen.rows.at(-1)?.map((r) => r.agent)).toEqual(['pi']);
     handlers.onEnter(seen.rows.at(-1)![0]!);
-    for (let i = 0; i < 100 && seen.cards.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(() => seen.cards.length > 0, { description: 'the card' });
     expect(seen.cards[0]![0]).toBe('pi · /w/app');
     expect(seen.cards[0]![1]).toContain('What happened\n  • hello.txt is written and folder is listed.');
     // r: the status line names the session by agent and folder, never by pid (#18).
     handlers.onRecap(seen.rows.at(-1)![0]!);
-    for (let i = 0; i < 100 && seen.status.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await pollUntil(() => seen.status.length >= 2, { description: 'two status lines' });
     expect(seen.status[0]).toBe('asking pi in /w/app for a fresh recap…');
     expect(seen.status[1]).toBe('pi in /w/app: not answering (its control socket is gone)');
     for (const t of seen.status) expect(t).not.toContain(String(process.pid));
     // A new state file appears: the watched folder refreshes the rows.
-    writeFileSync(join(stateDir, `live-${process.ppid}.json`), JSON.stringify(state({ pid: process.ppid, agent: 'codex', startedAt: new Date(Date.now() + 1000).toISOString() })));
-    for (let i = 0; i < 100 && seen.rows.at(-1)?.length !== 2; i++) await new Promise((r) => setTimeout(r, 20));
+    writeLiveState(stateDir, state({ pid: process.ppid, agent: 'codex', startedAt: new Date(Date.now() + 1000).toISOString() }));
+    await pollUntil(() => seen.rows.at(-1)?.length === 2, { description: 'the new row' });
     expect(seen.rows.at(-1)?.map((r) => r.agent)).toEqual(['codex', 'pi']);
     handlers.onQuit();
     expect(await done).toBe(0);

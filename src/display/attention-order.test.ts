@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { attentionLabel, compareByAttention, pickNextWaiting, waitKindOf } from './attention-order.js';
+import { liveState } from '../../test/helpers/live-state.js';
 import type { LiveState } from './state-file.js';
 
 let pid = 100;
 function live(fields: Partial<LiveState>): LiveState {
-  return {
-    version: 1,
-    pid: pid++,
-    agent: 'pi',
-    command: 'pi',
-    cwd: '/w',
-    sessionFile: null,
-    sessionId: null,
-    tmuxPane: null,
-    state: 'idle',
-    stateSince: '2026-11-23T10:00:00.000Z',
-    lastFocusAt: null,
-    lastRecap: null,
-    socketPath: null,
-    startedAt: '2026-11-23T09:00:00.000Z',
-    updatedAt: '2026-11-23T10:00:00.000Z',
-    ...fields,
-  };
+  return liveState({ pid: pid++, stateSince: '2026-11-23T10:00:00.000Z', startedAt: '2026-11-23T09:00:00.000Z', updatedAt: '2026-11-23T10:00:00.000Z', ...fields });
 }
 
 describe('which session waits for you', () => {

@@ -3,7 +3,7 @@ import { createConnection, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pollUntil } from '../../test/helpers/poll.js';
+import { holdsFor, pollUntil } from '../../test/helpers/poll.js';
 import { MAX_CONNECTIONS, MAX_REQUEST_BYTES, requestControl, startControlServer, stopControlServer } from './control-socket.js';
 
 let dir: string;
@@ -126,11 +126,17 @@ describe('control socket', () => {
     const line = '{"id":1,"cmd":"status"}\n'.repeat(1000);
     for (let i = 0; i < 100; i++) s.write(line); // 100,000 requests (queued on the client's side)
     await pollUntil(() => handled > 0, { timeoutMs: 5000, description: 'the first replies' });
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for the stall: the count stops growing between two looks 100 ms apart.
+    let last = -1;
+    await pollUntil(() => {
+      const same = handled === last;
+      last = handled;
+      return same;
+    }, { timeoutMs: 5000, intervalMs: 100, description: 'the server to stop answering' });
     const stalled = handled;
-    await new Promise((r) => setTimeout(r, 300));
-    // Stopped answering once its replies piled up (the client's write side is blocked too).
-    expect(handled).toBe(stalled);
+    // Stopped answering once its replies piled up (the client's write side is blocked too). That it
+    // stays stopped only time can show: a bounded look, failing the moment one more is answered.
+    await holdsFor(() => handled === stalled, { forMs: 300, description: 'no more answers to a client that does not read' });
     expect(handled).toBeLessThan(5000); // ~400 here: what fits the socket buffers of the replies
     s.destroy();
     expect(await requestControl(path, 'status')).toMatchObject({ ok: true });
@@ -145,12 +151,11 @@ describe('control socket', () => {
         c.on('connect', () => resolve(c));
       })),
     );
-    await new Promise((r) => setTimeout(r, 100));
-    const closed = held.filter((c) => c.destroyed || c.readableEnded).length;
+    const closed = await pollUntil(() => held.filter((c) => c.destroyed || c.readableEnded).length, { timeoutMs: 5000, description: 'a connection over the cap closed' });
     for (const c of held) c.destroy();
     expect(closed).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await requestControl(path, 'status')).toMatchObject({ ok: true });
+    // Serves again once the server has seen them go (it may still count some for a moment).
+    await pollUntil(async () => (await requestControl(path, 'status')).ok === true, { timeoutMs: 5000, description: 'an answer once they went' });
   });
 
   it('refuses a socket folder open to others', async () => {

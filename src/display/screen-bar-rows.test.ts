@@ -3,91 +3,25 @@
 // user's terminal must be exactly as if the bar had never been there, every cell and the cursor.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
+import { describe, expect, it, vi } from 'vitest';
 import { madeAgentScreen } from '../../test/helpers/agent-screen.js';
+import { pollUntil } from '../../test/helpers/poll.js';
+import { chunks, disposeRigsAfterEach, halfwayCut, onFakeTimers, SCREEN_FIXTURES, screenRig, type RigOptions } from '../../test/helpers/screen-rig.js';
 import { SCREENS_DIR } from '../../test/helpers/shared.js';
 import { displayWidth } from '../util/text-width.js';
-import { OverlayScreen, REDRAW_THROTTLE_MS, RESIZE_SETTLE_MS } from './screen.js';
-import { unfinishedTailStart } from './stream-boundary.js';
+import { REDRAW_THROTTLE_MS, RESIZE_SETTLE_MS } from './screen.js';
 
-const made: Array<{ dispose(): void }> = [];
-afterEach(() => {
-  for (const m of made.splice(0)) m.dispose();
-});
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface RigOptions {
-  position?: 'top' | 'bottom';
-  cols?: number;
-  rows?: number;
-  barRows?: number;
-  cursorAtStart?: { row: number; col: number };
-}
-
-// A user terminal, a reference terminal that only ever sees the agent, and the overlay in between.
-function rig(o: RigOptions = {}) {
-  const cols = o.cols ?? 100;
-  const rows = o.rows ?? 30;
-  const user = new VirtualTerminal(cols, rows);
-  const reference = new VirtualTerminal(cols, rows);
-  const writes: string[] = [];
-  const screen = new OverlayScreen({
-    cols, rows, position: o.position ?? 'bottom', barRows: o.barRows ?? 2,
-    write: (d) => (writes.push(d), void user.write(d)),
-    cursorAtStart: o.cursorAtStart ?? { row: 0, col: 0 },
-    worker: false,
-  });
-  made.push(user, reference, screen);
-  const agent = async (chunk: string) => {
-    const before = screen.before();
-    if (before) void user.write(before);
-    void user.write(chunk);
-    void reference.write(chunk);
-    screen.after(chunk);
-    await user.settled();
-  };
-  const barShown = async () => {
-    for (let i = 0; i < 600 && !screen.isVisible; i++) await wait(5);
-    await user.settled();
-    return screen.isVisible;
-  };
-  const same = async () => {
-    await user.settled();
-    await reference.settled();
-    expect(user.snapshot()).toEqual(reference.snapshot());
-  };
-  // The terminal window is resized: both terminals reflow, the agent's pty gets SIGWINCH (the caller
-  // then writes the agent's repaint).
-  const resize = async (c: number, r: number) => {
-    await user.resize(c, r);
-    await reference.resize(c, r);
-    screen.resize(c, r);
-  };
-  return { user, reference, screen, agent, barShown, same, writes, resize };
-}
-
-function chunks(data: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < data.length; i += size) out.push(data.slice(i, i + size));
-  return out;
-}
+disposeRigsAfterEach();
+const rig = (o: RigOptions = {}) => screenRig({ barRows: 2, ...o });
 
 /** A recap that needs two rows of 100 columns (and of 60, 80). */
 const LONG_RECAP =
   'recap: Migrated 4 of 7 billing tables to the v2 schema; invoices.ts still fails its FK constraint after the rename of customer_id. Next: fix the foreign key on line 142 and rerun npm test.';
 const WIDE_RECAP = 'recap: 日本語のセッションで👩‍💻が src/app.ts を直しました。テストは 3 件失敗しています。 Next: 失敗したテストを直して npm test を実行する';
 
-// The project's own captures of the five real CLIs' screens (test/fixtures/screens).
-const SCREEN_FIXTURES = ['claude', 'codex', 'gemini', 'pi', 'qwen'].map((agent) => `${agent}-interactive.raw`);
-
 async function overTwoRows(frames: string[], position: 'top' | 'bottom') {
   const data = frames.join('');
-  // Stop halfway, at the end of a synchronized frame when the agent uses them, never inside a sequence.
-  const SYNC_END = '\x1b[?2026l';
-  const frameEnd = data.lastIndexOf(SYNC_END, Math.floor(data.length / 2));
-  let cut = frameEnd >= 0 ? frameEnd + SYNC_END.length : Math.floor(data.length / 2);
-  while (unfinishedTailStart(Buffer.from(data.slice(0, cut), 'utf8')) >= 0) cut++;
+  const cut = halfwayCut(data);
   const r = rig({ position });
   for (const part of chunks(data.slice(0, cut), 4096)) await r.agent(part);
   await r.same();
@@ -111,7 +45,8 @@ async function overTwoRows(frames: string[], position: 'top' | 'bottom') {
   r.screen.show(LONG_RECAP);
   await r.barShown();
   for (const part of chunks(data.slice(cut), 4096)) await r.agent(part);
-  await wait(REDRAW_THROTTLE_MS * 2);
+  // Redrawn over the new output (throttled), then dismissed: the screen is the agent's alone.
+  expect(await r.barShown()).toBe(true);
   r.screen.clear();
   await r.same();
 }
@@ -215,7 +150,6 @@ describe('resize while the bar is shown', () => {
       await r.resize(60, 20);
       // The agent repaints its prompt on SIGWINCH with relative moves, as inline TUIs do; not the header.
       await r.agent('\r\x1b[2K\x1b[1m>\x1b[0m \x1b[A\r\x1b[2K\x1b[7m status 60 cols \x1b[0m\x1b[B\r\x1b[2C');
-      await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS);
       // The screen was repainted from the copy, then the bar came back, composed for 60 columns.
       expect(await r.barShown()).toBe(true);
       const rows = position === 'top' ? [0, 1] : [18, 19];
@@ -236,8 +170,8 @@ describe('resize while the bar is shown', () => {
     expect(await r.barShown()).toBe(true);
     await r.resize(60, 20);
     await r.agent('\r\x1b[2K\x1b[1m>\x1b[0m ');
-    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS);
-    await r.barShown();
+    // Repainted from the copy once the resize settles, then the bar is back.
+    expect(await r.barShown()).toBe(true);
     r.screen.clear();
     await r.same();
     expect(r.user.snapshot().text.join('\n')).not.toContain('recap');
@@ -254,7 +188,6 @@ describe('resize while the bar is shown', () => {
     // Terminals reflow differently (the bar's long row may wrap in one and not in another): here the
     // user's terminal ends up with its cursor a row lower than the copy's.
     await r.user.write('\x1b[B');
-    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS);
     expect(await r.barShown()).toBe(true);
     r.screen.clear();
     await r.same();
@@ -267,8 +200,10 @@ describe('resize while the bar is shown', () => {
     expect(await r.barShown()).toBe(true);
     await r.resize(60, 20);
     r.screen.clear();
+    const dismissed = r.writes.length;
     await r.agent('k');
-    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS * 2);
+    // The repaint from the copy once the resize settles: one write, and then the screens are the same.
+    await pollUntil(() => r.writes.length > dismissed, { timeoutMs: 3000, description: 'the repaint after the resize' });
     await r.same();
     expect(r.screen.isVisible).toBe(false);
   });
@@ -282,8 +217,8 @@ describe('resize while the bar is shown', () => {
     await r.reference.resize(60, 20);
     await r.agent('k'); // the restore, for 80 columns, lands on a 60-column terminal
     r.screen.resize(60, 20);
-    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS * 2);
-    await r.barShown();
+    // Repainted from the copy once the resize settles, then the bar is back.
+    expect(await r.barShown()).toBe(true);
     r.screen.clear();
     await r.same();
   });
@@ -294,12 +229,18 @@ describe('resize while the bar is shown', () => {
     r.screen.show(LONG_RECAP);
     await r.barShown();
     const before = r.writes.length;
-    for (const [c, h] of [[78, 24], [74, 23], [70, 22], [60, 20]] as const) {
-      await r.resize(c, h);
-      await wait(RESIZE_SETTLE_MS / 3);
-    }
-    expect(r.writes.length).toBe(before);
-    await wait(RESIZE_SETTLE_MS + REDRAW_THROTTLE_MS);
+    // A window dragged: a resize every 50 ms. Fake timers keep that pace exact on a loaded machine.
+    await onFakeTimers(async () => {
+      for (const [c, h] of [[78, 24], [74, 23], [70, 22], [60, 20]] as const) {
+        await r.resize(c, h);
+        await vi.advanceTimersByTimeAsync(RESIZE_SETTLE_MS / 3);
+      }
+      expect(r.writes.length).toBe(before);
+      await vi.advanceTimersByTimeAsync(RESIZE_SETTLE_MS - RESIZE_SETTLE_MS / 3 - 1);
+      expect(r.writes.length).toBe(before); // 1 ms before the last resize settles: still nothing
+      await vi.advanceTimersByTimeAsync(1 + REDRAW_THROTTLE_MS);
+      expect(r.writes.length).toBeGreaterThan(before); // settled: repainted
+    });
     expect(await r.barShown()).toBe(true);
     r.screen.clear();
     await r.same();
@@ -308,8 +249,11 @@ describe('resize while the bar is shown', () => {
   it('a resize with no bar up writes nothing', async () => {
     const r = rig({ cols: 80, rows: 24 });
     for (const f of madeAgentScreen(80, 24)) await r.agent(f);
-    await r.resize(60, 20);
-    await wait(RESIZE_SETTLE_MS * 2);
+    // Nothing is scheduled: fake timers step well past the settle time at once.
+    await onFakeTimers(async () => {
+      await r.resize(60, 20);
+      await vi.advanceTimersByTimeAsync(RESIZE_SETTLE_MS * 2);
+    });
     expect(r.writes).toEqual([]);
   });
 });

@@ -2,68 +2,24 @@
 // terminal must end up exactly as if the bar had never been there (every cell, attributes, cursor).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
+import { describe, expect, it } from 'vitest';
+import { holdsFor, pollUntil } from '../../test/helpers/poll.js';
+import { chunks, disposeRigsAfterEach, halfwayCut, SCREEN_FIXTURES, screenRig } from '../../test/helpers/screen-rig.js';
 import { SCREENS_DIR } from '../../test/helpers/shared.js';
 import { MAX_PENDING_BYTES } from './screen-mirror.js';
-import { OverlayScreen, REDRAW_THROTTLE_MS } from './screen.js';
-import { unfinishedTailStart } from './stream-boundary.js';
+import { REDRAW_THROTTLE_MS } from './screen.js';
 
 const COLS = 100;
 const ROWS = 30;
-const made: Array<{ dispose(): void }> = [];
-afterEach(() => {
-  for (const m of made.splice(0)) m.dispose();
-});
+disposeRigsAfterEach();
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// A user terminal, a reference terminal that only ever sees the agent, and the overlay in between.
-function rig(position: 'top' | 'bottom' = 'bottom', cols = COLS, rows = ROWS, now?: () => number) {
-  const user = new VirtualTerminal(cols, rows);
-  const reference = new VirtualTerminal(cols, rows);
-  const writes: string[] = [];
-  const screen = new OverlayScreen({ cols, rows, position, write: (d) => (writes.push(d), void user.write(d)), cursorAtStart: { row: 0, col: 0 }, worker: false, now });
-  made.push(user, reference, screen);
-  const agent = async (chunk: string) => {
-    const before = screen.before();
-    if (before) void user.write(before);
-    void user.write(chunk);
-    void reference.write(chunk);
-    screen.after(chunk);
-    await user.settled();
-  };
-  const barShown = async () => {
-    for (let i = 0; i < 600 && !screen.isVisible; i++) await wait(5);
-    await user.settled();
-    return screen.isVisible;
-  };
-  const same = async () => {
-    await user.settled();
-    await reference.settled();
-    expect(user.snapshot()).toEqual(reference.snapshot());
-  };
-  return { user, reference, screen, agent, barShown, same, writes };
-}
-
-function chunks(data: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < data.length; i += size) out.push(data.slice(i, i + size));
-  return out;
-}
-
-const FIXTURES = ['claude', 'codex', 'gemini', 'pi', 'qwen'].map((agent) => `${agent}-interactive.raw`);
+const rig = (position: 'top' | 'bottom' = 'bottom', cols = COLS, rows = ROWS, now?: () => number) => screenRig({ position, cols, rows, now });
 
 describe('overlay over real agent screens', () => {
-  for (const fixture of FIXTURES) {
+  for (const fixture of SCREEN_FIXTURES) {
     it(`${fixture}: draw and dismiss leave the screen as it was, also with output while shown`, async () => {
       const data = readFileSync(join(SCREENS_DIR, fixture)).toString('utf8');
-      // Stop halfway, at the end of a synchronized frame when the agent uses them (never mid-frame).
-      const SYNC_END = '\x1b[?2026l';
-      const frameEnd = data.lastIndexOf(SYNC_END, Math.floor(data.length / 2));
-      let cut = frameEnd >= 0 ? frameEnd + SYNC_END.length : Math.floor(data.length / 2);
-      // And not inside an escape sequence: the bar waits for the agent to finish one (tested below).
-      while (unfinishedTailStart(Buffer.from(data.slice(0, cut), 'utf8')) >= 0) cut++;
+      const cut = halfwayCut(data);
       const r = rig();
       for (const part of chunks(data.slice(0, cut), 4096)) await r.agent(part);
       await r.same();
@@ -76,8 +32,8 @@ describe('overlay over real agent screens', () => {
       r.screen.show('recap: second');
       await r.barShown();
       for (const part of chunks(data.slice(cut), 4096)) await r.agent(part);
-      r.screen.clear();
-      await wait(REDRAW_THROTTLE_MS * 2);
+      // Redrawn over the new output (throttled), then dismissed: the screen is the agent's alone.
+      expect(await r.barShown()).toBe(true);
       r.screen.clear();
       await r.same();
     });
@@ -126,8 +82,9 @@ describe('overlay over full-screen and inline programs', () => {
       void r.reference.write(colour.subarray(0, cut));
       r.screen.after(colour.subarray(0, cut));
       r.screen.show('recap: waits');
-      await wait(REDRAW_THROTTLE_MS * 3);
-      expect(r.screen.isVisible).toBe(false);
+      // A negative that only time can show: mid-sequence the screen schedules nothing (the agent's next
+      // chunk does), so there is no event to wait for. Three redraw periods, checked throughout.
+      await holdsFor(() => !r.screen.isVisible, { forMs: REDRAW_THROTTLE_MS * 3, description: 'no bar mid-sequence' });
       const rest = colour.subarray(cut);
       const gate = r.screen.before();
       if (gate) void user.write(gate);
@@ -166,8 +123,8 @@ describe('overlay over full-screen and inline programs', () => {
     const r = rig('bottom');
     await r.agent('\x1b[2Jready\x1b[?2026hhalf a frame');
     r.screen.show('recap: later');
-    await wait(60);
-    expect(r.screen.isVisible).toBe(false);
+    // A negative that only time can show: mid-frame the screen asks again every 20 ms and says nothing.
+    await holdsFor(() => !r.screen.isVisible, { forMs: 60, description: 'no bar inside the frame' });
     await r.agent(' done\x1b[?2026l');
     expect(await r.barShown()).toBe(true);
     r.screen.clear();
@@ -175,13 +132,11 @@ describe('overlay over full-screen and inline programs', () => {
   });
 
   it('does not draw over rows that hold output from before the agent started', async () => {
-    const user = new VirtualTerminal(COLS, ROWS);
-    const writes: string[] = [];
-    const screen = new OverlayScreen({ cols: COLS, rows: ROWS, position: 'top', write: (d) => writes.push(d), cursorAtStart: { row: 20, col: 0 }, worker: false });
-    made.push(user, screen);
+    const { screen, writes, logs } = screenRig({ position: 'top', cursorAtStart: { row: 20, col: 0 } });
     screen.after('inline agent ui\r\n');
     screen.show('recap: z');
-    await wait(50);
+    // The screen gives up on this bar and says so: nothing was, or will be, drawn.
+    await pollUntil(() => logs.includes('bar row not known yet; not drawn'), { timeoutMs: 3000, description: 'the bar given up' });
     expect(writes).toEqual([]);
     expect(screen.isVisible).toBe(false);
   });
@@ -198,7 +153,8 @@ describe('overlay over full-screen and inline programs', () => {
       r.screen.after(burst);
     }
     r.screen.show('recap: during flood');
-    await wait(100);
+    // The copy dropped out, so the bar is given up (and said so), not drawn over a screen it lost.
+    await pollUntil(() => r.logs.includes('bar row not known yet; not drawn'), { timeoutMs: 3000, description: 'the bar given up' });
     expect(r.screen.isVisible).toBe(false);
     clock += 1000; // the flood is over
     // A full-screen redraw with an absolute cursor move: the copy is in step again.

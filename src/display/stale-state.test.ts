@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveState } from '../../test/helpers/live-state.js';
 import { pruneStaleEntries } from './stale-state.js';
 
 let dir: string;
@@ -25,7 +26,7 @@ async function deadPid(): Promise<number> {
   return child.pid as number;
 }
 
-const live = (pid: number, socketPath: string | null = null) => JSON.stringify({ version: 1, pid, cwd: '/x', socketPath, startedAt: new Date().toISOString() });
+const live = (pid: number, socketPath: string | null = null) => JSON.stringify(liveState({ pid, cwd: '/x', socketPath }));
 
 describe('pruneStaleEntries (#19 point 9)', () => {
   it('removes the live file, socket, claim and temp files of a dead wrapper, and keeps a live one', async () => {

@@ -2,29 +2,34 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readLiveStates, stateFilePath, StateWriter, type LiveState } from './state-file.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveStateInit } from '../../test/helpers/live-state.js';
+import { readLiveStates, STATE_WRITE_COALESCE_MS, stateFilePath, StateWriter } from './state-file.js';
 
 let dir: string;
 beforeEach(() => {
   dir = join(mkdtempSync(join(tmpdir(), 'rw-state-')), 'state');
 });
-afterEach(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
-
-const base = (pid: number): Omit<LiveState, 'version' | 'updatedAt'> => ({
-  pid, agent: 'pi', command: 'pi', cwd: '/w', sessionFile: null, sessionId: null, tmuxPane: '%1', state: 'idle',
-  stateSince: '2026-11-22T00:00:00Z', lastFocusAt: null, lastRecap: null, socketPath: null, startedAt: new Date().toISOString(),
+afterEach(() => {
+  vi.useRealTimers();
+  rmSync(join(dir, '..'), { recursive: true, force: true });
 });
 
+const base = (pid: number) => liveStateInit({ pid, tmuxPane: '%1', stateSince: '2026-11-22T00:00:00Z' });
+
 describe('state files', () => {
-  it('writes at once, with 0700 folder and 0600 file, coalesces updates, and removes on exit', async () => {
+  it('writes at once, with 0700 folder and 0600 file, coalesces updates, and removes on exit', () => {
+    // The coalescing window is a timer: fake timers step through it exactly, however loaded the box.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const w = new StateWriter(dir, base(process.pid));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(w.file).mode & 0o777).toBe(0o600);
     w.update({ state: 'working' });
     w.update({ lastRecap: { line: 'recap: x', stamp: 's', createdAt: 'now' } });
     expect(JSON.parse(readFileSync(w.file, 'utf8')).state).toBe('idle'); // not yet: coalesced
-    await new Promise((r) => setTimeout(r, 300));
+    vi.advanceTimersByTime(STATE_WRITE_COALESCE_MS - 1);
+    expect(JSON.parse(readFileSync(w.file, 'utf8')).state).toBe('idle'); // still within the window
+    vi.advanceTimersByTime(1);
     expect(JSON.parse(readFileSync(w.file, 'utf8'))).toMatchObject({ state: 'working', lastRecap: { line: 'recap: x' }, version: 1 });
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     w.remove();

@@ -9,6 +9,8 @@ import type { AgentId } from '../transcripts/types.js';
 import { RecapEngine, resolveGenerator, type EngineSettings } from './engine.js';
 import { extractRecap, SYSTEM_PROMPT } from './prompt.js';
 import type { RecapEvent, RecapSession } from './types.js';
+import { pollUntil } from '../../test/helpers/poll.js';
+import { isProcessAlive } from '../util/process.js';
 
 const events: RecapEvent[] = [
   { kind: 'user', text: 'Add retries to the HTTP client' },
@@ -133,8 +135,11 @@ describe('openai generator (real HTTP on 127.0.0.1)', () => {
   it('aborts an in-flight request on the signal', async () => {
     server = await startModelServer([{ delayMs: 3000, text: '<recap>late</recap>' }]);
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 100);
+    // Abort once the request is in flight (the server has it), not after a guessed delay.
+    const inFlight = pollUntil(() => server!.received.length > 0, { description: 'the request at the server' }).then(() => ac.abort());
     const out = await new RecapEngine(settings()).recap(session(), { signal: ac.signal, strict: true });
+    await inFlight;
+    expect(server.received).toHaveLength(1);
     expect(out.error).toBe('openai generator: aborted');
   });
 
@@ -328,7 +333,8 @@ process.stdout.write(JSON.stringify({ session_id: id, response: '<recap>recap: f
     const slow = await new RecapEngine(agentSettings('pi', { timeoutMs: 400 })).recap(session('t3'), { strict: true });
     expect(slow.error).toBe('agent generator: timed out after 400 ms');
     const pid = Number(readFileSync(record + '.pid', 'utf8'));
-    await new Promise((r) => setTimeout(r, 300));
+    // Killed on the timeout: gone soon after (polled, not a guessed delay).
+    await pollUntil(() => !isProcessAlive(pid), { timeoutMs: 5000, description: `the timed-out agent (pid ${pid}) to be gone` }).catch(() => undefined);
     expect(() => process.kill(pid, 0)).toThrow();
     const missing = await new RecapEngine(agentSettings('pi', { agent: agentOf('pi', join(bin, 'nope')) })).recap(session('t4'), { strict: true });
     expect(missing.error).toBe(`agent generator: ${join(bin, 'nope')} is not on PATH`);

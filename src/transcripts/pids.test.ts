@@ -1,5 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../test/helpers/poll.js';
 import { getProcessTree } from './pids.js';
 
 const started: Array<{ kill(signal?: NodeJS.Signals): boolean }> = [];
@@ -12,13 +13,11 @@ describe('getProcessTree', () => {
     // sh → (sh → sleep) and sleep: two levels.
     const root = spawn('sh', ['-c', 'sh -c "sleep 30" & sleep 30 & wait'], { stdio: 'ignore' });
     started.push(root);
-    const deadline = Date.now() + 5000;
-    let tree: number[] = [];
-    while (Date.now() < deadline) {
-      tree = await getProcessTree(root.pid!);
-      if (tree.length >= 4) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The shells fork their children a moment after they start.
+    const tree = await pollUntil(async () => {
+      const t = await getProcessTree(root.pid!);
+      return t.length >= 4 ? t : undefined;
+    }, { timeoutMs: 5000, intervalMs: 50, description: 'the whole tree of four' });
     expect(tree[0]).toBe(root.pid);
     // The same set `ps` reports, walked from the table of every process.
     const table = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })

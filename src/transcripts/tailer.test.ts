@@ -3,6 +3,7 @@ import { appendFileSync, mkdtempSync, renameSync, rmSync, symlinkSync, truncateS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../test/helpers/poll.js';
 import { FileTailer, type TailResetReason } from './tailer.js';
 
 let dir: string;
@@ -15,14 +16,6 @@ afterEach(async () => {
   tailer = undefined;
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function follow(file: string, pollMs = 200) {
   const lines: string[] = [];
@@ -37,23 +30,23 @@ describe('FileTailer', () => {
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'one\ntwo\n');
     const { lines } = follow(file);
-    await until(() => lines.length === 2);
+    await pollUntil(() => lines.length === 2);
     appendFileSync(file, 'thr');
     await tailer!.sync();
     expect(lines).toEqual(['one', 'two']);
     appendFileSync(file, 'ee\n');
-    await until(() => lines.length === 3);
+    await pollUntil(() => lines.length === 3);
     expect(lines).toEqual(['one', 'two', 'three']);
   });
 
   it('waits for a file that does not exist yet (nor its folder)', async () => {
     const file = join(dir, 'later', 's.jsonl');
     const { lines } = follow(file, 50);
-    await new Promise((r) => setTimeout(r, 100));
+    await tailer!.sync(); // one read has found nothing: the file comes later
     const { mkdirSync } = await import('node:fs');
     mkdirSync(join(dir, 'later'));
     writeFileSync(file, 'hello\n');
-    await until(() => lines.length === 1);
+    await pollUntil(() => lines.length === 1);
     expect(lines).toEqual(['hello']);
   });
 
@@ -61,10 +54,10 @@ describe('FileTailer', () => {
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'aaaa\nbbbb\n');
     const { lines, resets } = follow(file);
-    await until(() => lines.length === 2);
+    await pollUntil(() => lines.length === 2);
     truncateSync(file, 0);
     appendFileSync(file, 'c\n');
-    await until(() => lines.length === 3);
+    await pollUntil(() => lines.length === 3);
     expect(lines).toEqual(['aaaa', 'bbbb', 'c']);
     expect(resets).toEqual(['truncated']);
   });
@@ -92,11 +85,11 @@ describe('FileTailer', () => {
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'old1\n');
     const { lines, resets } = follow(file);
-    await until(() => lines.length === 1);
+    await pollUntil(() => lines.length === 1);
     const next = join(dir, 's.jsonl.tmp');
     writeFileSync(next, 'new1\nnew2\n');
     renameSync(next, file);
-    await until(() => lines.length === 3);
+    await pollUntil(() => lines.length === 3);
     expect(lines).toEqual(['old1', 'new1', 'new2']);
     expect(resets).toEqual(['replaced']);
   });
@@ -105,11 +98,11 @@ describe('FileTailer', () => {
     const file = join(dir, 's.jsonl');
     writeFileSync(file, 'a\n');
     const { lines, resets } = follow(file, 50);
-    await until(() => lines.length === 1);
+    await pollUntil(() => lines.length === 1);
     unlinkSync(file);
-    await until(() => resets.length === 1);
+    await pollUntil(() => resets.length === 1);
     writeFileSync(file, 'b\n');
-    await until(() => lines.length === 2);
+    await pollUntil(() => lines.length === 2);
     expect(lines).toEqual(['a', 'b']);
     expect(resets).toEqual(['deleted']);
   });
@@ -120,7 +113,7 @@ describe('FileTailer', () => {
     const { lines } = follow(file);
     for (let i = 0; i < 30; i++) {
       appendFileSync(file, `line ${i}\n`);
-      await until(() => lines.length === i + 1, 3000);
+      await pollUntil(() => lines.length === i + 1, { timeoutMs: 3000 });
     }
     expect(lines.at(-1)).toBe('line 29');
   });
@@ -131,7 +124,7 @@ describe('FileTailer', () => {
     const lines: string[] = [];
     tailer = new FileTailer(file, { onLines: (l) => lines.push(...l), fromOffset: 5 });
     tailer.start();
-    await until(() => lines.length === 1);
+    await pollUntil(() => lines.length === 1);
     expect(lines).toEqual(['keep']);
     expect(tailer.position).toBe(10);
   });
@@ -143,13 +136,14 @@ describe('FileTailer', () => {
     const lines: string[] = [];
     tailer = new FileTailer(fifo, { onLines: (l) => lines.push(...l), onError: (e) => errors.push((e as NodeJS.ErrnoException).code ?? e.message), pollMs: 50 });
     tailer.start();
-    await until(() => errors.length === 1);
+    await pollUntil(() => errors.length === 1);
     await tailer.sync(); // resolves: nothing waits on the FIFO
-    await new Promise((r) => setTimeout(r, 200));
+    // Each sync reads as a poll does: three more reads of the FIFO, and still one error.
+    for (let i = 0; i < 3; i++) await tailer.sync();
     expect(errors).toEqual(['ENOTREG']); // said once, not on every poll
     unlinkSync(fifo);
     writeFileSync(fifo, 'now a file\n');
-    await until(() => lines.length === 1);
+    await pollUntil(() => lines.length === 1);
     expect(lines).toEqual(['now a file']);
     await tailer.stop();
 
@@ -159,7 +153,7 @@ describe('FileTailer', () => {
     const zeroLines: string[] = [];
     tailer = new FileTailer(zero, { onLines: (l) => zeroLines.push(...l), onError: (e) => zeroErrors.push((e as NodeJS.ErrnoException).code ?? e.message), pollMs: 50 });
     tailer.start();
-    await until(() => zeroErrors.length === 1);
+    await pollUntil(() => zeroErrors.length === 1);
     await tailer.sync();
     expect(zeroErrors).toEqual(['ENOTREG']);
     expect(tailer.position).toBe(0);

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pollUntil } from '../../test/helpers/poll.js';
 import { LIVE_HISTORY_LIMITS } from './history.js';
 import { piAdapter } from './pi/index.js';
 import { getProcessTree } from './pids.js';
@@ -23,15 +24,6 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-async function until<T>(get: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = get();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const h = JSON.stringify;
 const noLog = () => {};
@@ -61,7 +53,7 @@ describe('SessionTracker', () => {
     let latest: Session | undefined;
     tracker.onSession((s) => (latest = s));
     tracker.start();
-    const s = await until(() => (latest?.events.at(-1) as { text?: string } | undefined)?.text === `step ${n - 1}` ? latest : undefined, 20_000);
+    const s = await pollUntil(() => (latest?.events.at(-1) as { text?: string } | undefined)?.text === `step ${n - 1}` ? latest : undefined, { timeoutMs: 20_000 });
     expect(s.events.length).toBeLessThanOrEqual(LIVE_HISTORY_LIMITS.maxEvents);
     expect(s.events[0]).toMatchObject({ kind: 'user', text: 'the first request' });
     expect(s.dropped).toBe(n + 1 - s.events.length);
@@ -71,18 +63,20 @@ describe('SessionTracker', () => {
     const ctx = { cwd: '/w', env: { HOME: home }, home };
     const plan = piAdapter.planLaunch([], { ...ctx, newId: () => 'abc', now: Date.now() });
     const child = sleeper();
-    const tracker = new SessionTracker({ ...ctx, adapter: piAdapter, plan, childPid: child.pid!, startedAt: Date.now(), stateDir: join(home, 'state'), log: noLog, pollMs: 200 });
+    const logged: string[] = [];
+    const tracker = new SessionTracker({ ...ctx, adapter: piAdapter, plan, childPid: child.pid!, startedAt: Date.now(), stateDir: join(home, 'state'), log: (_area, msg) => logged.push(msg), pollMs: 200 });
     trackers.push(tracker);
     const seen: Session[] = [];
     tracker.onSession((s) => seen.push(s));
     tracker.start();
-    await new Promise((r) => setTimeout(r, 100));
+    await pollUntil(() => logged.includes('following session file'), { description: 'the tracker following the pinned file' });
+    expect(existsSync(plan.pinnedFile!)).toBe(false);
     mkdirSync(join(plan.pinnedFile!, '..'), { recursive: true });
     writeFileSync(plan.pinnedFile!, h({ type: 'session', version: 3, id: 'sid', cwd: '/w' }) + '\n' + h({ type: 'message', id: 'u1', parentId: null, message: { role: 'user', content: 'do it' } }) + '\n');
-    const first = await until(() => seen[0]);
+    const first = await pollUntil(() => seen[0]);
     expect(first).toMatchObject({ agent: 'pi', id: 'sid', file: plan.pinnedFile, stamp: 'u1' });
     appendFileSync(plan.pinnedFile!, h({ type: 'message', id: 'a1', parentId: 'u1', message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], stopReason: 'stop' } }) + '\n');
-    const second = await until(() => seen[1]);
+    const second = await pollUntil(() => seen[1]);
     expect(second.stamp).toBe('a1');
     expect(tracker.current?.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'turn-end']);
   });
@@ -106,7 +100,7 @@ describe('SessionTracker', () => {
     const a = new SessionTracker({ ...base, childPid: sleeper().pid! });
     trackers.push(a);
     a.start();
-    expect((await until(() => a.current)).id).toBe('one');
+    expect((await pollUntil(() => a.current)).id).toBe('one');
     // Hand a's claim to another live process, as if a second wrapper process had claimed 'one' first.
     const claimsDir = join(stateDir, 'claims');
     const [claimName] = readdirSync(claimsDir);
@@ -119,7 +113,7 @@ describe('SessionTracker', () => {
     const b = new SessionTracker({ ...base, childPid: sleeper().pid! });
     trackers.push(b);
     b.start();
-    expect((await until(() => b.current)).id).toBe('two');
+    expect((await pollUntil(() => b.current)).id).toBe('two');
   });
 
   it('takes over a claim whose owner died', async () => {
@@ -134,7 +128,7 @@ describe('SessionTracker', () => {
     const first = new SessionTracker({ cwd: '/w', env: {}, home, adapter, plan: { args: [], resume: false }, childPid: process.pid, startedAt: 0, stateDir, log: noLog });
     trackers.push(first);
     first.start();
-    await until(() => first.current);
+    await pollUntil(() => first.current);
     await first.stop();
     trackers = [];
     expect(readdirSync(join(stateDir, 'claims'))).toEqual([]); // released on stop
@@ -142,7 +136,7 @@ describe('SessionTracker', () => {
     const t = new SessionTracker({ cwd: '/w', env: {}, home, adapter, plan: { args: [], resume: false }, childPid: process.pid, startedAt: 0, stateDir, log: noLog });
     trackers.push(t);
     t.start();
-    expect((await until(() => t.current)).id).toBe('only');
+    expect((await pollUntil(() => t.current)).id).toBe('only');
   });
 });
 
@@ -150,12 +144,11 @@ describe('getProcessTree', () => {
   it('finds a grandchild', async () => {
     const c = spawn('sh', ['-c', 'sleep 30 & wait']);
     children.push(c);
-    let pids: number[] = [];
-    const end = Date.now() + 3000;
-    while (pids.length < 2 && Date.now() < end) {
-      pids = await getProcessTree(c.pid!);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // sh forks its sleep a moment after it starts.
+    const pids = await pollUntil(async () => {
+      const tree = await getProcessTree(c.pid!);
+      return tree.length >= 2 ? tree : undefined;
+    }, { timeoutMs: 3000, description: 'the grandchild in the tree' });
     expect(pids[0]).toBe(c.pid);
     expect(pids.length).toBeGreaterThanOrEqual(2);
   });

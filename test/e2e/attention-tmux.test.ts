@@ -2,48 +2,32 @@
 // runs under recapwrap in window 0. Asked a question while you look at it: nothing. You switch to window
 // 1; the agent asks again: the away pane's window gets tmux's bell flag and @recap_attention=waiting
 // (pane and window), the user's notify command runs once with the event; coming back clears the marks.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { TmuxServer, tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+import { tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+import { isProcessAlive } from '../../src/util/process.js';
+import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const FAKE_AGENT = join(REPO_DIR, 'test', 'fixtures', 'bin', 'fake-agent.mjs');
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(!hasTmux)('attention in tmux', () => {
-  let dir: string;
-  let server: TmuxServer;
   let wrapperPid: number | undefined;
-  beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-attn-'));
-    server = TmuxServer.create('rw-attn');
-  });
-  afterAll(async () => {
-    server.kill();
-    if (wrapperPid) await pollUntil(() => !isAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  const setup = tmuxE2e('rw-attn', {
+    afterKill: async () => {
+      if (wrapperPid) await pollUntil(() => !isProcessAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
+    },
   });
 
   it('marks and rings the away pane’s window when the agent asks, never while you look, and clears on return', async () => {
+    const { dir, server } = setup;
     const workspace = join(dir, 'work');
     const events = join(dir, 'events.txt');
     const stateDir = join(dir, 'state');
     const debugLogFile = join(dir, 'debug.log');
-    const wrapped = [process.execPath, CLI_BIN, '--agent', 'pi', '--away', '600', '--generator', 'heuristic', '--', FAKE_AGENT];
     // A first session keeps the server up while focus-events is set before the wrapper starts.
     server.newSession({ name: 'main', cols: 120, rows: 24, command: ['cat'] });
     server.run(['set', '-g', 'focus-events', 'on']);
@@ -53,7 +37,7 @@ describe.skipIf(!hasTmux)('attention in tmux', () => {
       '-e', `RECAPWRAP_STATE_DIR=${stateDir}`,
       '-e', `RECAPWRAP_DEBUG_LOG=${debugLogFile}`,
       '-e', `RECAPWRAP_NOTIFY=auto,command:printf '%s %s\\n' "$RECAPWRAP_EVENT" "$RECAPWRAP_AGENT" >> ${shellQuote(events)}`,
-      'sh', '-c', `mkdir -p ${shellQuote(workspace)} && cd ${shellQuote(workspace)} && exec ${wrapped.map(shellQuote).join(' ')}`,
+      ...wrapperCommand(workspace, ['--agent', 'pi', '--away', '600', '--generator', 'heuristic', '--', FAKE_AGENT], { mkdir: true }),
     ]).trim();
     wrapperPid = Number(server.run(['display-message', '-p', '-t', pane, '#{pane_pid}']).trim());
     server.run(['select-window', '-t', 'main:1']);

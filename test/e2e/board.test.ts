@@ -1,41 +1,34 @@
 // `recapwrap board` driven in a private tmux server: two scripted agents under two wrappers in one
 // window, the board in another. Rows appear; a row updates when its agent finishes a turn; j + Enter
 // jumps the client to the second agent's pane; q quits and the shell's screen is back as it was.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { shellQuote, TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
+import { shellQuote, tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 
 describe.skipIf(!hasTmux)('recapwrap board', () => {
-  let dir: string;
-  let server: TmuxServer;
-  beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-board-'));
-    server = TmuxServer.create('rw-board');
-  });
-  afterAll(() => {
-    server.kill();
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  });
+  const setup = tmuxE2e('rw-board');
 
   it('shows live rows, follows a finished turn, jumps to a pane on Enter and restores the screen on q', async () => {
+    const { dir, server } = setup;
     const env = { RECAPWRAP_STATE_DIR: join(dir, 'state'), PI_CODING_AGENT_DIR: join(dir, 'pi'), RECAPWRAP_DEMO_STEP_MS: '100' };
     const wrapped = (name: string) => {
       const cwd = join(dir, name);
       mkdirSync(cwd);
-      return ['sh', '-c', `cd ${shellQuote(cwd)} && exec ${[process.execPath, CLI_BIN, '--agent', 'pi', '--generator', 'heuristic', '--', DEMO_AGENT].map(shellQuote).join(' ')}`];
+      return wrapperCommand(cwd, ['--agent', 'pi', '--generator', 'heuristic', '--', DEMO_AGENT]);
     };
     const alpha = server.newSession({ name: 'main', cols: 140, rows: 24, command: wrapped('alpha'), env });
-    // Started one after the other: the board orders rows by start time, newest first (as ls).
-    await new Promise((r) => setTimeout(r, 300));
+    // Started one after the other: the board orders rows by start time, newest first (as ls). alpha has
+    // started once its state file (with its start time) is there.
+    const liveFiles = () => (existsSync(env.RECAPWRAP_STATE_DIR) ? readdirSync(env.RECAPWRAP_STATE_DIR).filter((n) => n.startsWith('live-')) : []);
+    await pollUntil(() => liveFiles().length === 1, { timeoutMs: 15_000, description: 'alpha’s state file' });
     const beta = server.splitWindow(alpha, wrapped('beta'), env);
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     const boardPane = server.run(['new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'main', ...envArgs, `sh -c 'echo BEFORE-THE-BOARD; exec sh'`]).trim();

@@ -5,29 +5,21 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assertBuilt, CLI_BIN, spawnInPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { shellQuote, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';
+import { shellQuote, tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxE2e } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 
 describe.skipIf(!hasTmux)('recapwrap demo in a default tmux', () => {
-  let server: TmuxServer;
-  let dir: string;
-  beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-demo-e2e-'));
-    server = TmuxServer.create('rw-demo');
-  });
-  afterAll(() => {
-    server.kill();
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  });
+  const setup = tmuxE2e('rw-demo');
 
   it('shows a recap from the idle timer it announces, answers y, and leaves nothing behind', async () => {
+    const { dir, server } = setup;
     const home = join(dir, 'home');
     const tmp = join(dir, 'tmp');
     const start = join(dir, 'start');

@@ -1,30 +1,20 @@
 // `recapwrap doctor` in a tmux pane of a default tmux (focus-events off), as a new user runs it (#18
 // point 8): it does not make you wait for the 15 s focus probe (no report could arrive), says why, and
 // wraps its report to the pane's width. extended-keys is not a warning.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
-import { shellQuote, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';
+import { shellQuote, tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxE2e } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 
 describe.skipIf(!hasTmux)('doctor inside a default tmux', () => {
-  let server: TmuxServer;
-  let home: string;
-  beforeAll(() => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), 'rw-doctor-e2e-'));
-    server = TmuxServer.create('rw-doctor');
-  });
-  afterAll(() => {
-    server.kill();
-    rmSync(home, { recursive: true, force: true });
-  });
+  const setup = tmuxE2e('rw-doctor');
 
   it('skips the focus probe when focus-events is off and fits the report to the pane', async () => {
+    const { dir: home, server } = setup;
     const cols = 60;
     const marker = join(home, 'done');
     const cmd = `${[process.execPath, CLI_BIN, 'doctor'].map(shellQuote).join(' ')}; touch ${shellQuote(marker)}; sleep 600`;

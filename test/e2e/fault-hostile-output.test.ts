@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { liveState, writeLiveState } from '../helpers/live-state.js';
 import { findUnsafe } from '../helpers/terminal-safe.js';
 
 // OSC 52 (clipboard) and OSC 0 (title) in 7-bit form, then 8-bit CSI/OSC, RLO, zero-width, soft hyphen, BOM, NEL, tags.
@@ -73,26 +74,18 @@ beforeAll(() => {
   sessionFile = join(sessions, '2026-11-22T08-00-00-000Z_hostile.jsonl');
   writeFileSync(sessionFile, hostilePiTranscript(work));
   // A live wrapper's state as a hostile one could leave it (this test process stands in for the live pid).
-  writeFileSync(
-    join(stateDir, `live-${process.pid}.json`),
-    JSON.stringify({
-      version: 1,
-      pid: process.pid,
+  writeLiveState(stateDir, {
+    ...liveState({
       agent: `pi${H}`,
       command: `pi${H}`,
       cwd: work,
       sessionFile,
       sessionId: `sess${H}`,
       tmuxPane: `%1${H}`,
-      state: `idle${H}`,
-      stateSince: new Date().toISOString(),
-      lastFocusAt: null,
       lastRecap: { line: `recap: ${H} Next: ${H}`, stamp: `s${H}`, createdAt: new Date().toISOString() },
-      socketPath: null,
-      startedAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
     }),
-  );
+    state: `idle${H}`, // not a state recapwrap writes: a hostile file may hold anything
+  });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -18,6 +18,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+// Not a wait for the code under test: the gap between two writes is the input these tests are about
+// (a report cut across separate reads of the terminal), so it has to be real time.
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function reader(file: string): () => string {

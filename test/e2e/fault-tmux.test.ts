@@ -1,14 +1,14 @@
 // A hung tmux server (#19 point 15): a private server stopped with SIGSTOP, $TMUX pointing at it. The
 // agent must start and print without waiting for tmux, and the wrapper's exit (with its state file
 // removed) must not wait long on it either; no tmux client may be left behind waiting on the server.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, runCliInPty } from '../helpers/cli-pty.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCliInPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxE2e } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
@@ -34,22 +34,16 @@ function clientsOf(socket: string): number[] {
 }
 
 describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', () => {
-  let dir: string;
-  let server: TmuxServer;
+  const setup = tmuxE2e('rw-hung');
   let serverPid = 0;
-  beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-hung-tmux-'));
-    server = TmuxServer.create('rw-hung');
-  });
+  // Registered after tmuxE2e's, so it runs before it (after-hooks run last-registered first): a stopped server cannot be killed cleanly.
   afterAll(() => {
     if (serverPid) process.kill(serverPid, 'SIGCONT');
-    server.kill();
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
 
   // One run of `recapwrap pi` (the demo agent): ms to its first screen, ms from quitting it to exit.
   async function timeRun(label: string, tmux: { TMUX: string; TMUX_PANE: string } | undefined): Promise<{ startMs: number; exitMs: number; stateDir: string }> {
+    const { dir } = setup;
     const home = join(dir, label);
     const bin = join(home, 'bin');
     mkdirSync(bin, { recursive: true });
@@ -80,6 +74,7 @@ describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', 
   }
 
   it('delays neither the agent start nor the exit beyond the bound, and leaves no tmux client behind', async () => {
+    const { server } = setup;
     const pane = server.newSession({ name: 'h', command: ['sleep', '600'] });
     const socket = server.run(['display', '-p', '#{socket_path}']).trim();
     serverPid = Number(server.run(['display', '-p', '#{pid}']).trim());

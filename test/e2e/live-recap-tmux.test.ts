@@ -3,58 +3,43 @@
 // the threshold, come back, and the recap is on the client's screen and in @recap; a key clears it and
 // still reaches the agent, and the agent's pane is as it was.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/util/text-width.js';
 import { VirtualTerminal } from '../fakes/virtual-terminal.js';
-import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { TmuxServer, tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+import { tmuxAvailable } from '../helpers/tmux.js';
+import { isProcessAlive } from '../../src/util/process.js';
+import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 const AWAY_SECONDS = 2;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(!hasTmux)('live recap in tmux', () => {
-  let dir: string;
-  let server: TmuxServer;
-  beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-live-'));
-    server = TmuxServer.create('rw-live');
-  });
   let wrapperPid: number | undefined;
-  afterAll(async () => {
-    server.kill();
+  const setup = tmuxE2e('rw-live', {
     // The wrapper writes its last log lines and removes its state as the server dies: wait for it.
-    if (wrapperPid) await pollUntil(() => !isAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    afterKill: async () => {
+      if (wrapperPid) await pollUntil(() => !isProcessAlive(wrapperPid as number), { timeoutMs: 10_000, description: 'the wrapper to exit' }).catch(() => undefined);
+    },
   });
 
   it('shows the recap on return after the threshold, names the file written, and a key clears it', async () => {
+    const { dir, server } = setup;
     const workspace = join(dir, 'work');
     const agentDir = join(dir, 'pi-agent');
     // recapwrap pins nothing for a command that is not pi itself (#18): it finds the session in pi's folder
     // for this cwd, made here so the folder watch sees the file at once (as in a pi user's home).
     mkdirSync(join(agentDir, 'sessions', `--${workspace.replace(/^\//, '').replace(/\//g, '-')}--`), { recursive: true });
-    const wrapped = [process.execPath, CLI_BIN, '--agent', 'pi', '--away', String(AWAY_SECONDS), '--generator', 'heuristic', '--', DEMO_AGENT];
     const pane = server.newSession({
       name: 'main',
       cols: 120,
       rows: 24,
-      command: ['sh', '-c', `mkdir -p ${shellQuote(workspace)} && cd ${shellQuote(workspace)} && exec ${wrapped.map(shellQuote).join(' ')}`],
+      command: wrapperCommand(workspace, ['--agent', 'pi', '--away', String(AWAY_SECONDS), '--generator', 'heuristic', '--', DEMO_AGENT], { mkdir: true }),
       env: {
         PI_CODING_AGENT_DIR: agentDir,
         RECAPWRAP_STATE_DIR: join(dir, 'state'),

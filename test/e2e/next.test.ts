@@ -3,47 +3,40 @@
 // other. `next` (run as a key binding would, through run-shell) jumps to the question that has waited
 // longest; from there, to the other. Outside tmux it prints the card; with nothing waiting it exits 1.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { TmuxServer, tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+import { tmuxAvailable, shellQuote } from '../helpers/tmux.js';
+import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const FAKE_AGENT = join(REPO_DIR, 'test', 'fixtures', 'bin', 'fake-agent.mjs');
 
 describe.skipIf(!hasTmux)('recapwrap next', () => {
-  let dir: string;
-  let server: TmuxServer;
-  beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-next-'));
-    server = TmuxServer.create('rw-next');
-  });
-  afterAll(async () => {
-    server.kill();
-    const stateDir = join(dir, 'state');
-    await pollUntil(() => !existsSync(stateDir) || readdirSync(stateDir).filter((n) => n.startsWith('live-')).length === 0, { timeoutMs: 10_000, description: 'the wrappers to exit' }).catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  const setup = tmuxE2e('rw-next', {
+    afterKill: async () => {
+      const stateDir = join(setup.dir, 'state');
+      await pollUntil(() => !existsSync(stateDir) || readdirSync(stateDir).filter((n) => n.startsWith('live-')).length === 0, { timeoutMs: 10_000, description: 'the wrappers to exit' }).catch(() => undefined);
+    },
   });
 
   it('jumps to the older of two waiting sessions, then to the other; prints the card outside tmux', async () => {
+    const { dir, server } = setup;
     const stateDir = join(dir, 'state');
     server.newSession({ name: 'main', cols: 120, rows: 24, command: ['cat'] });
     server.run(['set', '-g', 'focus-events', 'on']);
     const start = (name: string): string => {
       const workspace = join(dir, name);
       mkdirSync(workspace, { recursive: true });
-      const wrapped = [process.execPath, CLI_BIN, '--agent', 'pi', '--away', '600', '--generator', 'heuristic', '--', FAKE_AGENT];
       return server.run([
         'new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'main', '-n', name,
         '-e', `PI_CODING_AGENT_DIR=${join(dir, 'pi-agent')}`,
         '-e', `RECAPWRAP_STATE_DIR=${stateDir}`,
         '-e', `RECAPWRAP_DEBUG_LOG=${join(dir, `${name}.log`)}`,
-        'sh', '-c', `cd ${shellQuote(workspace)} && exec ${wrapped.map(shellQuote).join(' ')}`,
+        ...wrapperCommand(workspace, ['--agent', 'pi', '--away', '600', '--generator', 'heuristic', '--', FAKE_AGENT]),
       ]).trim();
     };
     const panes = { a: start('a'), b: start('b'), c: start('c') };

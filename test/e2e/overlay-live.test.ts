@@ -95,8 +95,8 @@ describe('overlay bar outside tmux', () => {
 
       pty.write('\x0c'); // Ctrl-L: the demo agent ignores it, so only the bar's removal changes the screen
       await pollUntil(async () => (await term.settled(), !term.snapshot().text.some((l) => l.includes('✦ recap:'))), { description: 'the bar to go' });
-      await new Promise((r) => setTimeout(r, 100));
-      await term.settled();
+      // The rows under the bar come back in the same write that takes it off; poll, do not guess a delay.
+      await pollUntil(async () => (await term.settled(), JSON.stringify(term.snapshot()) === JSON.stringify(before)), { timeoutMs: 3000, description: 'the screen as it was' }).catch(() => undefined);
       expect(term.snapshot()).toEqual(before);
 
       pty.write('\x04');
@@ -164,7 +164,8 @@ describe('overlay bar outside tmux', () => {
       }, { description: 'the bar back, composed for 60 columns' });
       d.pty.write('\x0c');
       await pollUntil(async () => !(await d.text()).some((l) => l.includes('✦ recap')), { description: 'the bar to go' });
-      await new Promise((r) => setTimeout(r, 300));
+      // The header comes back in the repaint that takes the bar off; poll for it, not a guessed delay.
+      await pollUntil(async () => (await d.text())[0] === header, { timeoutMs: 3000, description: 'the header back' }).catch(() => undefined);
       const after = await d.text();
       expect(after[0]).toBe(header);
       expect(after.join('\n')).not.toMatch(/✦|recap:|Migrat|Next: /);

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { spawnPty, type PtyExit, type PtyProcess } from '../../src/pty/pty-process.js';
+import { holdsFor } from '../helpers/poll.js';
 
 const SEQ = execFileSync('seq', ['1', '200000'], { encoding: 'latin1', maxBuffer: 64 << 20 }).replace(/\n/g, '\r\n');
 
@@ -33,8 +34,9 @@ describe('spawnPty output', () => {
       });
     });
     const whilePaused = chunks.length;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(chunks.length).toBe(whilePaused); // the child is blocked on a full pty, not read
+    // Stays (bounded): nothing shows that data is NOT delivered but time. The child is blocked on a
+    // full pty, not read; fails the moment a chunk arrives.
+    await holdsFor(() => chunks.length === whilePaused, { forMs: 300, description: 'no delivery while paused' });
     pty.resume();
     expect(await exit).toEqual({ exitCode: 0 });
     expect(Buffer.concat(chunks).toString('latin1') === SEQ, 'output differs').toBe(true);

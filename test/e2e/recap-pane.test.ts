@@ -2,26 +2,23 @@
 // and json are honoured, --session beside --pane is a usage error, and tmux.conf.example's prefix+R on
 // a pane without recapwrap shows the real reason as a tmux message, not run-shell's "returned 1" view.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { shellQuote, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';
+import { shellQuote, tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 
 describe.skipIf(!hasTmux)('recap --pane', () => {
-  let server: TmuxServer;
-  let dir: string;
+  const setup = tmuxE2e('rw-rpane');
   let env: Record<string, string>;
   beforeAll(() => {
-    assertBuilt();
-    dir = mkdtempSync(join(tmpdir(), 'rw-recap-pane-'));
-    server = TmuxServer.create('rw-rpane');
+    const { dir } = setup;
     // `recapwrap` on PATH, as the key binding calls it.
     const bin = join(dir, 'bin');
     mkdirSync(bin);
@@ -30,6 +27,7 @@ describe.skipIf(!hasTmux)('recap --pane', () => {
     env = { PATH: `${bin}:${process.env.PATH}`, HOME: join(dir, 'home'), PI_CODING_AGENT_DIR: join(dir, 'pi'), RECAPWRAP_STATE_DIR: join(dir, 'state'), RECAPWRAP_DEMO_STEP_MS: '100' };
   });
   afterAll(() => {
+    const { dir, server } = setup;
     server.kill();
     rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
@@ -37,10 +35,10 @@ describe.skipIf(!hasTmux)('recap --pane', () => {
   const cli = (args: string[]) => spawnSync(process.execPath, [CLI_BIN, ...args], { encoding: 'utf8', env: { ...process.env, ...env, TMUX: '', TMUX_PANE: '' } });
 
   it('honours --format card and json, and refuses --session beside --pane', async () => {
+    const { dir, server } = setup;
     const work = join(dir, 'work');
     mkdirSync(work);
-    const wrapped = [process.execPath, CLI_BIN, '--agent', 'pi', '--generator', 'heuristic', '--', DEMO_AGENT].map(shellQuote).join(' ');
-    const pane = server.newSession({ name: 'main', cols: 120, rows: 24, command: ['sh', '-c', `cd ${shellQuote(work)} && exec ${wrapped}`], env });
+    const pane = server.newSession({ name: 'main', cols: 120, rows: 24, command: wrapperCommand(work, ['--agent', 'pi', '--generator', 'heuristic', '--', DEMO_AGENT]), env });
     await pollUntil(() => server.capturePane(pane).includes('demo agent'), { timeoutMs: 10_000, description: 'the demo agent' });
     server.run(['send-keys', '-t', pane, 'Enter']);
     await pollUntil(() => server.capturePane(pane).includes('want me to?'), { timeoutMs: 15_000, description: 'the turn to end' });
@@ -63,6 +61,7 @@ describe.skipIf(!hasTmux)('recap --pane', () => {
   });
 
   it('prefix+R from tmux.conf.example on a pane without recapwrap shows why, with no view mode', async () => {
+    const { dir, server } = setup;
     const plain = server.run(['new-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'main', 'sh']).trim();
     const bind = readFileSync(join(REPO_DIR, 'tmux.conf.example'), 'utf8').split('\n').find((l) => l.startsWith('bind R '));
     expect(bind).toBeDefined();

@@ -1,7 +1,6 @@
 // The tmux display on a private server: pane options for status lines, display-message on the
 // attached client, and recap text that tries to run a tmux command or inject a style does neither.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearPaneRecapOptions, escapeForTmux, setPaneRecapOptions, tmuxDisplayMessage } from '../../src/display/tmux.js';
@@ -9,30 +8,26 @@ import { TmuxRecapDisplay } from '../../src/display/tmux-display.js';
 import { viewRecapLine } from '../../src/app/wrap/live-recap.js';
 import { displayWidth } from '../../src/util/text-width.js';
 import { VirtualTerminal } from '../fakes/virtual-terminal.js';
-import { pollUntil } from '../helpers/poll.js';
+import { holdsFor, pollUntil } from '../helpers/poll.js';
 import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
+import { tmuxE2e } from '../helpers/tmux-e2e.js';
 
 const hasTmux = tmuxAvailable();
 
 describe.skipIf(!hasTmux)('tmux display', () => {
-  let server: TmuxServer;
+  const setup = tmuxE2e('rw-disp', { built: false });
   let pane: string;
-  let dir: string;
   let target: { pane: string; serverArgs: string[] };
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rw-tmuxdisp-'));
-    server = TmuxServer.create('rw-disp');
+    const { server } = setup;
     pane = server.newSession({ name: 'main', command: ['sleep', '600'] });
     target = { pane, serverArgs: ['-L', server.socket, '-f', '/dev/null'] };
     server.run(['set', '-g', 'status-right-length', '200']);
     server.run(['set', '-g', 'status-right', '[#{@recap_state}] #{@recap}']);
   });
-  afterAll(() => {
-    server.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   it('sets @recap, @recap_state and @recap_age in one call and clears them', async () => {
+    const { server } = setup;
     expect(await setPaneRecapOptions(target, { recap: 'recap: added a flag. Next: docs.', state: 'idle', age: 'just now' })).toBe(true);
     expect(server.run(['show', '-pv', '-t', pane, '@recap']).trim()).toBe('recap: added a flag. Next: docs.');
     expect(server.run(['show', '-pv', '-t', pane, '@recap_state']).trim()).toBe('idle');
@@ -42,7 +37,12 @@ describe.skipIf(!hasTmux)('tmux display', () => {
   });
 
   it('a transcript cannot run a tmux command or expand formats through @recap or display-message', async () => {
+    const { dir, server } = setup;
     const marker = join(dir, 'pwned');
+    // A #() job of our own beside the hostile text on main's status line: once it has run, so has any
+    // job that status line started (they start together, when the line is drawn).
+    const canary = join(dir, 'canary');
+    server.run(['set', '-t', 'main', 'status-left', `#(touch ${canary})`]);
     const hostile = `done #(touch ${marker}) #{pane_id} #[fg=red]x\x1b]2;title\x07 ;kill-server`;
     expect(await setPaneRecapOptions(target, { recap: hostile })).toBe(true);
     const client = server.attach('main', { cols: 200, rows: 10 });
@@ -50,8 +50,10 @@ describe.skipIf(!hasTmux)('tmux display', () => {
     // Expanding the option the way a user's status line might, even with E:, must not run anything.
     server.run(['display-message', '-p', '-t', pane, '#{E:@recap}']);
     await pollUntil(() => client.output().includes('done'), { description: 'the status line on the client' });
-    await new Promise((r) => setTimeout(r, 1200)); // #() jobs run asynchronously: give one a chance to appear
-    expect(existsSync(marker)).toBe(false);
+    await pollUntil(() => existsSync(canary), { timeoutMs: 5000, description: 'our own #() job to have run' });
+    server.run(['set', '-u', '-t', 'main', 'status-left']);
+    // Jobs run asynchronously: a short look past the canary, failing the moment the marker appears.
+    await holdsFor(() => !existsSync(marker), { forMs: 200, description: 'no job from the hostile text' });
     const stored = server.run(['show', '-pv', '-t', pane, '@recap']).trim();
     expect(stored).toBe(escapeForTmux(hostile));
     expect(stored).not.toContain('\x1b');
@@ -61,6 +63,7 @@ describe.skipIf(!hasTmux)('tmux display', () => {
   });
 
   it('display-message shows the recap on the attached client', async () => {
+    const { server } = setup;
     const client = server.attach('main', { cols: 120, rows: 10 });
     await pollUntil(() => client.output().length > 0, { description: 'client drawn' });
     const display = new TmuxRecapDisplay(target);
@@ -93,8 +96,9 @@ describe.skipIf(!hasTmux)('tmux display', () => {
       await screen.settled();
       return screen.row(screen.rows - 1);
     };
-    const t = () => ({ pane: agentPane, serverArgs: ['-L', server.socket, '-f', '/dev/null'] });
+    const t = () => ({ pane: agentPane, serverArgs: ['-L', setup.server.socket, '-f', '/dev/null'] });
     beforeAll(async () => {
+      const { server } = setup;
       agentPane = server.newSession({ name: 'multi', cols: COLS, rows: 10, command: ['sleep', '600'] });
       otherPane = server.splitWindow(agentPane, ['sleep', '600']);
       server.run(['new-window', '-d', '-t', 'multi', 'sleep 600']);
@@ -110,6 +114,7 @@ describe.skipIf(!hasTmux)('tmux display', () => {
     });
 
     it('@recap holds the full line; the message on the client is composed for its width and keeps Next:', async () => {
+      const { server } = setup;
       server.run(['select-window', '-t', 'multi:0']);
       server.run(['select-pane', '-t', agentPane]);
       const display = new TmuxRecapDisplay(t(), { whose: { agent: 'pi', folder: 'billing' } });
@@ -128,6 +133,7 @@ describe.skipIf(!hasTmux)('tmux display', () => {
     });
 
     it('labels the recap with the agent and folder when the pane is on screen but not the current one', async () => {
+      const { server } = setup;
       server.run(['select-window', '-t', 'multi:0']);
       server.run(['select-pane', '-t', otherPane]);
       const display = new TmuxRecapDisplay(t(), { whose: { agent: 'pi', folder: 'billing' } });
@@ -142,6 +148,7 @@ describe.skipIf(!hasTmux)('tmux display', () => {
     });
 
     it('shows no message to a client looking at another window, or when another pane is zoomed', async () => {
+      const { server } = setup;
       for (const arrange of [
         () => server.run(['select-window', '-t', 'multi:1']),
         () => {
@@ -155,9 +162,9 @@ describe.skipIf(!hasTmux)('tmux display', () => {
         const line = `recap: hidden ${Math.random().toString(36).slice(2)}. Next: nothing.`;
         display.show(viewRecapLine(line));
         await pollUntil(() => server.run(['show', '-pv', '-t', agentPane, '@recap']).trim() === line, { description: '@recap set' });
-        // The message would be up within a few ms of the option; give it far longer.
-        await new Promise((r) => setTimeout(r, 700));
-        expect(await statusRow()).not.toContain('recap');
+        // Stays: nothing shows that a message was NOT sent. It would be up within a few ms of the
+        // option; look for far longer, failing the moment it shows.
+        await holdsFor(async () => !(await statusRow()).includes('recap'), { forMs: 700, intervalMs: 50, description: 'no message on the client' });
         expect(client.output()).not.toContain('hidden');
         await display.dispose();
       }

@@ -1,4 +1,8 @@
-/** Wait for a condition by polling it until a deadline: the only way e2e tests wait (no fixed sleeps). */
+/**
+ * How tests wait: poll a condition until a deadline (`pollUntil`), never a fixed sleep. The one
+ * exception is proving that something does NOT happen, which needs time by nature: `holdsFor` checks
+ * the condition throughout a bounded window and fails at the first moment it breaks.
+ */
 
 export interface PollOptions {
   /** Give up after this long (default 10 s). */
@@ -8,6 +12,8 @@ export interface PollOptions {
   /** Included in the timeout error, to say what was awaited. */
   description?: string;
 }
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // Resolve with the first truthy value fn returns (sync or async); reject with the last value seen on timeout.
 export async function pollUntil<T>(fn: () => T | Promise<T>, options: PollOptions = {}): Promise<NonNullable<T>> {
@@ -29,6 +35,29 @@ export async function pollUntil<T>(fn: () => T | Promise<T>, options: PollOption
       const seen = lastError instanceof Error ? `error: ${lastError.message}` : `last value: ${JSON.stringify(last)?.slice(0, 500)}`;
       throw new Error(`Expected ${what} within ${timeoutMs} ms, got ${seen}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await pause(intervalMs);
+  }
+}
+
+export interface HoldOptions {
+  /** How long the condition must keep holding. Keep it short: every caller pays it in full. */
+  forMs: number;
+  /** Time between checks (default 10 ms). */
+  intervalMs?: number;
+  /** Included in the error, to say what must not happen. */
+  description?: string;
+}
+
+/**
+ * For "X does not happen": check `fn` now and every interval for `forMs`; throw at the first falsy
+ * answer. Only for negatives that nothing observable can confirm sooner (each use says why).
+ */
+export async function holdsFor(fn: () => unknown, options: HoldOptions): Promise<void> {
+  const intervalMs = options.intervalMs ?? 10;
+  const end = Date.now() + options.forMs;
+  for (;;) {
+    if (!(await fn())) throw new Error(`Expected ${options.description ?? 'condition'} to hold for ${options.forMs} ms; it broke after ${options.forMs - (end - Date.now())} ms`);
+    if (Date.now() >= end) return;
+    await pause(Math.min(intervalMs, Math.max(0, end - Date.now())));
   }
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../util/text-width.js';
+import { liveState } from '../../../test/helpers/live-state.js';
 import type { LiveState } from '../../display/state-file.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { renderLs } from './ls-table.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
-const state = (over: Partial<LiveState>): LiveState => ({
-  version: 1, pid: 1, agent: 'claude', command: 'claude', cwd: '/home/u/proj', sessionFile: null, sessionId: null, tmuxPane: '%3',
-  state: 'idle', stateSince: '2026-11-22T11:55:00Z', lastFocusAt: '2026-11-22T11:59:30Z', lastRecap: { line: 'recap: 日本語のテキスト👍 wrote app.ts. Next: run the tests.', stamp: 's', createdAt: '' },
-  socketPath: null, startedAt: '', updatedAt: '', ...over,
+const state = (over: Partial<LiveState>): LiveState => liveState({
+  pid: 1, agent: 'claude', command: 'claude', cwd: '/home/u/proj', tmuxPane: '%3', stateSince: '2026-11-22T11:55:00Z', lastFocusAt: '2026-11-22T11:59:30Z',
+  lastRecap: { line: 'recap: 日本語のテキスト👍 wrote app.ts. Next: run the tests.', stamp: 's', createdAt: '' }, startedAt: '', updatedAt: '', ...over,
 });
 
 describe('ls rendering', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { startModelServer, type ModelServer } from '../../../test/fakes/model-server.js';
+import { liveState, writeLiveState } from '../../../test/helpers/live-state.js';
 import { encodePiCwd } from '../../transcripts/pi/paths.js';
 import { displayWidth } from '../../util/text-width.js';
 import { runRecap } from './recap.js';
@@ -141,8 +142,7 @@ describe('recapwrap recap', () => {
     expect(await runRecap({ pane: '%0' }, env)).toEqual({ out: '', err: 'recapwrap: no live recapwrap in pane %0\n', code: 1 });
     const stateDir = join(home, 'state', 'recapwrap');
     mkdirSync(stateDir, { recursive: true });
-    const live = { version: 1, pid: process.pid, agent: 'pi', command: 'pi', cwd: '/w', sessionFile: FILE, sessionId: 'x', tmuxPane: '%2', state: 'idle', stateSince: '', lastFocusAt: null, lastRecap: null, socketPath: join(home, 'no.sock'), startedAt: '', updatedAt: '' };
-    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify(live));
+    writeLiveState(stateDir, liveState({ sessionFile: FILE, sessionId: 'x', tmuxPane: '%2', socketPath: join(home, 'no.sock') }));
     const json = await runRecap({ pane: '%2', format: 'json', generator: 'heuristic' }, env);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.out)).toMatchObject({ status: 'idle', session: { agent: 'pi', file: FILE } });

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveState, writeLiveState } from '../../../test/helpers/live-state.js';
 import { encodePiCwd } from '../../transcripts/pi/paths.js';
 import { displayWidth } from '../../util/text-width.js';
 import { runResume, type ResumeDeps } from './resume-run.js';
@@ -88,7 +89,7 @@ describe('recapwrap resume', () => {
     writePiSession('s2', 'add a verbose flag', 'Added it.', 2);
     const stateDir = join(home, 'state', 'recapwrap');
     mkdirSync(stateDir, { recursive: true });
-    writeFileSync(join(stateDir, `live-${process.pid}.json`), JSON.stringify({ version: 1, pid: process.pid, agent: 'pi', command: 'pi', cwd: CWD, sessionFile: file, tmuxPane: '%7', state: 'idle', startedAt: '', updatedAt: '' }));
+    writeLiveState(stateDir, liveState({ cwd: CWD, sessionFile: file, tmuxPane: '%7' }));
     const r = await runResume(undefined, { list: true }, deps([]));
     const heads = r.out.split('\n').filter((l) => /^ *\d+\./.test(l));
     expect(heads[0]).not.toContain('[live');

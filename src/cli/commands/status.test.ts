@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { liveState } from '../../../test/helpers/live-state.js';
 import { composeRecap } from '../../recap/compose.js';
 import { displayWidth } from '../../util/text-width.js';
 import { parseStatusArgs, runStatus } from './status.js';
@@ -31,7 +32,8 @@ describe('runStatus over real state files', () => {
     states.forEach((s, i) => writeFileSync(join(dir, `live-${1000 + i}.json`), JSON.stringify(s)));
     return dir;
   };
-  const live = (over: object): object => ({ version: 1, pid: process.pid, cwd: '/p', tmuxPane: '%1', startedAt: '2026-11-22T10:00:00Z', ...over });
+  // `over` may give a partial lastRecap ({ line } only): status reads nothing else of it.
+  const live = (over: Record<string, unknown>): object => ({ ...liveState({ cwd: '/p', tmuxPane: '%1', startedAt: '2026-11-22T10:00:00Z' }), ...over });
 
   it('prints the recap of the asked pane, # doubled for tmux', () => {
     const dir = stateDir([live({ tmuxPane: '%1', lastRecap: { line: 'recap: one' } }), live({ tmuxPane: '%2', lastRecap: { line: 'recap: #2 done' } })]);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { bornAt, fileClockPast } from '../../../test/helpers/file-clock.js';
 import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { geminiAdapter } from './index.js';
 import { geminiChatsDirs, geminiSlug } from './paths.js';
@@ -53,7 +54,7 @@ describe('gemini adapter', () => {
     writeFileSync(mine, metaLine(ID));
     const plan = geminiAdapter.planLaunch([], ctx());
     expect(await geminiAdapter.locateLive({ ...ctx(), plan, startedAt, pids: [] })).toEqual([{ file: mine, confidence: 'exact' }]);
-    await new Promise((r) => setTimeout(r, 20));
+    await fileClockPast(chats, bornAt(mine) + 1); // born after ours, as a /clear file is
     const cleared = join(chats, 'session-2026-11-22T08-55-77777777.jsonl');
     writeFileSync(cleared, metaLine('77777777-0000-4000-8000-000000000000'));
     expect(await geminiAdapter.locateLive({ ...ctx(), plan, startedAt, pids: [] })).toEqual([

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bornAt, fileClockPast, START_SLACK_MS } from '../../../test/helpers/file-clock.js';
 import { piAdapter } from './index.js';
 import { encodePiCwd } from './paths.js';
 
@@ -46,12 +47,15 @@ describe('pi locateLive and listSessions', () => {
     const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/home/dev/proj/x'));
     mkdirSync(dir, { recursive: true });
     // A file from before our start (another, older pi session) is never a candidate.
-    writeFileSync(join(dir, 'old.jsonl'), '{}\n');
-    await new Promise((r) => setTimeout(r, 1100 + 50));
-    const live = { ...ctx(), plan, startedAt: Date.now(), pids: [1] };
+    const old = join(dir, 'old.jsonl');
+    writeFileSync(old, '{}\n');
+    // We start just past the slack after it was born; every file made from here on is born after that.
+    const startedAt = bornAt(old) + START_SLACK_MS + 1;
+    await fileClockPast(dir, startedAt - START_SLACK_MS);
+    const live = { ...ctx(), plan, startedAt, pids: [1] };
     expect(await piAdapter.locateLive(live)).toEqual([{ file: plan.pinnedFile, confidence: 'exact' }]);
     writeFileSync(plan.pinnedFile!, '{"type":"session"}\n');
-    await new Promise((r) => setTimeout(r, 20));
+    await fileClockPast(dir, bornAt(plan.pinnedFile!)); // born after the pinned file, as a /new file is
     const newer = join(dir, 'newer.jsonl');
     writeFileSync(newer, '{"type":"session"}\n');
     expect(await piAdapter.locateLive(live)).toEqual([

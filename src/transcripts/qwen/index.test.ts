@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bornAt, fileClockPast, START_SLACK_MS } from '../../../test/helpers/file-clock.js';
 import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { qwenAdapter } from './index.js';
 import { encodeQwenCwd, getQwenChatsDir } from './paths.js';
@@ -17,7 +18,6 @@ const ID = '0b6c3e4a-1111-4222-8333-444455556666';
 const ctx = (env: Record<string, string> = {}) => ({ cwd: CWD, env, home, newId: () => ID, now: Date.now() });
 const chats = (env: Record<string, string> = {}) => getQwenChatsDir(ctx(env));
 const firstLine = (rel: string) => readFileSync(join(TRANSCRIPTS_DIR, rel), 'utf8').split('\n')[0] as string;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('qwen paths', () => {
   it('names the project folder like qwen: every non-alphanumeric character as -', () => {
@@ -68,9 +68,12 @@ describe('qwen locateLive', () => {
     const dir = chats();
     mkdirSync(dir, { recursive: true });
     // Another, older qwen session in this folder is never a candidate.
-    writeFileSync(join(dir, 'old.jsonl'), '{}\n');
-    await sleep(1300);
-    const live = { ...ctx(), plan, startedAt: Date.now(), pids: [4100, 4101, 4102] };
+    const old = join(dir, 'old.jsonl');
+    writeFileSync(old, '{}\n');
+    // We start just past the slack after it was born; every file made from here on is born after that.
+    const startedAt = bornAt(old) + START_SLACK_MS + 1;
+    await fileClockPast(dir, startedAt - START_SLACK_MS);
+    const live = { ...ctx(), plan, startedAt, pids: [4100, 4101, 4102] };
     const pinned = join(dir, `${ID}.jsonl`);
     expect(await qwenAdapter.locateLive(live)).toEqual([{ file: pinned, confidence: 'exact' }]);
     writeFileSync(pinned, '{}\n');
@@ -95,7 +98,7 @@ describe('qwen locateLive', () => {
     const live = { ...ctx(), plan, startedAt: Date.now(), pids: [1] };
     const pinned = join(dir, `${ID}.jsonl`);
     writeFileSync(pinned, '{}\n');
-    await sleep(20);
+    await fileClockPast(dir, bornAt(pinned)); // born after the pinned file, as a /clear file is
     const newer = join(dir, 'aaaaaaaa-0000-4000-8000-000000000002.jsonl');
     writeFileSync(newer, '{}\n');
     expect(await qwenAdapter.locateLive(live)).toEqual([
@@ -125,10 +128,12 @@ describe('qwen locateLive', () => {
     const continued = join(dir, 'ffffffff-0000-4000-8000-000000000007.jsonl');
     writeFileSync(older, '{}\n');
     writeFileSync(continued, '{}\n');
-    await sleep(1300);
+    // We start just past the slack after both were written; the append below comes after that.
+    const startedAt = Math.max(bornAt(older), bornAt(continued)) + START_SLACK_MS + 1;
     const plan = qwenAdapter.planLaunch(['-c'], ctx());
-    const live = { ...ctx(), plan, startedAt: Date.now(), pids: [1] };
+    const live = { ...ctx(), plan, startedAt, pids: [1] };
     expect(await qwenAdapter.locateLive(live)).toEqual([]);
+    await fileClockPast(dir, startedAt - START_SLACK_MS);
     // qwen appends the new prompt to the newest session.
     writeFileSync(continued, '{}\n{}\n');
     expect(await qwenAdapter.locateLive(live)).toEqual([{ file: continued, confidence: 'candidate' }]);

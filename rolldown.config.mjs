@@ -77,6 +77,6 @@ export default defineConfig({
     format: 'cjs',
     entryFileNames: '[name].cjs',
     chunkFileNames: 'chunks/[name]-[hash].cjs',
-    codeSplitting: { groups: [{ name: startupChunk }] },
+    codeSplitting: { groups: [{ name: startupChunk, debugName: 'start-up paths' }] },
   },
 });

@@ -93,7 +93,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    // The CommonJS launchers in bin/ (bin/package.json): require() is how it loads the start-up bundle.
+    // The CommonJS launchers in bin/ (bin/package.json): require() is how they load the build in dist/.
     files: ['**/*.cjs', 'bin/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,24 +1,82 @@
-// The CLI as CommonJS bundles. Loading a few dozen ES modules costs the ES module loader's own start
-// plus a resolve/read/compile per file; bundles skip both. Measured under script(1) on the 2-core box:
-// ~20 ms of a ~180 ms `recapwrap <agent>` start; `recapwrap --version` 187 -> 150 ms and a wrap with
-// an option 220 -> 173 ms (and to 111 / 132 ms once subcommands load their work on demand).
-// - dist/fast/: the start-up paths, `recapwrap <agent> …` with no options (fast-wrap) and `recapwrap
-//   status` (run by tmux status lines every few seconds).
-// - dist/full/: the full CLI (options, subcommands), built apart so its chunks do not split the
-//   start-up paths' bundles into more files.
-// Both folders sit as deep as dist/cli/, so paths built from import.meta.url (package.json, bin/, the
-// screen worker in dist/display/) hold in all three. Input is tsc's output: this runs after tsc.
+// The one build: rolldown bundles src/ straight from TypeScript into dist/ (type checking is `tsc
+// --noEmit`, run by `npm test`). Every runtime file comes from here: the CLI, the screen copy's worker
+// thread and the demo agent, with the chunks they share.
+//
+// CommonJS, not ES modules, on measurement: the same single build emitted as ESM cost the full CLI
+// (`recapwrap --no-focus true`) ~20 ms more CPU per start and `recapwrap status` (run by tmux status
+// lines every few seconds) ~8 ms; the plain wrap was even. That is the ES module loader's own start
+// plus its per-file link step, which require() does not pay.
+//
+// Entries: the two start-up paths keep files of their own, so they load none of commander or the
+// subcommands: `cli/fast-wrap` (`recapwrap <agent> …` without options) and `cli/status`; then the full
+// CLI (`cli/main`), the worker and the demo agent (run by bin/demo-agent.js).
+//
+// Chunks: left to itself rolldown splits the start-up paths' code by which entries share it, so a plain
+// wrap loaded 8 files of dist/ (the two-bundle build: 5) and started ~10 % slower under a pty (40
+// paired starts: 1.49x node -e 0 against 1.35x). So the modules those paths load up front go in two
+// chunks: what `recapwrap status` imports (a wrap needs it too), and the rest of what the wrap session
+// imports; the plain wrap then loads 5 files (1.37x in the same run) and status 2. The two sets are
+// found by following static imports, so they stay right as imports change; what is loaded on demand
+// (import()) is left to rolldown.
+//
+// Paths: every output file sits two folders below the package (dist/<folder>/, chunks in
+// dist/chunks/), as the sources that build a path from import.meta.url sit in src/<folder>/:
+// src/cli/main.ts reads ../../package.json, src/app/demo.ts runs ../../bin/*, src/display/screen.ts
+// starts ../display/screen-worker.cjs. So those paths hold in dist/ and when tests run the sources.
+import { resolve } from 'node:path';
 import { defineConfig } from 'rolldown';
 
-const common = {
+const STATUS = resolve('src/cli/commands/status.ts');
+const WRAP_SESSION = resolve('src/app/wrap-session.ts');
+
+// Every module `from` loads through static imports, itself included.
+function staticImports(from, ctx) {
+  const seen = new Set();
+  const todo = [from];
+  while (todo.length > 0) {
+    const id = todo.pop();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    todo.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+
+let startup;
+function startupChunk(id, ctx) {
+  startup ??= { status: staticImports(STATUS, ctx), wrap: staticImports(WRAP_SESSION, ctx) };
+  // status.ts itself stays in its entry file.
+  if (id === STATUS) return null;
+  if (startup.status.has(id)) return 'startup-base';
+  if (startup.wrap.has(id)) return 'wrap-session';
+  return null;
+}
+
+export default defineConfig({
   platform: 'node',
+  // The oldest Node package.json's engines allows: nothing it runs natively is rewritten.
+  transform: { target: 'node20.11' },
+  input: {
+    'cli/fast-wrap': 'src/cli/fast-wrap.ts',
+    'cli/status': 'src/cli/commands/status.ts',
+    'cli/main': 'src/cli/main.ts',
+    'display/screen-worker': 'src/display/screen-worker.ts',
+    'demo/scripted-agent': 'src/demo/scripted-agent.ts',
+  },
   // Native, or required at run time next to their own files (blessed reads its terminfo files; its
   // sources also have legacy octal escapes the bundler refuses).
   external: ['node-pty', '@xterm/headless', 'commander', 'blessed'],
-};
-const output = (dir) => ({ dir, cleanDir: true, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs' });
-
-export default defineConfig([
-  { ...common, input: { 'fast-wrap': 'dist/cli/fast-wrap.js', status: 'dist/cli/commands/status.js' }, output: output('dist/fast') },
-  { ...common, input: { main: 'dist/cli/main.js' }, output: output('dist/full') },
-]);
+  // status.ts is an entry and also imported by the full CLI: let its entry file hold the module itself
+  // (and export what the other chunks use) rather than re-export it from a chunk, one file fewer for
+  // every status line.
+  preserveEntrySignatures: 'allow-extension',
+  output: {
+    dir: 'dist',
+    // No file of an older layout (or of a tsc run) survives a build and ends up in the package.
+    cleanDir: true,
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    chunkFileNames: 'chunks/[name]-[hash].cjs',
+    codeSplitting: { groups: [{ name: startupChunk, debugName: 'start-up paths' }] },
+  },
+});

@@ -1,20 +1,11 @@
 // Cost of the attention machinery on the agent's output path (#21): the boundary tracking every output
 // chunk goes through while the bell/osc channels are on, for big repaint chunks and small spinner
-// frames, and one decision of the rule machine. Uses the BUILT code (dist/): run `npm run build` first.
+// frames, and one decision of the rule machine. Bundles the sources it times (bench/lib/internals.mjs).
 // End-to-end keystroke latency and idle CPU with it on are the `wrapper` bench's overlay rows (the live
 // machinery, attention included, runs there with the default notify=auto).
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importInternals } from './lib/internals.mjs';
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = join(REPO, 'dist', 'display');
-if (!existsSync(join(DIST, 'boundary-writer.js'))) {
-  console.error('bench/attention: build first (npm run build)');
-  process.exit(1);
-}
-const { BoundaryWriter } = await import(pathToFileURL(join(DIST, 'boundary-writer.js')).href);
-const { createAttentionMachine } = await import(pathToFileURL(join(DIST, 'attention.js')).href);
+const { BoundaryWriter, createAttentionMachine } = await importInternals('attention', ['display/boundary-writer.ts', 'display/attention.ts']);
 
 const line = '\x1b[38;2;149;117;205m✦\x1b[0m \x1b[1mworking\x1b[22m on src/app.ts — 修正 🙂 ' + 'x'.repeat(40) + '\r\n';
 const cases = [

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importInternals } from './lib/internals.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = process.env.RECAPWRAP_SHARED_DIR ?? resolve(REPO, '..', 'shared');
@@ -22,11 +23,11 @@ if (!existsSync(join(EVAL, 'keys-dev.json')) || !existsSync(CORPUS)) {
   console.log(`quality: the development set is absent (${EVAL}); nothing to score.`);
   process.exit(0);
 }
-if (!existsSync(join(REPO, 'dist', 'full'))) {
+if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
   console.error('bench/quality: build first (npm run build)');
   process.exit(1);
 }
-const { displayWidth } = await import(join(REPO, 'dist', 'util', 'text-width.js'));
+const { displayWidth } = await importInternals('quality', ['util/text-width.ts']);
 const KEYS = JSON.parse(readFileSync(join(EVAL, 'keys-dev.json'), 'utf8'));
 const CTRL = /[\x00-\x1f\x7f\x9b]/;
 

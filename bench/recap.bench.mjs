@@ -1,24 +1,16 @@
 // Recap engine cost (targets from issue 4): the heuristic (context builder + heuristic) on a 10,000-event
 // session (< 10 ms), and the context builder on the session of a generated 100 MB pi transcript (loaded
 // first; the load itself is the transcripts bench's figure; no target: printed for the record).
-// Uses the BUILT code (dist/). Knobs (env): RW_BENCH_TRANSCRIPT_MB (100), RW_BENCH_REPS (50).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// Bundles the sources it times (bench/lib/internals.mjs). Knobs (env): RW_BENCH_TRANSCRIPT_MB (100), RW_BENCH_REPS (50).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { importInternals } from './lib/internals.mjs';
 import { generatePiTranscript } from './lib/pi-transcript.mjs';
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = join(REPO, 'dist');
 const MB = Number(process.env.RW_BENCH_TRANSCRIPT_MB ?? 100);
 const REPS = Number(process.env.RW_BENCH_REPS ?? 50);
-if (!existsSync(join(DIST, 'recap', 'heuristic.js'))) {
-  console.error('bench/recap: build first (npm run build)');
-  process.exit(1);
-}
-const { buildContext, renderContext } = await import(pathToFileURL(join(DIST, 'recap', 'context.js')).href);
-const { heuristicRecap } = await import(pathToFileURL(join(DIST, 'recap', 'heuristic.js')).href);
-const { loadSessionFile } = await import(pathToFileURL(join(DIST, 'transcripts', 'load.js')).href);
+const { buildContext, renderContext, heuristicRecap, loadSessionFile } = await importInternals('recap', ['recap/context.ts', 'recap/heuristic.ts', 'transcripts/load.ts']);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];

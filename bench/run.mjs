@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: builds nothing; runs every bench/*.bench.mjs in turn (each prints its own table).
+// `npm run bench`: runs every bench/*.bench.mjs in turn (each prints its own table). Builds nothing:
+// wrapper, socket-flood and quality run the built CLI (`npm run build` first); the others bundle the
+// sources they time themselves (bench/lib/internals.mjs).
 // Pass names to run a subset: `npm run bench -- wrapper transcripts`.
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

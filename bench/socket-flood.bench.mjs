@@ -28,7 +28,7 @@ const BASELINE_MS = Number(process.env.RW_FLOOD_BASELINE_S ?? 3) * 1000;
 /** The stall target: socket work may add a few milliseconds at most to the agent output's p99 delay. */
 const TARGET_ADDED_P99_MS = 10;
 
-if (!existsSync(join(REPO, 'dist', 'full', 'main.cjs'))) {
+if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
   console.error('bench/socket-flood: build first (npm run build)');
   process.exit(1);
 }

@@ -7,18 +7,18 @@
 //   session of RW_BENCH_FOLLOW_ENTRIES small entries (tailer + parser with the tracker's limits + a
 //   snapshot every 50 ms, as the tracker does) in a fresh process: peak RSS (≤ 150 MB) and the longest
 //   event-loop stall (≤ 50 ms: the agent's output shares that loop).
-// Uses the BUILT code (dist/); run `npm run build` first. Big files go to a temp dir and are deleted afterwards.
+// Bundles the sources it times (bench/lib/internals.mjs). Big files go to a temp dir and are deleted afterwards.
 // Knobs (env): RW_BENCH_TAIL_LINES (600), RW_BENCH_TAIL_GAP_MS (20), RW_BENCH_TRANSCRIPT_MB (100), RW_BENCH_REPS (5),
 // RW_BENCH_FOLLOW_ENTRIES (1000000).
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleInternals } from './lib/internals.mjs';
 import { generatePiTranscript as generate } from './lib/pi-transcript.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = join(REPO, 'dist', 'transcripts');
 const WRITER = join(REPO, 'test', 'fixtures', 'bin', 'tail-writer.mjs');
 const TAIL_LINES = Number(process.env.RW_BENCH_TAIL_LINES ?? 600);
 const TAIL_GAP_MS = Number(process.env.RW_BENCH_TAIL_GAP_MS ?? 20);
@@ -31,12 +31,9 @@ const FOLLOW_ENTRIES = Number(process.env.RW_BENCH_FOLLOW_ENTRIES ?? 1_000_000);
 const TARGET_STALL_MS = 50;
 const COMPACT_EVERY = 2000;
 
-if (!existsSync(join(DIST, 'load.js'))) {
-  console.error('bench/transcripts: build first (npx tsc -p tsconfig.build.json)');
-  process.exit(1);
-}
-const { FileTailer } = await import(pathToFileURL(join(DIST, 'tailer.js')).href);
-const { createPiParser } = await import(pathToFileURL(join(DIST, 'pi', 'parse.js')).href);
+// One bundle for this process and the fresh ones below (each imports it by URL).
+const TRANSCRIPTS = await bundleInternals('transcripts', ['transcripts/load.ts', 'transcripts/tailer.ts', 'transcripts/line-reader.ts', 'transcripts/pi/parse.ts', 'transcripts/history.ts']);
+const { FileTailer, createPiParser } = await import(TRANSCRIPTS);
 
 function quantile(xs, q) {
   const s = [...xs].sort((a, b) => a - b);
@@ -132,7 +129,7 @@ async function latency() {
 // a tool result of a few KB, and a final assistant text, chained by parentId.
 // loadSessionFile in a fresh process: wall time and that process's peak RSS.
 function measureLoad(file) {
-  const code = `const { loadSessionFile } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'load.js')).href)});
+  const code = `const { loadSessionFile } = await import(${JSON.stringify(TRANSCRIPTS)});
 const t = performance.now();
 const s = await loadSessionFile(${JSON.stringify(file)}, { agent: 'pi' });
 const ms = performance.now() - t;
@@ -146,8 +143,7 @@ process.stdout.write(JSON.stringify({ ms, events: s.events.length, skipped: s.sk
 // Line splitting + the pi parser on bytes already in memory (no disk), in a fresh process.
 function measureParse(file) {
   const code = `import { readFileSync } from 'node:fs';
-const { LineReader } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'line-reader.js')).href)});
-const { createPiParser } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'pi', 'parse.js')).href)});
+const { LineReader, createPiParser } = await import(${JSON.stringify(TRANSCRIPTS)});
 const buf = readFileSync(${JSON.stringify(file)});
 const t = performance.now();
 const reader = new LineReader();
@@ -183,9 +179,7 @@ async function generateSmallEntries(file, count) {
 // through the pi parser with the tracker's limits, snapshot at most every 50 ms; event-loop delay sampled.
 function measureFollow(file) {
   const code = `import { monitorEventLoopDelay } from 'node:perf_hooks';
-const { FileTailer } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'tailer.js')).href)});
-const { createPiParser } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'pi', 'parse.js')).href)});
-const { LIVE_HISTORY_LIMITS } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'history.js')).href)});
+const { FileTailer, createPiParser, LIVE_HISTORY_LIMITS } = await import(${JSON.stringify(TRANSCRIPTS)});
 const delay = monitorEventLoopDelay({ resolution: 5 });
 delay.enable();
 const t = performance.now();

@@ -5,8 +5,7 @@
 //   start-up of `recapwrap true` vs `node -e 0`; the same throughput and latency with the live-recap
 //   machinery active (transcript tracker + overlay screen copy, via bench/fixtures/as-pi), and the
 //   time from focus-in to a drafted recap on screen.
-// Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npm run build` first (tsc, then the
-// rolldown bundles the CLI runs from).
+// Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npm run build` first.
 // Knobs (env): RW_BENCH_MB (200), RW_BENCH_REPS (5), RW_BENCH_KEYS (400), RW_BENCH_IDLE_S (30),
 //              RW_BENCH_STARTS (30), RW_BENCH_RECAPS (5), RW_BENCH_IDLE_WARMUP_S (20), RW_BENCH_ONLY (startup,latency,throughput,idle,recap,status). Quick check: RW_BENCH_MB=20 RW_BENCH_REPS=1 RW_BENCH_IDLE_S=5 …
 import { execFileSync } from 'node:child_process';
@@ -38,8 +37,8 @@ const IDLE_WARMUP_MS = Number(process.env.RW_BENCH_IDLE_WARMUP_S ?? 20) * 1000;
 const KEY_GAP_MS = 3;
 const CLK_TCK = 100; // /proc/<pid>/stat ticks per second on Linux
 
-if (!existsSync(join(REPO, 'dist', 'full', 'main.cjs'))) {
-  console.error('bench/wrapper: build first (npm run build: the CLI runs from the bundles in dist/fast/ and dist/full/)');
+if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
+  console.error('bench/wrapper: build first (npm run build: the CLI runs from the bundle in dist/)');
   process.exit(1);
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Thin launcher. The CLI is built to dist/ by `npm run build` (run by `npm install` via prepare).
-// CommonJS on purpose (bin/package.json), like the bundles it loads, so no run needs the ES module
-// loader: `recapwrap <command> …` without options and `recapwrap status` take their own small bundles
-// (dist/fast/); the rest loads the full CLI's (dist/full/).
+// CommonJS on purpose (bin/package.json), like the bundle it loads, so no run needs the ES module
+// loader: `recapwrap <command> …` without options and `recapwrap status` take their own entries
+// (dist/cli/fast-wrap.cjs, dist/cli/status.cjs); the rest loads the full CLI's (dist/cli/main.cjs).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -10,7 +10,7 @@ const argv = process.argv.slice(2);
 async function main() {
   // `recapwrap status` runs from tmux status lines every few seconds; it writes without process.stdout.
   if (argv[0] === 'status') {
-    const code = require('../dist/fast/status.cjs').runStatusFast(argv.slice(1));
+    const code = require('../dist/cli/status.cjs').runStatusFast(argv.slice(1));
     if (code !== undefined) return code;
   }
   // `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
@@ -20,9 +20,9 @@ async function main() {
     if (error.code === 'EIO') return;
     throw error;
   });
-  const code = await require('../dist/fast/fast-wrap.cjs').runFastWrap(argv);
+  const code = await require('../dist/cli/fast-wrap.cjs').runFastWrap(argv);
   if (code !== undefined) return code;
-  return require('../dist/full/main.cjs').main(argv);
+  return require('../dist/cli/main.cjs').main(argv);
 }
 
 main().then(

@@ -97,8 +97,9 @@ function inlineHost(init: MirrorInit): MirrorHost {
   };
 }
 
-// Up and back down: right from dist/display/ and from the start-up bundle in dist/fast/ alike.
-const WORKER_URL = new URL('../display/screen-worker.js', import.meta.url);
+// The worker's entry of the build (rolldown.config.mjs), found from any of its folders: dist/display/ or
+// dist/chunks/. Run from source (tests) there is no such file and the copy runs inline.
+const WORKER_URL = new URL('../display/screen-worker.cjs', import.meta.url);
 
 function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
   if (!existsSync(fileURLToPath(WORKER_URL))) return undefined;

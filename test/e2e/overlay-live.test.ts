@@ -3,7 +3,7 @@
 // finishes a turn, focus in after the threshold: the bar is on the bottom row and names the file the
 // agent wrote; the next key removes it and the screen is exactly as before, cell for cell. Twice: with
 // options on the command line (the full CLI), and as `recapwrap pi` with options from the environment
-// (the start-up bundle in dist/fast/, which must find the screen worker too).
+// (the start-up entry dist/cli/fast-wrap.cjs, which must find the screen worker too).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +101,7 @@ describe('overlay bar outside tmux', () => {
 
       pty.write('\x04');
       expect((await pty.exit).exitCode).toBe(0);
-      // The screen copy ran in its worker (found from the start-up bundle too), not inline.
+      // The screen copy ran in its worker (found from the start-up entry too), not inline.
       expect(readFileSync(join(dir as string, 'debug.log'), 'utf8')).toContain('"msg":"screen copy in a worker thread"');
     } finally {
       clearInterval(pump);

@@ -29,8 +29,8 @@ export interface CliPty {
 
 // Fail early with a clear message when the CLI has not been built.
 export function assertBuilt(): void {
-  if (!existsSync(join(REPO_DIR, 'dist', 'full', 'main.cjs'))) {
-    throw new Error('Expected a built CLI in dist/ (run `npm run build` first), got no dist/full/main.cjs');
+  if (!existsSync(join(REPO_DIR, 'dist', 'cli', 'main.cjs'))) {
+    throw new Error('Expected a built CLI in dist/ (run `npm run build` first), got no dist/cli/main.cjs');
   }
 }
 

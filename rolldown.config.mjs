@@ -14,20 +14,25 @@
 // Chunks: left to itself rolldown splits the start-up paths' code by which entries share it, so a plain
 // wrap loaded 8 files of dist/ (the two-bundle build: 5) and started ~10 % slower under a pty (40
 // paired starts: 1.49x node -e 0 against 1.35x). So the modules those paths load up front go in two
-// chunks: what `recapwrap status` imports (a wrap needs it too), and the rest of what the wrap session
-// imports; the plain wrap then loads 5 files (1.37x in the same run) and status 2. The two sets are
-// found by following static imports, so they stay right as imports change; what is loaded on demand
-// (import()) is left to rolldown.
+// chunks: what `recapwrap status` imports (a wrap needs it too), and the rest of what the wrap flow's
+// composition (app/wrap/run-wrap.ts) imports; the plain wrap then loads 5 files (1.37x in the same
+// run) and status 2. The two sets are found by following static imports, so they stay right as
+// imports change; what is loaded on demand (import()) is left to rolldown.
 //
 // Paths: every output file sits two folders below the package (dist/<folder>/, chunks in
 // dist/chunks/), as the sources that build a path from import.meta.url sit in src/<folder>/:
 // src/cli/main.ts reads ../../package.json, src/app/demo.ts runs ../../bin/*, src/display/screen.ts
 // starts ../display/screen-worker.cjs. So those paths hold in dist/ and when tests run the sources.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'rolldown';
 
 const STATUS = resolve('src/cli/commands/status.ts');
-const WRAP_SESSION = resolve('src/app/wrap-session.ts');
+const WRAP_FLOW = resolve('src/app/wrap/run-wrap.ts');
+// A moved file would silently undo the grouping (and slow every start): fail the build instead.
+for (const file of [STATUS, WRAP_FLOW]) {
+  if (!existsSync(file)) throw new Error(`rolldown.config.mjs: ${file} is gone; point the start-up chunk grouping at its new place`);
+}
 
 // Every module `from` loads through static imports, itself included.
 function staticImports(from, ctx) {
@@ -44,11 +49,11 @@ function staticImports(from, ctx) {
 
 let startup;
 function startupChunk(id, ctx) {
-  startup ??= { status: staticImports(STATUS, ctx), wrap: staticImports(WRAP_SESSION, ctx) };
+  startup ??= { status: staticImports(STATUS, ctx), wrap: staticImports(WRAP_FLOW, ctx) };
   // status.ts itself stays in its entry file.
   if (id === STATUS) return null;
   if (startup.status.has(id)) return 'startup-base';
-  if (startup.wrap.has(id)) return 'wrap-session';
+  if (startup.wrap.has(id)) return 'wrap-flow';
   return null;
 }
 

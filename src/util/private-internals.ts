@@ -30,7 +30,7 @@ let nextExitHook: NativeExitHook | undefined;
 // Load node-pty on first use (keeps `--help` and subcommands from paying for it).
 export function loadNodePty(): NodePtyModule {
   if (nodePty) return nodePty;
-  // In the CommonJS start-up bundle (dist/fast) `require` is the module's own: resolving from
+  // In the CommonJS build (dist/) `require` is the module's own: resolving from
   // import.meta.url there meant building a file URL and parsing it back, ~1 ms of first use of URL.
   const load = typeof require === 'function' ? require : createRequire(import.meta.url);
   nodePty = load('node-pty') as NodePtyModule;

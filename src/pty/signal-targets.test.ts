@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readForegroundGroup, signalTargets, spawnPty } from './pty-process.js';
+import { pollUntil } from '../../test/helpers/poll.js';
 
 describe('signalTargets', () => {
   it('sends to the child process group, not just its pid', () => {
@@ -36,11 +37,7 @@ describe.skipIf(process.platform !== 'linux')('readForegroundGroup', () => {
     const pty = spawnPty('sleep', ['5'], { cols: 80, rows: 24, cwd: process.cwd(), env: { PATH: process.env.PATH } });
     const exited = new Promise((resolve) => pty.onExit(resolve));
     // The forked child sets up its terminal before exec: ask until it has.
-    let group: number | undefined;
-    for (let i = 0; i < 200 && group === undefined; i++) {
-      group = readForegroundGroup(pty.pid);
-      if (group === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const group = await pollUntil(() => readForegroundGroup(pty.pid), { timeoutMs: 2000, intervalMs: 10, description: "the pty's foreground group" });
     expect(group).toBe(pty.pid);
     pty.kill('SIGTERM');
     expect(await exited).toEqual({ exitCode: 0, signal: 15 });

@@ -5,6 +5,9 @@ import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 import { attentionActivityOf, startAttention, type AttentionMark } from './attention-wiring.js';
 
 const START = Date.parse('2026-11-23T10:00:00Z');
+// Outside tmux the OSC path has no await: everything a report causes is done once the microtasks it
+// queued have run, which one turn of the event loop guarantees (no clock involved).
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 function fakeWrap() {
   const listeners = { focus: new Set<(f: boolean) => void>(), input: new Set<(d: string) => void>(), output: new Set<(c: Buffer) => void>() };
@@ -54,7 +57,7 @@ describe('startAttention', () => {
     f.focus(false);
     f.output('\x1b[38;2;1;2'); // the agent is in the middle of a colour
     a.report('waiting', session([user, question]));
-    await new Promise((r) => setTimeout(r, 10));
+    await settled();
     expect(f.written).toEqual(['\x1b[38;2;1;2']);
     f.output(';3mok');
     expect(f.written).toEqual(['\x1b[38;2;1;2', ';3mok', '\x07\x1b]777;notify;claude · billing-api;waiting for you: Asked whether to drop the table.\x07']);
@@ -87,7 +90,7 @@ describe('startAttention', () => {
     a.report('working', session([user]));
     f.focus(false);
     a.report('idle', session([user, apiError]));
-    await new Promise((r) => setTimeout(r, 10));
+    await settled();
     expect(f.written).toEqual(['\x07']);
     await a.dispose();
   });

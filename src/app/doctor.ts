@@ -8,7 +8,7 @@ import { constants, accessSync, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { listAdapters } from '../transcripts/registry.js';
-import { probePrivateInternals, type InternalsReport } from '../util/private-internals.js';
+import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
 import { displayWidth } from '../util/text-width.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';

@@ -1,5 +1,5 @@
 // The screen copy when xterm's private `_core` is out of reach (#20 item 5): the readers in
-// util/private-internals.ts are handed an object without `_core`, as after an xterm release that moved
+// util/private-internals/xterm.ts are handed an object without `_core`, as after an xterm release that moved
 // it. The copy still works: the bar is drawn and taken off again with the screen as it was. What it
 // loses is documented there: the agent's saved-cursor slot is not rebuilt, so the agent's next DECRC
 // goes to where its cursor was when the bar was drawn instead of to the position it saved.
@@ -8,8 +8,8 @@ import { VirtualTerminal } from '../../test/fakes/virtual-terminal.js';
 import { AUTOWRAP_ON, RESTORE_CURSOR, SYNC_END, cursorTo } from './ansi.js';
 import { ScreenMirror } from './screen-mirror.js';
 
-vi.mock('../util/private-internals.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../util/private-internals.js')>();
+vi.mock('../util/private-internals/xterm.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../util/private-internals/xterm.js')>();
   const withoutCore = {} as Parameters<typeof real.readXtermSavedCursor>[0];
   return {
     ...real,

@@ -4,7 +4,7 @@
  * framed draws (DECSC/DECRC, origin/insert/autowrap), the agent's own DECSC slot rebuilt after ours,
  * pending-wrap re-entered (tmux 3.3a's DECRC drops it). It knows which rows hold output from before
  * the agent started. Writes nothing: it runs in a worker thread (screen-worker.ts) or inline.
- * What the public API lacks (scroll region, saved cursor, current SGR) comes from util/private-internals.ts.
+ * What the public API lacks (scroll region, saved cursor, current SGR) comes from util/private-internals/xterm.ts.
  */
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
@@ -14,7 +14,7 @@ import {
 import { barTopRow, renderOverlayRows, type BarPosition } from './overlay.js';
 import {
   loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollTop, type CellAttributes,
-} from '../util/private-internals.js';
+} from '../util/private-internals/xterm.js';
 
 /**
  * Past this much unparsed output the copy gives up (a flood: `cat` of a big file) rather than burn a

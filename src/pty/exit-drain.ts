@@ -2,13 +2,13 @@
  * The exit-race fix from terminal.md (node-pty #72: output written just before exit is lost). We hold
  * our own fd on the slave so the master never reads EIO before it is drained, learn of the exit from
  * the native fork hook as soon as waitpid() returns, and let go of the slave once output has been quiet.
- * Without the hook (see util/private-internals.ts) node-pty's own exit event ends the session instead.
+ * Without the hook (see util/private-internals/node-pty.ts) node-pty's own exit event ends the session instead.
  */
 import { closeSync, constants, openSync } from 'node:fs';
 import type { IPty } from 'node-pty';
 import {
   armNativeExitHook, destroyPty, disarmNativeExitHook, hookNativeFork, onPtyClose, readPtsName, type NodePtyModule,
-} from '../util/private-internals.js';
+} from '../util/private-internals/node-pty.js';
 import type { PtyExit } from './pty-types.js';
 
 /** Output quiet time after the child's exit before we let go of the slave side (measured: 15 ms). */

@@ -2,11 +2,11 @@
  * Input for the child: written at once with write(2) on the pty master (non-blocking), in order; what
  * does not fit waits (copied) for the child to read. node-pty's own write goes through the libuv
  * thread pool (fs.write), a hand-off to another thread and back for every keystroke. Falls back to it
- * when the master's fd is out of reach (util/private-internals.ts readPtyMaster).
+ * when the master's fd is out of reach (util/private-internals/node-pty.ts readPtyMaster).
  */
 import { writeSync } from 'node:fs';
 import type { IPty } from 'node-pty';
-import { readPtyMaster } from '../util/private-internals.js';
+import { readPtyMaster } from '../util/private-internals/node-pty.js';
 
 /**
  * The pty's input buffer was full (a big paste the child reads slowly, or a stopped child): try the

@@ -3,7 +3,7 @@
  * programs against, and the pty layer's public names. The implementation is split by concern:
  * spawn.ts (node-pty wiring), exit-drain.ts (exit-race fix), input-writer.ts (direct writes to the
  * master), signal-targets.ts, command-lookup.ts (PATH search before any spawn). Private node-pty
- * access lives in util/private-internals.ts.
+ * access lives in util/private-internals/node-pty.ts.
  */
 import type { Disposable } from '../types.js';
 export type { Disposable };

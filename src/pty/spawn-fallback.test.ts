@@ -1,10 +1,10 @@
-// The fallbacks of util/private-internals.ts under a real child (#20 item 5): a node-pty whose private
+// The fallbacks of util/private-internals/node-pty.ts under a real child (#20 item 5): a node-pty whose private
 // parts are gone (no native fork hook, no _fd/_socket, no ptsName, no close event, no destroy) still
 // runs the agent: input reaches it, its output arrives in order and its exit code is reported. What it
 // loses is the exit drain: without the slave held open the last output may be cut (node-pty #72).
 import type { IPty } from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import { loadNodePty, readPtsName, readPtyMaster, type NodePtyModule } from '../util/private-internals.js';
+import { loadNodePty, readPtsName, readPtyMaster, type NodePtyModule } from '../util/private-internals/node-pty.js';
 import type { PtyExit } from './pty-process.js';
 import { spawnPtyWith } from './spawn.js';
 

@@ -4,7 +4,7 @@
  * Output is delivered as raw Buffers so the bytes reach the terminal unchanged. Does not look the
  * command up: resolveCommand (command-lookup.ts) does, before anything is spawned.
  */
-import { loadNodePty, type NodePtyModule } from '../util/private-internals.js';
+import { loadNodePty, type NodePtyModule } from '../util/private-internals/node-pty.js';
 import { spawnWithExitDrain } from './exit-drain.js';
 import { createInputWriter } from './input-writer.js';
 import type { PtyExit, PtyProcess, SpawnPtyOptions } from './pty-types.js';

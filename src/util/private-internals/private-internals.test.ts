@@ -3,10 +3,9 @@
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import {
-  destroyPty, hookNativeFork, loadNodePty, loadXtermTerminal, onPtyClose, probePrivateInternals, readPtsName, readPtyMaster,
-  readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollTop,
-} from './private-internals.js';
+import { probePrivateInternals } from './index.js';
+import { destroyPty, hookNativeFork, loadNodePty, onPtyClose, readPtsName, readPtyMaster } from './node-pty.js';
+import { loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollTop } from './xterm.js';
 
 describe('private accesses fall back when the private part is missing', () => {
   it('node-pty', () => {

@@ -81,3 +81,14 @@ export interface OneShotCommand {
   /** Remove what the run recorded in spite of its flags. May do I/O; its failures are ignored. */
   cleanup?(run: OneShotRun): Promise<void>;
 }
+
+/** How a `recapwrap doctor` check came out. */
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+/** One line of `recapwrap doctor`: the app's own checks and an adapter's checks of its agent's settings. */
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+}

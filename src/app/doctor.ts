@@ -11,13 +11,7 @@ import { listAdapters } from '../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
 import { displayWidth } from '../util/text-width.js';
 
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
-export interface CheckResult {
-  name: string;
-  status: CheckStatus;
-  detail: string;
-  fix?: string;
-}
+import type { CheckResult, CheckStatus } from '../types.js';
 
 export interface DoctorDeps {
   env: Env;

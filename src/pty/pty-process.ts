@@ -5,9 +5,6 @@
  * master), signal-targets.ts, command-lookup.ts (PATH search before any spawn). Private node-pty
  * access lives in util/private-internals/node-pty.ts.
  */
-import type { Disposable } from '../types.js';
-export type { Disposable };
-
 export type { PtyExit, PtyProcess, SpawnPtyOptions } from './pty-types.js';
 
 // Importers use these names from this file (src/app/wrap/, tests).

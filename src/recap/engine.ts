@@ -16,7 +16,8 @@ import { fitRecapText } from './compose.js';
 import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
 import { DEFAULT_RECAP_CELLS } from './prompt.js';
-import { agentGenerate, type Env } from './providers/agent.js';
+import type { Env } from '../types.js';
+import { agentGenerate } from './providers/agent.js';
 import type { OneShotCommand } from '../types.js';
 import { anthropicGenerate, openaiGenerate } from './providers/http.js';
 import {

@@ -41,8 +41,8 @@ export function buildPrompt(ctx: RecapContext, cells: number = DEFAULT_RECAP_CEL
 }
 
 /** Both prompts as one text, for agent CLIs whose one-off mode takes no separate system prompt. */
-export function buildCombinedPrompt(ctx: RecapContext, cells: number = DEFAULT_RECAP_CELLS): string {
-  return `${systemPrompt(cells)}\n\n${buildPrompt(ctx, cells)}`;
+export function joinPrompts(system: string, prompt: string): string {
+  return `${system}\n\n${prompt}`;
 }
 
 /**

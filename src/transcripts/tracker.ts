@@ -59,8 +59,6 @@ export interface TrackerOptions extends AgentContext {
   pollMs?: number;
 }
 
-export type { Disposable };
-
 export class SessionTracker {
   private readonly listeners = new Set<(session: Session) => void>();
   private watchers: FSWatcher[] = [];

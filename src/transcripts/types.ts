@@ -3,8 +3,7 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
-import type { ActivityState, Env, OutputSignal } from '../types.js';
-import type { OneShotCommand } from '../types.js';
+import type { ActivityState, CheckResult, Env, OneShotCommand, OutputSignal } from '../types.js';
 
 /**
  * The agent ids (the registry's order). The id union stays here, not in registry.ts: the contract's own
@@ -232,15 +231,7 @@ export interface TranscriptAdapter {
   /** The agent's one-off mode, for a model-written recap (the recap layer's agent provider runs it). */
   readonly oneShot?: OneShotCommand;
   /** Checks of the agent's own settings that `doctor` reports after the agent's line; [] when none applies. */
-  doctorChecks?(ctx: AgentContext): AgentCheck[];
-}
-
-/** One line of `doctor` about an agent's own settings (the app's CheckResult has this shape). */
-export interface AgentCheck {
-  name: string;
-  status: 'ok' | 'warn' | 'fail' | 'skip';
-  detail: string;
-  fix?: string;
+  doctorChecks?(ctx: AgentContext): CheckResult[];
 }
 
 /** What the agent is doing (declared with the other shared plain types), derived here. */

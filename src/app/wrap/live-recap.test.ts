@@ -55,8 +55,10 @@ function setup(hotkey: Hotkey | null = null) {
     wrap: { onFocus: focus.on, onInput: input.on, onOutput: output.on, onExit: exit.on },
     sessions: { onSession: sessions.on, get current() { return current; } },
     display: { show: (v) => shown.push(v.line), clear: (cause) => shown.push(cause === 'key' ? '<clear>' : '<clear:other>') },
-    draft: (s, signal) => new Promise((resolve) => drafts.push({ stamp: s.stamp, signal, resolve })),
-    workingLine: () => 'working: add a flag',
+    drafter: {
+      draft: (s, signal) => new Promise((resolve) => drafts.push({ stamp: s.stamp, signal, resolve })),
+      workingLine: () => 'working: add a flag',
+    },
     config: { awayMs: 30_000, idleMs: 0, draftDebounceMs: 1000 },
     hotkey,
     resume: false,

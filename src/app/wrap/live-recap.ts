@@ -68,10 +68,8 @@ export interface LiveRecapDeps {
   wrap: WrapEvents;
   sessions: SessionSource;
   display: RecapDisplay;
-  /** The full recap line for a session; resolves undefined when there is nothing to say. Must honour the signal. */
-  draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
-  /** A short "working: …" line for an agent mid-turn (fast, offline). */
-  workingLine(session: Session): string;
+  /** The full recap line (its draft must honour the signal) and the "working: …" line mid-turn. */
+  drafter: Pick<RecapDrafter, 'draft' | 'workingLine'>;
   /** Called whenever a recap was shown (state file, tmux options). */
   onShown?(text: string, session: Session): void;
   /** Called on every new session snapshot (state file, tmux @recap_state). */
@@ -156,7 +154,7 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
         case 'show-working': {
           const current = deps.sessions.current;
           if (current) {
-            deps.display.show(viewRecapLine(deps.workingLine(current)));
+            deps.display.show(viewRecapLine(deps.drafter.workingLine(current)));
             workingShown = true;
           }
           break;
@@ -190,7 +188,7 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
     inFlight?.controller.abort();
     const controller = new AbortController();
     inFlight = { stamp, controller };
-    deps
+    deps.drafter
       .draft(session, controller.signal)
       .then(
         (text) => {

@@ -141,8 +141,8 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   let lastInputAt = 0;
   let lastOutputAt = 0;
   let announcedState: AnnouncedState | undefined;
-  const signal = options.outputSignal;
-  const signalMarker = signal ? Buffer.from(signal.marker, 'latin1') : undefined;
+  const { outputSignal } = options;
+  const watchedSignal = outputSignal && { bytes: Buffer.from(outputSignal.marker, 'latin1'), parse: outputSignal.parse };
   let child: PtyProcess | undefined;
   let childExited = false;
   let hungUp = false; // SIGHUP forwarded (received, or the terminal went away): only once
@@ -240,7 +240,7 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
 
   // Follow the child's modes; if it turns focus reporting off (or resets the terminal), keep ours on.
   function trackModes(buf: Buffer): void {
-    if (signalMarker) followOutputSignal(buf, signalMarker);
+    if (watchedSignal) followOutputSignal(buf, watchedSignal.bytes, watchedSignal.parse);
     const changes = modes.feed(buf.toString('latin1'));
     for (const change of changes) {
       const focusOff = (change.type === 'private' && change.mode === 1004 && !change.on) || change.type === 'reset';
@@ -249,10 +249,9 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
     }
   }
 
-  function followOutputSignal(buf: Buffer, marker: Buffer): void {
-    if (!signal) return;
+  function followOutputSignal(buf: Buffer, marker: Buffer, parse: OutputSignal['parse']): void {
     try {
-      const state = readOutputSignal(buf, marker, signal.parse);
+      const state = readOutputSignal(buf, marker, parse);
       if (state !== undefined) announcedState = state ?? undefined;
     } catch (error) {
       debugLog('wrap', 'output signal parse failed', { error: error instanceof Error ? error.message : String(error) });

@@ -9,18 +9,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCombinedPrompt, buildPrompt, extractRecap, systemPrompt } from '../prompt.js';
+import { buildPrompt, extractRecap, joinPrompts, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
 import type { OneShotCommand, OneShotRun } from '../../types.js';
 
 import type { Env } from '../../types.js';
-export type { Env };
 
 export interface AgentGeneratorSettings {
   /** The agent's id, for messages. */
   agent: string;
-  /** The command that runs it (what the user wrapped; default: the agent id on PATH). */
+  /** The command that runs it (the app passes what the user wrapped, else the adapter's command; default: `agent`). */
   command?: string;
   /** How the agent answers one prompt (from its transcript adapter, passed in by the app). */
   oneShot: OneShotCommand;
@@ -41,10 +40,13 @@ export function recapModelFor(oneShot: Pick<OneShotCommand, 'defaultModel'>, cho
 
 /** The inputs of one run of a spec: the prompts for this context, the model, the run's private paths. */
 export function oneShotRun(ctx: RecapContext, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home' | 'cells'>, tmp: string): OneShotRun {
+  const prompt = buildPrompt(ctx, settings.cells);
+  const system = systemPrompt(settings.cells);
   return {
-    prompt: buildPrompt(ctx, settings.cells),
-    systemPrompt: systemPrompt(settings.cells),
-    combinedPrompt: buildCombinedPrompt(ctx, settings.cells),
+    prompt,
+    systemPrompt: system,
+    // The context is rendered once (the costly part) and serves both forms.
+    combinedPrompt: joinPrompts(system, prompt),
     model: recapModelFor(settings.oneShot, settings.model),
     answerFile: join(tmp, 'answer.txt'),
     sessionId: randomUUID(),

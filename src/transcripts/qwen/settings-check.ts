@@ -1,11 +1,12 @@
 /** What `doctor` checks of Qwen Code's own settings: its away recap, which would show beside ours. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentCheck, AgentContext } from '../types.js';
+import type { CheckResult } from '../../types.js';
+import type { AgentContext } from '../types.js';
 import { getQwenHomeDir } from './paths.js';
 
 // Qwen Code can show its own recap on focus return; with recapwrap too you would read two.
-export function checkQwenRecap(ctx: AgentContext): AgentCheck[] {
+export function checkQwenRecap(ctx: AgentContext): CheckResult[] {
   const file = join(getQwenHomeDir(ctx), 'settings.json');
   if (!existsSync(file)) return [];
   try {

@@ -12,9 +12,7 @@ import { join } from 'node:path';
 import { buildPrompt, extractRecap, joinPrompts, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
-import type { OneShotCommand, OneShotRun } from '../../types.js';
-
-import type { Env } from '../../types.js';
+import type { Env, OneShotCommand, OneShotRun } from '../../types.js';
 
 export interface AgentGeneratorSettings {
   /** The agent's id, for messages. */

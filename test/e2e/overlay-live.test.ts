@@ -34,6 +34,21 @@ afterEach(async () => {
   run = user = dir = undefined;
 });
 
+// Feed the virtual terminal everything recapwrap prints, and let it answer queries (cursor position)
+// back through the pty. Returns the feeding interval, for clearInterval.
+function connect(pty: CliPty, term: VirtualTerminal): NodeJS.Timeout {
+  let fed = 0;
+  const pump = setInterval(() => {
+    const out = pty.output();
+    if (out.length > fed) {
+      void term.write(Buffer.from(out.slice(fed), 'latin1').toString('utf8'));
+      fed = out.length;
+    }
+  }, 5);
+  term.term.onData((d) => pty.write(d));
+  return pump;
+}
+
 describe('overlay bar outside tmux', () => {
   it.each(['flags', 'plain'] as const)('appears on focus return after the threshold and leaves the screen exactly as it was (%s launch)', async (launch) => {
     dir = mkdtempSync(join(tmpdir(), 'rw-overlay-'));
@@ -59,16 +74,7 @@ describe('overlay bar outside tmux', () => {
     const args = launch === 'flags' ? ['--agent', 'pi', '--display', 'overlay', '--away', '1', '--generator', 'heuristic', '--', DEMO_AGENT] : ['pi'];
     const pty = runCliInPty(args, { cols: COLS, rows: ROWS, env, cwd: dir });
     run = pty;
-    // Feed the virtual terminal with everything recapwrap prints; let it answer queries (cursor position).
-    let fed = 0;
-    const pump = setInterval(() => {
-      const out = pty.output();
-      if (out.length > fed) {
-        void term.write(Buffer.from(out.slice(fed), 'latin1').toString('utf8'));
-        fed = out.length;
-      }
-    }, 5);
-    term.term.onData((d) => pty.write(d));
+    const pump = connect(pty, term);
     const screenHas = (text: string) => pollUntil(async () => (await term.settled(), term.snapshot().text.some((l) => l.includes(text))), { timeoutMs: 15_000, description: `the screen to show ${JSON.stringify(text)}` });
     try {
       await screenHas('demo agent');
@@ -125,15 +131,7 @@ describe('overlay bar outside tmux', () => {
     };
     const pty = runCliInPty(['--agent', 'pi', '--display', 'overlay', '--away', '1', '--generator', 'heuristic', ...extra, '--', DEMO_AGENT], { cols, rows, env, cwd: dir });
     run = pty;
-    let fed = 0;
-    const pump = setInterval(() => {
-      const out = pty.output();
-      if (out.length > fed) {
-        void term.write(Buffer.from(out.slice(fed), 'latin1').toString('utf8'));
-        fed = out.length;
-      }
-    }, 5);
-    term.term.onData((d) => pty.write(d));
+    const pump = connect(pty, term);
     const text = async () => (await term.settled(), term.snapshot().text);
     // Rows joined: the agent's lines wrap at 80 columns.
     const screenHas = (what: string, timeoutMs = 15_000) => pollUntil(async () => (await text()).join('').includes(what), { timeoutMs, description: `the screen to show ${JSON.stringify(what)}` });

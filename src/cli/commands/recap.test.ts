@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,6 +65,34 @@ describe('recapwrap recap', () => {
     const auto = await runRecap({ session: FILE }, { ...env, PATH: '/nonexistent' });
     expect(auto.code).toBe(0);
     expect(auto.out).toContain('done — list files with ls');
+  });
+
+  // #28 point 1: reading an old session sends nothing anywhere unless a model is asked for.
+  it('a past session is recapped by the heuristic; an agent CLI on PATH runs only with --generator agent or pastGenerator', async () => {
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    const record = join(home, 'ran.json');
+    writeFileSync(join(bin, 'pi'), `#!/usr/bin/env node\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\nprocess.stdout.write('<recap>recap: stand-in model answer about hello.txt. Next: nothing.</recap>');\n`);
+    chmodSync(join(bin, 'pi'), 0o755);
+    const withPi = { ...env, PATH: `${bin}:${process.env.PATH}` };
+    for (const format of ['line', 'card', 'json']) {
+      const r = await runRecap({ session: FILE, format }, withPi, 200);
+      expect(r.code, format).toBe(0);
+      expect(existsSync(record), format).toBe(false);
+    }
+    expect((await runRecap({ session: FILE }, withPi, 200)).out).toContain('list files with ls');
+    // The live wrapper's `generator` does not apply to past sessions; only pastGenerator or the flag do.
+    expect(existsSync(record)).toBe(false);
+    await runRecap({ session: FILE }, { ...withPi, RECAPWRAP_GENERATOR: 'agent' }, 200);
+    expect(existsSync(record)).toBe(false);
+    const asked = await runRecap({ session: FILE, generator: 'agent' }, withPi, 200);
+    expect(asked).toEqual({ out: 'stand-in model answer about hello.txt. Next: nothing.\n', err: '', code: 0 });
+    expect(existsSync(record)).toBe(true);
+    rmSync(record);
+    rmSync(join(home, 'state'), { recursive: true, force: true }); // the cached model recap
+    const configured = await runRecap({ session: FILE }, { ...withPi, RECAPWRAP_PAST_GENERATOR: 'auto' }, 200);
+    expect(configured.out).toContain('stand-in model answer');
+    expect(existsSync(record)).toBe(true);
   });
 
   it('--width composes the line for that many cells, keeping the state and the next step', async () => {

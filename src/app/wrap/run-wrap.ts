@@ -103,6 +103,15 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;
+  let commandState: { remove(): void } | undefined;
+  if (!adapter) {
+    try {
+      // Loaded after the spawn, as the live parts are: never on the command's start-up path.
+      commandState = (await import('./command-state.js')).startCommandState({ command: options.command, cwd, env, startedAt });
+    } catch (error) {
+      debugLog('wrap', 'command state file failed', { error: (error as Error).message });
+    }
+  }
   if (adapter && folders) {
     try {
       const { startLiveParts } = await import('./live-parts.js');
@@ -115,6 +124,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   // A hung tmux server must not hold the exit (and the state files' removal) for long.
   if (env[TMUX_ENV]) (await import('../../display/tmux.js')).limitTmuxCalls(EXIT_TMUX_LIMIT_MS);
   await live?.stop().catch(() => undefined);
+  commandState?.remove();
   debugLog('wrap', 'recap machinery stopped', { code: exit.code });
   if (lateNotice) process.stderr.write(lateNotice + '\n');
   setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();

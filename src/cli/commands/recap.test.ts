@@ -180,5 +180,8 @@ describe('recapwrap recap', () => {
     const line = await runRecap({ pane: '%2' }, env);
     expect(line.code).toBe(1);
     expect(line.err).toMatch(/^recapwrap: cannot reach the wrapper in pane %2: /);
+    // A wrapped command that is not an agent has no recap, and says so (#28 point 9).
+    writeLiveState(stateDir, liveState({ pid: process.ppid, agent: null, command: 'bash', tmuxPane: '%4' }));
+    expect(await runRecap({ pane: '%4' }, env)).toEqual({ out: '', err: 'recapwrap: pane %4 runs bash under recapwrap: a command, not an agent, so it has no recap\n', code: 1 });
   });
 });

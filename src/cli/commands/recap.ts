@@ -54,6 +54,7 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
     };
     const state = readLiveStates(getStateDir(env), { prune: true }).find((s) => s.tmuxPane === pane);
     if (!state) return paneFail(`no live recapwrap in pane ${pane}`);
+    if (state.agent === null) return paneFail(sanitizeLine(`pane ${pane} runs ${state.command} under recapwrap: a command, not an agent, so it has no recap`));
     if (format === 'line' || options.show) {
       const socket = state.socketPath ?? socketPathFor(getRuntimeDir(env), state.pid);
       let line: string | undefined;

@@ -140,6 +140,17 @@ describe('recapwrap recap', () => {
     expect(notJson.err.split('\n')).toHaveLength(2);
   });
 
+  // #28 point 8: the message says what is wrong first: empty (with or without --agent), a line too long.
+  it('an empty file says "empty" without --agent too; a line over the per-line limit says so, with its size', async () => {
+    const empty = join(home, 'empty.jsonl');
+    writeFileSync(empty, '\n  \n');
+    expect(await runRecap({ session: empty }, env)).toEqual({ out: '', err: `recapwrap: ${empty} is empty: no session in it\n`, code: 1 });
+    const long = join(home, 'long.jsonl');
+    writeFileSync(long, JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(11 * 1024 * 1024) } }) + '\n');
+    const r = await runRecap({ session: long, agent: 'claude' }, env);
+    expect(r).toEqual({ out: '', err: `recapwrap: a line of ${long} is over the 10 MB limit per line (11.0 MB) and was not read: no session to recap\n`, code: 1 });
+  });
+
   it('a session with a header and nothing asked yet is still a recap (exit 0)', async () => {
     const header = join(home, 'header.jsonl');
     writeFileSync(header, JSON.stringify({ type: 'session', version: 3, id: 'abc', timestamp: '2026-11-22T08:00:00Z', cwd: '/w' }) + '\n');

@@ -13,7 +13,7 @@ import { readLiveStates } from '../../display/state-file.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { isAgentId, AGENT_IDS, formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
-import { checkGeneratorSetup, checkRecapUsage, countSessionLines, showPaneError } from './recap-checks.js';
+import { checkGeneratorSetup, checkRecapUsage, countSessionLines, describeUnusableSession, showPaneError } from './recap-checks.js';
 
 export interface RecapCliOptions {
   pane?: string;
@@ -107,9 +107,8 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   }
   if (session.events.length === 0) {
     // A file with no line of this agent's format is not a session that has "nothing asked yet".
-    const lines = await countSessionLines(resolve(file));
-    if (lines === 0) return fail(`${file} is empty: no session to recap`);
-    if (session.skipped >= lines) return fail(`no line of ${file} is in ${session.agent}'s session format (${lines} line${lines === 1 ? '' : 's'} skipped)${options.agent ? '; is it another agent\'s? try without --agent' : ''}`);
+    const problem = describeUnusableSession(file, session.agent, session.skipped, await countSessionLines(resolve(file)), options.agent !== undefined);
+    if (problem) return fail(problem);
   }
   const engine = createEngine({ options: chosen, agent: session.agent, env });
   const explicit = chosen.generator !== 'auto';

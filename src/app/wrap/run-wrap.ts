@@ -37,6 +37,8 @@ export interface RunWrapOptions {
   flags?: Partial<Record<OptionName, unknown>>;
   /** --agent: read this agent's transcripts whatever the command is called. */
   agent?: AgentId;
+  /** A command that is not found: the recapwrap subcommand it may be a typo of (`doctr` → doctor). */
+  suggest?: (command: string) => string | undefined;
 }
 
 // Resolves to the exit code for the process.
@@ -53,7 +55,8 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const opts = config.options;
   const resolved = resolveCommand(options.command, env, cwd);
   if (!resolved.ok) {
-    process.stderr.write(`recapwrap: ${resolved.message}\n`);
+    const typo = resolved.exitCode === 127 ? options.suggest?.(options.command) : undefined;
+    process.stderr.write(`recapwrap: ${resolved.message}${typo ? `; did you mean \`recapwrap ${typo}\`?` : ''}\n`);
     return resolved.exitCode;
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -93,7 +93,7 @@ describe('shell/recapwrap.bash', () => {
     expect(complete(['recapwrap', 'resume', '--'])).toEqual(expect.arrayContaining(['--cwd', '--limit']));
     expect(complete(['recapwrap', 'd'])).toEqual(['demo', 'doctor']);
     expect(complete(['recapwrap', 'b'])).toEqual(['board']);
-    expect(complete(['recapwrap', 'n'])).toEqual(['next']);
+    expect(complete(['recapwrap', 'ne'])).toEqual(['next']);
     expect(complete(['recapwrap', 'c'])).toEqual(['claude', 'codex', 'completion', 'config']);
     expect(complete(['recapwrap', 'recap', '--format', ''])).toEqual(['card', 'json', 'line']);
     expect(complete(['recapwrap', 'status', '--format', ''])).toEqual(['plain', 'tmux']);
@@ -119,11 +119,11 @@ describe('shell/recapwrap.bash', () => {
   // anywhere (the session-memory commands, mcp) completes with no edit to the shell files.
   it('completes a command registered later, with its options and their values, with no edit to the snippet', () => {
     const program = createProgram();
-    program.command('sessions').description('past sessions').option('--folder <dir>', 'a folder').option('--agent <id>', 'an agent').option('--since <age>', 'how far back');
+    program.command('zz-later').description('a command added later').option('--folder <dir>', 'a folder').option('--agent <id>', 'an agent').option('--since <age>', 'how far back');
     const bin = completionBin(program);
-    expect(complete(['recapwrap', 'sess'], bin)).toEqual(['sessions']);
-    expect(complete(['recapwrap', 'sessions', '--'], bin)).toEqual(['--agent', '--folder', '--help', '--since']);
-    expect(complete(['recapwrap', 'sessions', '--agent', 'c'], bin)).toEqual(['claude', 'codex']);
+    expect(complete(['recapwrap', 'zz'], bin)).toEqual(['zz-later']);
+    expect(complete(['recapwrap', 'zz-later', '--'], bin)).toEqual(['--agent', '--folder', '--help', '--since']);
+    expect(complete(['recapwrap', 'zz-later', '--agent', 'c'], bin)).toEqual(['claude', 'codex']);
   });
 
   it('without recapwrap on PATH, Tab completes nothing and says nothing', () => {

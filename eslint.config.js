@@ -33,6 +33,9 @@ export const PURE_FILES = [
   'src/display/attention-order.ts',
   'src/display/boundary-writer.ts',
   'src/display/notify-text.ts',
+  // newcomer (#28)
+  'src/recap/substance.ts',
+  'src/cli/suggest.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];

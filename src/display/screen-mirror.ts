@@ -6,7 +6,7 @@
  * the agent started. Writes nothing: it runs in a worker thread (screen-worker.ts) or inline.
  * What the public API lacks (scroll region, saved cursor, current SGR) comes from util/private-internals/xterm.ts.
  */
-import type { Terminal as HeadlessTerminal } from '@xterm/headless';
+import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
   ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
   RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, eraseChars,
@@ -21,6 +21,13 @@ import {
  * core catching up: it is "lost" and only scans for a point where the screen is redrawn from scratch.
  */
 export const MAX_PENDING_BYTES = 1024 * 1024;
+/**
+ * Lines the copy keeps above its screen. A terminal that grows pulls rows back from its own history and
+ * reflows wrapped lines at a new width; the copy must be able to do the same, or its rows no longer match
+ * the terminal's and a repaint after a resize writes the wrong rows (#28 point 3: a 20×5 pane grown to
+ * 60×12 lost the agent's last lines). ~1 MB at 200 columns when full.
+ */
+export const MIRROR_SCROLLBACK_LINES = 500;
 /** Sequences after which the whole screen is known again (once the cursor is placed absolutely). */
 const RESYNC_SEQUENCES = ['\x1b[2J', '\x1b[3J', '\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h', '\x1bc'].map((s) => Buffer.from(s, 'latin1'));
 
@@ -69,9 +76,14 @@ export class ScreenMirror {
   private pendingBytes = 0;
   private pendingWrites = 0;
   private readonly whenParsed: Array<() => void> = [];
-  /** Rows above this one (normal screen) hold output from before the agent started. */
-  private knownFromRow: number;
-  private lastBaseY = 0;
+  /**
+   * Where the agent's output begins in the normal buffer (the lines above hold what was there before
+   * it started): a marker xterm keeps on its line through scrolling and reflow; `below` is 1 when it
+   * marks the last row of an unknown screen (the output begins under it).
+   */
+  private start: { marker: IMarker; below: number } | undefined;
+  /** Every row is known (a full clear, a reset, the start scrolled out of the copy). */
+  private allKnown = false;
   private childSavedCursor = false;
   /** Set when the copy fell behind and was rebuilt (the owner drops a pending bar). */
   rebuilt = false;
@@ -82,15 +94,35 @@ export class ScreenMirror {
   constructor(init: MirrorInit) {
     this.cols = init.cols;
     this.rows = init.rows;
-    this.knownFromRow = init.cursorAtStart ? init.cursorAtStart.row : this.rows;
     this.term = this.createTerminal();
+    // The cursor is at the top left until the write below is parsed: the marker is placed relative to it.
+    const startRow = init.cursorAtStart ? Math.min(init.cursorAtStart.row, this.rows - 1) : this.rows - 1;
+    const marker = this.term.registerMarker(startRow);
+    if (marker) this.start = { marker, below: init.cursorAtStart ? 0 : 1 };
     if (init.cursorAtStart) this.term.write(cursorTo(init.cursorAtStart.row, init.cursorAtStart.col));
   }
 
+  /** Rows above this one (normal screen) hold output from before the agent started. */
+  private get knownFromRow(): number {
+    if (this.lost) return this.rows;
+    if (this.allKnown) return 0;
+    const start = this.start;
+    if (!start) return this.rows;
+    if (start.marker.isDisposed || start.marker.line < 0) {
+      this.markAllKnown(); // the older output has scrolled out of the copy altogether
+      return 0;
+    }
+    return Math.max(0, Math.min(this.rows, start.marker.line + start.below - this.term.buffer.normal.baseY));
+  }
+
+  private markAllKnown(): void {
+    this.allKnown = true;
+    this.start?.marker.dispose();
+    this.start = undefined;
+  }
+
   private createTerminal(): HeadlessTerminal {
-    // Scrollback just above one screen: enough to count how far older output has scrolled away.
-    const term = new (loadXtermTerminal())({ cols: this.cols, rows: this.rows, scrollback: this.rows + 2, allowProposedApi: true });
-    this.lastBaseY = 0;
+    const term = new (loadXtermTerminal())({ cols: this.cols, rows: this.rows, scrollback: MIRROR_SCROLLBACK_LINES, allowProposedApi: true });
     // The agent saved its cursor (DECSC / SCOSC): our own DECSC shares that slot, so rebuild it after drawing.
     term.parser.registerEscHandler({ final: '7' }, () => ((this.childSavedCursor = true), false));
     term.parser.registerCsiHandler({ final: 's' }, (params) => {
@@ -99,16 +131,16 @@ export class ScreenMirror {
     });
     // A full clear makes every row known.
     term.parser.registerCsiHandler({ final: 'J' }, (params) => {
-      if (params[0] === 2 || params[0] === 3) this.knownFromRow = 0;
+      if (params[0] === 2 || params[0] === 3) this.markAllKnown();
       return false;
     });
-    term.parser.registerEscHandler({ final: 'c' }, () => ((this.knownFromRow = 0), false));
+    term.parser.registerEscHandler({ final: 'c' }, () => (this.markAllKnown(), false));
     // After a flood, the first absolute cursor move following a full redraw puts the copy back in step.
     const anchor = () => {
       if (this.resyncing) {
         this.resyncing = false;
         this.lost = false;
-        this.knownFromRow = 0;
+        this.markAllKnown();
       }
       return false;
     };
@@ -123,7 +155,8 @@ export class ScreenMirror {
     this.term = this.createTerminal();
     this.pendingBytes = 0;
     this.pendingWrites = 0;
-    this.knownFromRow = this.rows;
+    this.start = undefined; // went with the old copy
+    this.allKnown = false;
     this.lost = true;
     this.resyncing = false;
     for (const fn of this.whenParsed.splice(0)) fn();
@@ -153,7 +186,6 @@ export class ScreenMirror {
       if (term !== this.term) return;
       this.pendingBytes -= chunk.length;
       this.pendingWrites--;
-      this.trackScroll();
       if (this.pendingWrites === 0) for (const fn of this.whenParsed.splice(0)) fn();
     });
   }
@@ -164,22 +196,11 @@ export class ScreenMirror {
     else this.whenParsed.push(fn);
   }
 
-  private trackScroll(): void {
-    const buffer = this.term.buffer.active;
-    if (buffer.type !== 'normal' || this.lost) return;
-    const delta = buffer.baseY - this.lastBaseY;
-    if (delta > 0) this.knownFromRow = Math.max(0, this.knownFromRow - delta);
-    // Rows back from scrollback (a taller screen) may hold older output: count them unknown.
-    if (delta < 0) this.knownFromRow = Math.min(this.rows, this.knownFromRow - delta);
-    this.lastBaseY = buffer.baseY;
-  }
-
   resize(cols: number, rows: number): void {
     this.cols = cols;
     this.rows = rows;
-    this.knownFromRow = Math.min(this.knownFromRow, rows);
+    // xterm reflows and pulls rows back from scrollback as the terminal does; the start marker moves along.
     this.term.resize(cols, rows);
-    this.trackScroll(); // fewer rows push the top ones into scrollback
   }
 
   /**

@@ -1,5 +1,5 @@
 // Every runtime dependency in package.json is one the code imports (#20: chokidar and execa were listed
-// and unused); README's Development section says why each is there.
+// and unused); docs/internals.md says why each is there.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +16,8 @@ describe('dependencies', () => {
     expect(sources).toMatch(new RegExp(`(from|import\\(|require\\()\\s*['"]${name.replace('/', '\\/')}(/[^'"]*)?['"]`));
   });
 
-  it('README says why each dependency is there', () => {
-    const readme = readFileSync(join(REPO_DIR, 'README.md'), 'utf8');
-    for (const name of Object.keys(pkg.dependencies)) expect(readme).toContain(`\`${name}\``);
+  it('docs/internals.md says why each dependency is there', () => {
+    const internals = readFileSync(join(REPO_DIR, 'docs', 'internals.md'), 'utf8');
+    for (const name of Object.keys(pkg.dependencies)) expect(internals).toContain(`\`${name}\``);
   });
 });

@@ -1,6 +1,7 @@
 /** Registers every subcommand of the DESIGN contract, and the default wrap action. */
 import type { Command } from 'commander';
 import { registerBoard } from './board.js';
+import { registerCompletion } from './completion.js';
 import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
@@ -24,4 +25,5 @@ export function registerSubcommands(program: Command): void {
   registerResume(program);
   registerBoard(program);
   registerNext(program);
+  registerCompletion(program);
 }

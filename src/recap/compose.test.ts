@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../util/text-width.js';
-import { composeParts, composeRecap, fitRecapText, partsFromLine } from './compose.js';
+import { composeParts, composeRecap, fitRecapText, partsFromLine, renderParts } from './compose.js';
 import type { RecapParts } from './types.js';
 
 const LINE = 'recap: "fix the failing test" — waiting for your answer; changed src/duration.ts, npm test failed. Next: answer: Shall I run npm test again?';
@@ -50,7 +50,10 @@ describe('composeParts: the width property', () => {
         expect(out.startsWith(stateWord), where).toBe(true);
         expect(out, where).not.toMatch(/[\x00-\x1f\x7f]/);
         // Room for the state, the mark and a readable start of the next step.
-        if (w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1)) expect(out, where).toContain(' Next: ');
+        // The outcome comes first (issue 27); the next step shows whenever the head, the first outcome
+        // sentence and the step fit whole, and without an outcome as soon as a readable start fits.
+        const whole = displayWidth(renderParts({ state: parts.state, outcome: parts.outcome.slice(0, 1), next: parts.next }));
+        if (w >= whole || (!parts.outcome.length && w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1))) expect(out, where).toContain(' Next: ');
         // The whole state survives whenever it fits with the mark.
         if (w >= displayWidth(parts.state) + 8) expect(out.startsWith(parts.state), where).toBe(true);
       }
@@ -61,8 +64,8 @@ describe('composeParts: the width property', () => {
     const p = PARTS[0] as RecapParts;
     expect(composeParts(p, 240)).toBe('done — Add a --json flag to the export command: Added the --json flag in src/export.ts; 12 tests pass. committed and pushed 2e593ed to ranger: "feat: json". Next: nothing pending.');
     const narrow = composeParts(p, 71);
-    // 71 cells: the state, the best outcome cut at a word, the next step; the subject has no room.
-    expect(narrow).toBe('done: Added the --json flag in src/export.ts… Next: nothing pending.');
+    // 71 cells: the state and the best outcome whole; a next step cut to a stub and the subject have no room.
+    expect(narrow).toBe('done: Added the --json flag in src/export.ts; 12 tests pass.');
   });
 
   it('composeRecap uses the parts when a recap has them, else fits its line', () => {

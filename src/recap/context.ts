@@ -4,6 +4,7 @@
  * ended. Thinking never enters. Pure and deterministic: the same session gives the same context.
  */
 import { findQuestion } from './sentences.js';
+import { emptyEvidence, noteEvidence, noteFolder, noteWritten, projectLabel, type LabelSource } from './project-label.js';
 import type { ActivityState } from '../types.js';
 import type { RecapEvent, RecapSession } from './types.js';
 
@@ -105,6 +106,11 @@ export interface RecapContext {
   exited: boolean;
   /** Commits made in the session, newest last (at most `listed`). */
   commits: CommitFact[];
+  /** The project the session is about, as a short label, and the evidence it came from. */
+  project?: { label: string; source: LabelSource };
+  /** When the session last changed (epoch ms, its last event's time), and the time the recap is made. */
+  updatedAt?: number;
+  now?: number;
   /** Counts for a status line and for tests. */
   counts: { prompts: number; toolCalls: number; toolErrors: number; events: number };
 }
@@ -223,8 +229,9 @@ function pushNewest<T>(list: T[], value: T, max: number): void {
   if (list.length > max * 2) list.splice(0, list.length - max);
 }
 
-export function buildContext(session: RecapSession, activity?: ActivityState): RecapContext {
+export function buildContext(session: RecapSession, activity?: ActivityState, clock?: { now: number }): RecapContext {
   const events = session.events;
+  const evidence = emptyEvidence();
   const requests: string[] = [];
   const summaries: string[] = [];
   const files: string[] = [];
@@ -268,6 +275,8 @@ export function buildContext(session: RecapSession, activity?: ActivityState): R
         toolCalls++;
         {
           const step: ToolStep = { name: e.name, args: e.args, command: e.command, paths: e.paths, approval: e.approval };
+          noteFolder(evidence, step, session.cwd);
+          noteWritten(evidence, step, session.cwd);
           pushNewest(current.tools, step, 40);
           open.push(step);
           if (open.length > 16) open.shift();
@@ -298,6 +307,7 @@ export function buildContext(session: RecapSession, activity?: ActivityState): R
             step.result = e.text.slice(0, 400);
             open = open.filter((s) => s !== step);
             noteCommit(commits, step);
+            noteEvidence(evidence, step, session.cwd);
           } else if (!e.callId) {
             open = [];
           }
@@ -368,6 +378,9 @@ export function buildContext(session: RecapSession, activity?: ActivityState): R
     approval: ending === 'mid-tool' && open.some((s) => s.approval),
     exited,
     commits: commits.slice(-CONTEXT_LIMITS.listed),
+    project: projectLabel(evidence, session.cwd, requests),
+    updatedAt: session.updatedAt,
+    now: clock?.now,
     counts: { prompts, toolCalls, toolErrors, events: events.length },
   };
 }

@@ -9,6 +9,8 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import { composeParts } from './compose.js';
 import { commandOf, type RecapContext, type ToolStep, type Turn } from './context.js';
+import { specificNext } from './next-step.js';
+import { shortenPaths } from './paths.js';
 import { findQuestion, isGenericOffer, isQuestion, splitSentences, stripInlineMarkdown, type Sentence } from './sentences.js';
 import { RECAP_LINE_MAX_CHARS, type Recap, type RecapArtifact, type RecapParts, type RecapStatus } from './types.js';
 
@@ -230,9 +232,27 @@ export function describeCommand(command: string, cwd?: string): string {
     return url ? `fetching ${url.replace(/^https?:\/\//, '').split('/')[0]}` : `running ${prog}`;
   }
   if (/^(cp|mv|Copy-Item|Move-Item|rsync)$/i.test(prog) && nonFlag[0]) return `${/^(mv|Move-Item)$/i.test(prog) ? 'moving' : 'copying'} ${shortPath(nonFlag[0], cwd)}`;
-  if (!/^[\w+-]{1,30}$/.test(prog)) return 'running a shell command';
+  if (!/^[\w+-]{1,30}$/.test(prog) || /^\$/.test(tokens[0] ?? '')) return scriptAction(command) ?? 'running a shell command';
   const words = [prog, ...nonFlag.slice(0, 2)].filter((t) => /^[\w@./:+-]{1,40}$/.test(t) && !/^['"$]/.test(t));
   return cutWords(`running ${words.join(' ') || prog}`, 48);
+}
+
+/**
+ * What a multi-line script (PowerShell or shell, starting with variable assignments) does, from the
+ * strongest action word in it: a copy or move (with the one file name it quotes), a git step, a check.
+ */
+function scriptAction(command: string): string | undefined {
+  const test = TEST_COMMAND.exec(command);
+  if (test) return `running ${test[0].trim()}`;
+  const git = /\bgit\s+(commit|push|pull|clone|merge|rebase|checkout|switch|tag)\b/.exec(command);
+  if (git) return `running git ${git[1]}`;
+  const copy = /(?:^|[\s;|&({])(Copy-Item|cp|rsync|robocopy|xcopy|Move-Item|mv)\s/i.exec(command);
+  if (copy) {
+    const files = [...new Set([...command.matchAll(/["']([\w.-]+\.[A-Za-z]\w{0,7})["']/g)].map((m) => m[1] as string))];
+    return `${/^(Move-Item|mv)$/i.test(copy[1] as string) ? 'moving' : 'copying'} ${files.length === 1 ? files[0] : 'files'}`;
+  }
+  if (/(?:^|[\s;|&({])(Invoke-WebRequest|Invoke-RestMethod|curl|wget)\s/i.test(command)) return 'fetching a page';
+  return undefined;
 }
 
 /** A tool call as a person names it: never its raw arguments, JSON or code. */
@@ -515,12 +535,14 @@ function errorMessage(text: string): string {
   return cutWords(sanitizeLine(msg || text), 90);
 }
 
-function errorNext(text: string): string {
-  if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)|限流|频率|レート制限/i.test(text)) return 'retry after the rate limit resets';
-  if (/credit|balance|billing|payment|insufficient|额度|余额|欠费|残高|クレジット|잔액/i.test(text)) return 'add credit or switch model, then retry';
+// The step after a provider error names what to resend (the request that got no answer) when there is one.
+function errorNext(text: string, request?: string): string {
+  const what = request ? `"${cutWords(request, 40)}"` : 'the request';
+  if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)|限流|频率|レート制限/i.test(text)) return request ? `resend ${what} after the limit resets` : 'retry after the rate limit resets';
+  if (/credit|balance|billing|payment|insufficient|额度|余额|欠费|残高|クレジット|잔액/i.test(text)) return `top up credit or switch account, then resend ${what}`;
   if (/\b40[13]\b|auth|api.?key|unauthori[sz]ed|forbidden|log ?in|token (expired|invalid)|permission/i.test(text)) return 'log in again or fix the API key, then retry';
   if (/not support|model.*(not found|unavailable|does not exist)|unknown model|invalid model|\b404\b/i.test(text)) return 'switch to a supported model, then retry';
-  if (/\b5\d\d\b|overload|unavailable|timeout|timed out|network|connection/i.test(text)) return 'retry once the API responds';
+  if (/\b5\d\d\b|overload|unavailable|timeout|timed out|network|connection/i.test(text)) return request ? `resend ${what} once the API responds` : 'retry once the API responds';
   return 'fix the provider problem, then retry';
 }
 
@@ -550,6 +572,13 @@ function statedPlan(texts: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** A session file with no new line for this long, read with no live state, is not running anything. */
+export const STALE_AFTER_MS = 30 * 60_000;
+
+function isStale(ctx: Pick<RecapContext, 'activity' | 'now' | 'updatedAt'>): boolean {
+  return ctx.activity === undefined && ctx.now !== undefined && ctx.updatedAt !== undefined && ctx.now - ctx.updatedAt > STALE_AFTER_MS;
+}
+
 function planFor(ctx: RecapContext, facts: Facts): Plan {
   const turn = lastRequestTurn(ctx);
   const texts = turn?.assistant ?? [];
@@ -573,7 +602,7 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       const outcome = [errorMessage(err)].filter(Boolean);
       if (!didNothing) outcome.push(...outcomeSentences(texts, false, 1));
       else if (!sessionDidNothing) outcome.push('no reply to the last request');
-      return { state: `API error${code ? ` ${code}` : ''}${sessionDidNothing ? ', nothing happened' : ''}`, status: 'errored', outcome, next: errorNext(err) };
+      return { state: `API error${code ? ` ${code}` : ''}${sessionDidNothing ? ', nothing happened' : ''}`, status: 'errored', outcome, next: errorNext(err, turn?.request && substantive(turn) ? gistOf(turn.request) : undefined) };
     }
     case 'interrupted': {
       const outcome = [...outcomeSentences(texts, false, 1)];
@@ -593,7 +622,7 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       }
       const factList = finishedFacts().filter((f) => !outcome.some((o) => facts.commitKey && f.startsWith('committed') && o.includes(facts.commitKey)));
       outcome = [...outcome.slice(0, 1), ...factList.slice(0, 1), ...outcome.slice(1), ...factList.slice(1)];
-      if (question) return { state: 'waiting for your answer', status: 'waiting', outcome, next: question };
+      if (question) return { state: 'waiting for you', status: 'waiting', outcome, next: question };
       const failing = facts.check?.ok === false;
       if (failing) return { state: 'failing check', status: ctx.activity === 'working' ? 'working' : 'idle', outcome, next: `fix what fails in ${facts.check?.label}` };
       const proposal = agentProposal(lastWords);
@@ -611,9 +640,11 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       const outcome = outcomeSentences(texts, false, 2);
       if (ask && ctx.activity !== 'exited') {
         const q = argOf(ask.args, 'question');
-        return { state: 'waiting for your answer', status: 'waiting', outcome, next: q ? cutWords(sanitizeLine(q), 140) : 'answer the agent’s question' };
+        return { state: 'waiting for you', status: 'waiting', outcome, next: q ? cutWords(sanitizeLine(q), 140) : 'answer the agent’s question' };
       }
-      if (ctx.activity === 'exited' || ctx.exited) return { state: `cut off while ${what}`, status: 'aborted', outcome, next: `check whether it finished, then ask the agent to continue` };
+      if (ctx.activity === 'exited' || ctx.exited) return { state: `cut off while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? `check whether it finished, then ask the agent to continue` };
+      // A file that stopped changing long ago is not running anything, whatever its last line says.
+      if (isStale(ctx)) return { state: `stopped while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
       if (ctx.approval || ctx.activity === 'waiting') {
         const object = what.replace(/^running /, '');
         return { state: `waiting for approval of ${object}`, status: 'waiting', outcome, next: `approve or deny ${object}` };
@@ -627,13 +658,14 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
         const agreed = agentQuestion(prev?.assistant[prev.assistant.length - 1]) ?? agentProposal(prev?.assistant[prev.assistant.length - 1]);
         const said = `you said "${cutWords(sanitizeLine(turn?.request ?? ''), 30)}"`;
         const next = agreed ? agreed.replace(/^ok to /, '') : 'the agent acts on your reply';
-        const state = ctx.activity === 'working' ? 'working' : ctx.activity === 'exited' || ctx.exited ? 'cut off before the agent answered' : 'no answer yet';
-        return { state, status: state === 'working' ? 'working' : state.startsWith('cut') ? 'aborted' : 'working', outcome: [said], next };
+        const state = ctx.activity === 'working' ? 'working' : ctx.activity === 'exited' || ctx.exited ? 'cut off before the agent answered' : isStale(ctx) ? 'stopped, unanswered' : 'no answer yet';
+        return { state, status: state === 'working' ? 'working' : state.startsWith('cut') || state.startsWith('stopped') ? 'aborted' : 'working', outcome: [said], next };
       }
       const outcome = outcomeSentences(texts, false, 2);
       const last = turn?.tools[turn.tools.length - 1];
       if (last) outcome.unshift(`${describeTool(last, ctx.cwd)} (last step${last.ok === false ? ', failed' : ''})`);
       if (ctx.activity === 'exited' || ctx.exited) return { state: texts.length || last ? 'cut off mid-turn' : 'cut off before the agent answered', status: 'aborted', outcome, next: 'ask the agent to continue' };
+      if (isStale(ctx)) return { state: texts.length || last ? 'stopped mid-turn' : 'stopped, unanswered', status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
       if (ctx.activity === 'waiting') return { state: 'waiting for you', status: 'waiting', outcome, next: 'ask the agent to continue' };
       const state = ctx.activity === 'working' ? 'working' : texts.length || last ? 'in progress' : 'no answer yet';
       return { state, status: 'working', outcome, next: statedPlan(texts) ?? (texts.length || last ? 'let it finish' : 'wait for the answer') };
@@ -643,7 +675,8 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
 
 function artifactsOf(ctx: RecapContext): RecapArtifact[] {
   const out: RecapArtifact[] = [];
-  for (const f of ctx.filesTouched.slice(-8)) out.push({ kind: 'file', label: baseName(f), locator: f });
+  // A file's label is its path as a person reads it (relative, `~`); the locator stays the path to open.
+  for (const f of ctx.filesTouched.slice(-8)) out.push({ kind: 'file', label: shortenPaths(f, ctx.cwd), locator: f });
   for (const c of ctx.commits.slice(-3)) if (c.hash || c.subject) out.push({ kind: 'commit', label: c.subject ?? c.hash ?? '', locator: c.hash ?? c.subject ?? '' });
   const urls = [...new Set((ctx.lastAssistant?.match(URL) ?? []).map((u) => u.replace(/[.,;:]+$/, '')))].slice(0, 5);
   for (const u of urls) out.push({ kind: PR_URL.test(u) ? 'pr' : 'url', label: u, locator: u });
@@ -656,18 +689,20 @@ function artifactsOf(ctx: RecapContext): RecapArtifact[] {
 }
 
 function subjectOf(ctx: RecapContext): string | undefined {
-  return pickTask(ctx) ?? folderName(ctx.cwd);
+  return pickTask(ctx) ?? (ctx.project ? undefined : folderName(ctx.cwd));
 }
 
-/** The parts of the recap, before composition. */
+/** The parts of the recap, before composition: paths relative to the session's folder, no home paths. */
 export function recapParts(ctx: RecapContext): { parts: RecapParts; status: RecapStatus } {
   const turn = lastRequestTurn(ctx);
   const facts = gatherFacts(ctx, turn);
   const plan = planFor(ctx, facts);
-  const clean = (s: string) => sanitizeLine(s);
+  const clean = (s: string) => sanitizeLine(shortenPaths(s, ctx.cwd));
   const subject = ctx.ending === 'empty' ? undefined : subjectOf(ctx);
+  const label = ctx.project?.label ? clean(ctx.project.label) : undefined;
+  const next = specificNext(clean(plan.next));
   return {
-    parts: { state: clean(plan.state), subject: subject ? clean(subject) : undefined, outcome: plan.outcome.map(clean).filter(Boolean), next: clean(plan.next) },
+    parts: { ...(label ? { label } : {}), state: clean(plan.state), subject: subject ? clean(subject) : undefined, outcome: plan.outcome.map(clean).filter(Boolean), next },
     status: plan.status,
   };
 }
@@ -676,8 +711,9 @@ export function heuristicRecap(ctx: RecapContext): RecapDraft {
   const { parts, status } = recapParts(ctx);
   const language = detectLanguage(ctx.requests);
   const line = LABEL + composeParts(parts, RECAP_LINE_MAX_CHARS - LABEL.length);
-  const headline = truncateToWidth(parts.subject ? `${cutWords(parts.subject, HEADLINE_MAX - 3 - Math.min(40, displayWidth(parts.state)))}: ${parts.state}` : parts.state, HEADLINE_MAX);
-  return { line, headline, done: parts.outcome, next: [parts.next], artifacts: artifactsOf(ctx), status, language, parts };
+  const lead = parts.label ? `${parts.label} · ` : '';
+  const headline = truncateToWidth(lead + (parts.subject ? `${cutWords(parts.subject, HEADLINE_MAX - 3 - displayWidth(lead) - Math.min(40, displayWidth(parts.state)))}: ${parts.state}` : parts.state), HEADLINE_MAX);
+  return { line, headline, done: parts.outcome, next: parts.next ? [parts.next] : [], artifacts: artifactsOf(ctx), status, language, parts };
 }
 
 /** A short line while the agent works: the task and what it is doing right now. */

@@ -77,6 +77,8 @@ const MIN_SUBJECT = 18;
 const MIN_NEXT = 24;
 /** The outcome's first share of the room when a next step follows (the rest of it comes after the step). */
 const OUTCOME_SHARE = 0.8;
+/** A subject this short (with its separator) is read first when there is no project label. */
+const SHORT_SUBJECT = 30;
 /** Below this many cells the project label gives its room to the state and the outcome. */
 const LABEL_MIN_CELLS = 40;
 
@@ -85,7 +87,8 @@ const LABEL_MIN_CELLS = 40;
  * and the state always (the label left out below 40 cells, the state cut only when nothing else fits),
  * then the best outcome sentence, then the next step when one is worth saying (left out rather than cut
  * to a stub under 24 cells), then the subject (the user's request in a few words; it takes the outcome's
- * place when there is none), then further outcome sentences. Decided on the development set split by
+ * place when there is none, and comes before it when short and there is no label), then further outcome
+ * sentences. Decided on the development set split by
  * source (bench/quality-split.json): giving the next step a fixed share first, or the subject one, helped
  * one half and not the other. Every piece is cut at a word boundary with an ellipsis.
  */
@@ -120,6 +123,8 @@ export function composeParts(parts: RecapParts, cells: number): string {
     };
     // Without an outcome the subject says what the work is: it takes the outcome's place.
     if (!outcome.length && subject) a.subject = take(subjectFull, rem);
+    // Without a project label a short subject (a few words) is what says what the work is about.
+    if (subject && !a.subject && !label && subjectFull <= SHORT_SUBJECT) a.subject = take(subjectFull, rem);
     if (outcome.length) a.out[0] = take(want(0), next && !bothFit ? Math.max(MIN_PIECE, Math.floor(budget * OUTCOME_SHARE)) : rem);
     // When both fit whole the step gets all of itself (the estimates above count a cell or two extra).
     if (next && bothFit) {

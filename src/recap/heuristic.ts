@@ -644,7 +644,11 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       }
       if (ctx.activity === 'exited' || ctx.exited) return { state: `cut off while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? `check whether it finished, then ask the agent to continue` };
       // A file that stopped changing long ago is not running anything, whatever its last line says.
-      if (isStale(ctx)) return { state: `stopped while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
+      if (isStale(ctx)) {
+        // An approval asked for long ago still names what was waiting: the user may owe it yet.
+        if (ctx.approval) return { state: `stopped waiting for approval of ${what.replace(/^running /, '')}`, status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
+        return { state: `stopped while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
+      }
       if (ctx.approval || ctx.activity === 'waiting') {
         const object = what.replace(/^running /, '');
         return { state: `waiting for approval of ${object}`, status: 'waiting', outcome, next: `approve or deny ${object}` };
@@ -692,11 +696,30 @@ function subjectOf(ctx: RecapContext): string | undefined {
   return pickTask(ctx) ?? (ctx.project ? undefined : folderName(ctx.cwd));
 }
 
+/**
+ * A session whose last prompt is a housekeeping command nobody answers (`/exit`, `/clear`, `/cost`) is
+ * recapped from the turn before it: that is where the work stands.
+ */
+function beforeHousekeeping(ctx: RecapContext): RecapContext {
+  const last = ctx.turns[ctx.turns.length - 1];
+  const prev = ctx.turns[ctx.turns.length - 2];
+  if (!last?.request || !last.command || !isHousekeepingCommand(last.request) || last.assistant.length || last.tools.length || !prev?.request) return ctx;
+  const words = prev.assistant[prev.assistant.length - 1];
+  const ending = words ? (findQuestion(words) ? 'question' : 'finished') : prev.tools.length ? ctx.ending : 'mid-turn';
+  return { ...ctx, turns: ctx.turns.slice(0, -1), ending, lastAssistant: words, pendingTools: ending === 'mid-tool' ? ctx.pendingTools : [] };
+}
+
 /** The parts of the recap, before composition: paths relative to the session's folder, no home paths. */
-export function recapParts(ctx: RecapContext): { parts: RecapParts; status: RecapStatus } {
+export function recapParts(whole: RecapContext): { parts: RecapParts; status: RecapStatus } {
+  const ctx = beforeHousekeeping(whole);
   const turn = lastRequestTurn(ctx);
   const facts = gatherFacts(ctx, turn);
   const plan = planFor(ctx, facts);
+  // The user closed the session after a finished turn: say so (a recap read later should know).
+  if ((ctx.exited || ctx.activity === 'exited') && (ctx.ending === 'finished' || ctx.ending === 'question')) {
+    plan.state = 'closed';
+    if (plan.status === 'waiting' || plan.status === 'working') plan.status = 'idle';
+  }
   const clean = (s: string) => sanitizeLine(shortenPaths(s, ctx.cwd));
   const subject = ctx.ending === 'empty' ? undefined : subjectOf(ctx);
   const label = ctx.project?.label ? clean(ctx.project.label) : undefined;

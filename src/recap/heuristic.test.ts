@@ -4,6 +4,8 @@ import { describeCommand, describeTool, detectLanguage, gistOf, heuristicRecap, 
 import type { ActivityState } from '../types.js';
 import type { RecapEvent, RecapSession } from './types.js';
 import { displayWidth } from '../util/text-width.js';
+import { composeParts } from './compose.js';
+import type { RecapParts } from './types.js';
 
 const session = (events: RecapEvent[], extra: Partial<RecapSession> = {}): RecapSession => ({ agent: 'pi', id: 's1', file: '/tmp/s1.jsonl', cwd: '/home/dev/app', stamp: `st${events.length}`, events, ...extra });
 const user = (text: string, command?: boolean): RecapEvent => ({ kind: 'user', text, ...(command ? { command } : {}) });
@@ -364,5 +366,53 @@ describe('heuristic recap: one-word tasks and long requests', () => {
     expect(recapOf([user('init'), say('The repo is empty. Which stack do you want?'), end], undefined, { cwd: '/home/dev/proj' }).parts?.subject).toBe('init');
     const ctx = buildContext(session([user('index the docs and the issues so we can plan the hackathon work properly'), say('Indexed.'), end, user('Pick up FW-005 first. Add a narrow CLI demo and commit it in two commits.'), say('Both commits landed.'), end]));
     expect(pickTask(ctx)).toBe('Pick up FW-005 first');
+  });
+});
+
+describe('recap text defects a newcomer sees first (#28 item 5)', () => {
+  it('the demo’s "Next I would … — want me to?" is said once, as the decision, and the question survives a narrow pane', () => {
+    const events = [user('add a --verbose flag'), call('write', 'p', { paths: ['/home/dev/app/src/cli.ts'] }), call('bash', 'npm test', { command: 'npm test', callId: 't' }), result(true, '12 passed', 't'), say('Added a --verbose flag in src/cli.ts and all 12 tests pass. Next I would document it in the README — want me to?'), end];
+    const r = recapOf(events);
+    expect(r.parts?.next).toBe('ok to document it in the README?');
+    expect(r.line).not.toMatch(/Next: Next/);
+    for (const w of [71, 100, 151]) expect(composeParts(r.parts as RecapParts, w)).not.toMatch(/Next: Next/);
+  });
+
+  it('a session that stopped mid-tool long ago is not "running" and has no "let it finish" (injected clock)', () => {
+    const events = [user('export the session'), say('Exporting the session first, then I will draft the grant.'), call('bash', 'bash export-session.sh', { command: 'bash export-session.sh', callId: 'e' })];
+    const at = Date.parse('2026-05-01T10:00:00Z');
+    const old = heuristicRecap(buildContext(session(events, { updatedAt: at }), undefined, { now: at + 3 * 86_400_000 }));
+    expect(old.parts?.state).toBe('stopped while running export-session.sh');
+    expect(old.status).toBe('aborted');
+    expect(old.line).not.toMatch(/let it finish|^recap: (\S+ · )?running/);
+    // The same file a minute later is still running.
+    const fresh = heuristicRecap(buildContext(session(events, { updatedAt: at }), undefined, { now: at + 60_000 }));
+    expect(fresh.parts?.state).toBe('running export-session.sh');
+    expect(fresh.line).not.toContain('let it finish');
+  });
+
+  it('an approval asked for long ago still names what waited', () => {
+    const events = [user('check the remote'), call('shell', 'git remote -v', { command: 'git remote -v', approval: true, callId: 'g' })];
+    const r = heuristicRecap(buildContext(session(events, { updatedAt: 0 }), undefined, { now: 86_400_000 }));
+    expect(r.parts?.state).toBe('stopped waiting for approval of git remote');
+  });
+
+  it('a subject is never a JSON scrap nor ends in a dangling comma or colon', () => {
+    expect(pickTask(buildContext(session([user('how to add an mcp server'), say('ok'), end, user('"mcp-remote",\n"https://mcp.example.com/v1/sse"'), say('ok'), end])))).toBe('how to add mcp server');
+    expect(gistOf('1. print the approach summary (about 30 words), 2. tell me where the file is')).toBe('print approach summary (about 30 words)');
+    expect(gistOf('Fix the login page, then:')).toBe('Fix login page, then');
+  });
+
+  it('paths in the recap are relative to the session folder, `~` for homes, with no user names', () => {
+    const r = recapOf([user('find the repo'), say('Found the repo: /Users/ana/Developer/trezo-ai. I changed /home/dev/app/src/a.ts and read C:\\Users\\bob\\notes.md.'), end]);
+    expect(r.line).toContain('~/Developer/trezo-ai');
+    expect(r.line).toContain('src/a.ts');
+    expect(r.line).not.toMatch(/\/Users\/ana|\/home\/dev|bob/);
+  });
+
+  it('a last /exit is recapped from the turn before it, as closed', () => {
+    const r = recapOf([user('what is NAV?'), say('Net Asset Value: the per-token price of a fund from its holdings.'), end, user('/exit', true), { kind: 'exit', text: '/exit' }]);
+    expect(r.parts?.state).toBe('closed');
+    expect(r.line).toContain('Net Asset Value');
   });
 });

@@ -88,6 +88,8 @@ function dropArticles(text: string): string {
 
 // A line a person wrote, not pasted markup, log output, JSON or a fragment (`[INFO] …`, `<tag …>`, `{`, `foo)`).
 function looksLikeWords(line: string): boolean {
+  // A scrap of JSON or a list of quoted strings (`"mcp-remote", "https://…"`): no words outside the quotes.
+  if (/^["'`]/.test(line) && ((line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`/g, ' ').match(/\p{L}{3,}/gu) ?? []).length < 2)) return false;
   if (/^[<{}[\]]|^\$ |^[A-Z_]{3,}[^a-z\s]*\s|^\[[A-Z]+\]|^"[^"]+"\s*:|^["'][^"']*["'],?$/.test(line)) return false;
   const opens = (line.match(/\(/g) ?? []).length;
   const closes = (line.match(/\)/g) ?? []).length;
@@ -126,7 +128,8 @@ export function gistOf(request: string): string {
   // A role prompt ("You are an expert …") is not the task: the sentence after it is.
   const first = (sentences.length > 1 && /^you are (a|an|the)\b/i.test(sentences[0] as string) ? sentences[1] : sentences[0]) ?? text;
   // Articles and determiners carry nothing in a few words (English only; other languages stay as written).
-  const gist = dropArticles(first.replace(/[.!。！]+$/u, '')).trim();
+  // No dangling punctuation from a list it was cut from (`…~30 words),` / `Steps:`).
+  const gist = dropArticles(first.replace(/[\s.!。！,，、;；:：]+$/u, '')).trim();
   return cutWords(gist, 80);
 }
 

@@ -206,7 +206,7 @@ export function userNames(label: string, requests: readonly string[]): boolean {
   // Two words typed apart ("will it rain") are the name too.
   for (let i = 0; i + 1 < words.length; i++) joined.add(norm(`${words[i]}${words[i + 1]}`) + '');
   for (let i = 0; i + 2 < words.length; i++) joined.add(norm(`${words[i]}${words[i + 1]}${words[i + 2]}`));
-  return (whole.length >= 3 && joined.has(whole)) || (head.length >= 4 && joined.has(head));
+  return (whole.length >= 4 && joined.has(whole)) || (head.length >= 4 && joined.has(head));
 }
 
 /** A name cut to the label's room: at a word or `-`/`_` boundary, without hashes, scopes or ids. */

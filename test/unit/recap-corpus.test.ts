@@ -10,6 +10,7 @@ import { buildContext } from '../../src/recap/context.js';
 import { composeParts } from '../../src/recap/compose.js';
 import { heuristicRecap, recapParts } from '../../src/recap/heuristic.js';
 import { showsHomePath } from '../../src/recap/paths.js';
+import { formatRecap } from '../../src/recap/format.js';
 import { deriveActivity } from '../../src/transcripts/activity.js';
 import { detectAgentFromFile, loadSessionFile } from '../../src/transcripts/load.js';
 import { findAdapter } from '../../src/transcripts/registry.js';
@@ -156,6 +157,12 @@ describe('heuristic recap on real transcripts', () => {
     expect(displayWidth(r.headline)).toBeLessThanOrEqual(80);
     expect(r.line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     for (const s of [...r.done, ...r.next]) expect(s).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    // #28 item 5: no recap or card shows a home path (other people's included), also for an old session read later.
+    const session = await loadSessionFile(file, { agent });
+    const old = heuristicRecap(buildContext(session, undefined, { now: Date.now() }));
+    const card = formatRecap({ ...old, generator: { type: 'heuristic' }, session: { agent, id: session.id, file }, stamp: session.stamp, createdAt: '' }, 'card', 100);
+    for (const text of [r.line, old.line, r.headline, card]) expect(showsHomePath(text), text).toBe(false);
+    expect(old.line).not.toMatch(/let it finish|review and commit|nothing pending|Next: Next/);
   });
 
   const known = (agent: AgentId, rel: string) => (findAdapter(agent) && corpusPresent ? join(RECAP_CORPUS_DIR, agent, rel) : undefined);

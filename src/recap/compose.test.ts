@@ -80,6 +80,10 @@ describe('composeParts: the width property', () => {
     for (const w of [40, 71, 120]) expect(composeRecap({ line }, w), `${w}`).toBe(composeParts(partsFromLine(line) as RecapParts, w));
     expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next });
     // Another shape is fitted as text, its next step kept.
+    // A model line that leads with a project label (the prompt asks for it) keeps it as the label.
+    expect(partsFromLine('recap: billing · done: refund.ts fixed, 12 tests pass. Next: deploy the refund job.')).toEqual({ label: 'billing', state: 'done', outcome: ['refund.ts fixed, 12 tests pass.'], next: 'deploy the refund job' });
+    expect(composeParts({ label: 'billing', state: 'done', outcome: ['refund.ts fixed, 12 tests pass.'], next: '' }, 71)).toBe('billing · done: refund.ts fixed, 12 tests pass.');
+    expect(composeParts({ label: 'billing', state: 'done', outcome: ['refund.ts fixed.'], next: '' }, 30)).toBe('done: refund.ts fixed.');
     expect(partsFromLine('recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts')).toBeUndefined();
     expect(composeRecap({ line: 'recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts' }, 50)).toContain('Next: fix invoices.ts');
   });

@@ -4,6 +4,7 @@
  * ended. Thinking never enters. Pure and deterministic: the same session gives the same context.
  */
 import { findQuestion } from './sentences.js';
+import { shortenPaths } from './paths.js';
 import { emptyEvidence, noteEvidence, noteFolder, noteWritten, projectLabel, type LabelSource } from './project-label.js';
 import type { ActivityState } from '../types.js';
 import type { RecapEvent, RecapSession } from './types.js';
@@ -385,11 +386,15 @@ export function buildContext(session: RecapSession, activity?: ActivityState, cl
   };
 }
 
+const LABEL_SOURCE_WORDS: Record<LabelSource, string> = { user: "the user's own words", remote: 'the git remote', manifest: 'the package manifest', readme: 'the README title', folder: 'the working folder' };
+
 /** The context as the text a model reads (inside the prompt's <transcript> block). */
 export function renderContext(ctx: RecapContext): string {
   const out: string[] = [];
   out.push(`agent: ${ctx.agent}`);
-  if (ctx.cwd) out.push(`project folder: ${ctx.cwd}`);
+  if (ctx.project) out.push(`project: ${ctx.project.label} (from ${LABEL_SOURCE_WORDS[ctx.project.source]})`);
+  // The folder itself is said once, here (with ~ for a home); paths below are relative to it.
+  const folder = ctx.cwd ? `project folder: ${shortenPaths(ctx.cwd)}` : undefined;
   if (ctx.title) out.push(`session title: ${cut(ctx.title, 120)}`);
   // Without a cut the first request is already the dialogue's first line.
   if (ctx.firstRequest && ctx.truncated) out.push('', '## First request of the session', ctx.firstRequest);
@@ -402,8 +407,15 @@ export function renderContext(ctx: RecapContext): string {
   if (ctx.filesTouched.length) out.push('', `## Files changed: ${ctx.filesTouched.join(', ')}`);
   if (ctx.commands.length) out.push(`## Commands run: ${ctx.commands.map((c) => `${c.command}${c.ok === false ? ' (failed)' : ''}`).join('; ')}`);
   if (ctx.errors.length) out.push(`## Errors: ${ctx.errors.slice(-4).join(' | ')}`);
-  out.push('', `## State: ${describeEnding(ctx)}${ctx.exited ? '; then the session was closed' : ''}`);
-  return out.join('\n');
+  const idle = ctx.now !== undefined && ctx.updatedAt !== undefined && !ctx.activity ? ctx.now - ctx.updatedAt : 0;
+  const old = idle > 30 * 60_000 ? `; the file has not changed for ${idle >= 2 * 86_400_000 ? `${Math.floor(idle / 86_400_000)} days` : `${Math.max(1, Math.floor(idle / 3_600_000))} h`}, so nothing is running now` : '';
+  out.push('', `## State: ${describeEnding(ctx)}${ctx.exited ? '; then the session was closed' : ''}${old}`);
+  // Paths as the recap shows them (relative to the project folder, ~ for homes): no user names leave the machine.
+  const text = shortenPaths(out.join('\n'), ctx.cwd);
+  if (!folder) return text;
+  const lines = text.split('\n');
+  lines.splice(ctx.project ? 2 : 1, 0, folder);
+  return lines.join('\n');
 }
 
 export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'> & { approval?: boolean }): string {

@@ -78,7 +78,7 @@ describe('composeParts: the width property', () => {
     const p = PARTS[1] as RecapParts;
     const line = `recap: ${composeParts(p, 213)}`;
     for (const w of [40, 71, 120]) expect(composeRecap({ line }, w), `${w}`).toBe(composeParts(partsFromLine(line) as RecapParts, w));
-    expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next });
+    expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next, owed: true });
     // Another shape is fitted as text, its next step kept.
     // A model line that leads with a project label (the prompt asks for it) keeps it as the label.
     expect(partsFromLine('recap: billing · done: refund.ts fixed, 12 tests pass. Next: deploy the refund job.')).toEqual({ label: 'billing', state: 'done', outcome: ['refund.ts fixed, 12 tests pass.'], next: 'deploy the refund job' });

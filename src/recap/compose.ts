@@ -79,6 +79,8 @@ const MIN_NEXT = 24;
 const OUTCOME_SHARE = 0.8;
 /** A subject this short (with its separator) is read first when there is no project label. */
 const SHORT_SUBJECT = 30;
+/** From this width on a question the user owes always keeps a readable start (a status line, a wide pane). */
+const OWED_MIN_CELLS = 100;
 /** Below this many cells the project label gives its room to the state and the outcome. */
 const LABEL_MIN_CELLS = 40;
 
@@ -123,8 +125,6 @@ export function composeParts(parts: RecapParts, cells: number): string {
     };
     // Without an outcome the subject says what the work is: it takes the outcome's place.
     if (!outcome.length && subject) a.subject = take(subjectFull, rem);
-    // Without a project label a short subject (a few words) is what says what the work is about.
-    if (subject && !a.subject && !label && subjectFull <= SHORT_SUBJECT) a.subject = take(subjectFull, rem);
     if (outcome.length) a.out[0] = take(want(0), next && !bothFit ? Math.max(MIN_PIECE, Math.floor(budget * OUTCOME_SHARE)) : rem);
     // When both fit whole the step gets all of itself (the estimates above count a cell or two extra).
     if (next && bothFit) {
@@ -133,12 +133,23 @@ export function composeParts(parts: RecapParts, cells: number): string {
     } else if (next) a.next += take(nextFull - a.next, rem);
     if (outcome.length) a.out[0] = (a.out[0] as number) + take(want(0) - (a.out[0] as number), rem);
     if (subject && !a.subject && rem >= Math.min(MIN_SUBJECT, subjectFull)) a.subject = take(subjectFull, rem);
+    // Without a project label a short subject (a few words) is what says what the work is about: it takes
+    // its cells from the outcome's end.
+    if (subject && !a.subject && !label && subjectFull <= SHORT_SUBJECT && (a.out[0] ?? 0) - subjectFull >= MIN_PIECE) {
+      a.out[0] = (a.out[0] as number) - subjectFull;
+      a.subject = subjectFull;
+    }
     for (let i = 1; i < outcome.length && rem >= MIN_PIECE; i++) a.out[i] = take(want(i), rem);
     return a;
   };
   let a = alloc();
   if (outcome.length && (a.out[0] as number) < Math.min(MIN_PIECE, want(0))) a.out[0] = 0;
   // A next step cut to a stub says less than a readable outcome: without room it is left out.
+  // A question the user owes keeps a readable start, taken from the outcome's end.
+  if (next && parts.owed && cells >= OWED_MIN_CELLS && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && (a.out[0] ?? 0) - (Math.min(nextFull, MIN_NEXT) - a.next) >= MIN_PIECE) {
+    a.out[0] = (a.out[0] as number) - (Math.min(nextFull, MIN_NEXT) - a.next);
+    a.next = Math.min(nextFull, MIN_NEXT);
+  }
   if (next && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && outcome.length) {
     next = '';
     budget += NEXT_SEP;
@@ -213,5 +224,6 @@ export function partsFromLine(line: string): RecapParts | undefined {
   if (!state || displayWidth(state) > 48 || state.split(' ').length > 8) return undefined;
   const subject = dash > 0 ? lead.slice(dash + 3).trim() : undefined;
   const outcome = colon > 0 ? head.slice(colon + 2).trim() : '';
-  return { ...(label ? { label } : {}), state, ...(subject ? { subject } : {}), outcome: outcome ? [outcome] : [], next };
+  // A line whose state waits for the user: its next step is what they owe.
+  return { ...(label ? { label } : {}), state, ...(subject ? { subject } : {}), outcome: outcome ? [outcome] : [], next, ...(/^(stopped )?waiting for\b/.test(state) ? { owed: true } : {}) };
 }

@@ -98,7 +98,7 @@ function assemble(draft: RecapDraft, session: RecapSession, generator: Recap['ge
 }
 
 function sanitizeParts(p: RecapParts): RecapParts {
-  return { ...(p.label ? { label: sanitizeLine(p.label) } : {}), state: sanitizeLine(p.state), ...(p.subject ? { subject: sanitizeLine(p.subject) } : {}), outcome: p.outcome.map(sanitizeLine), next: sanitizeLine(p.next) };
+  return { ...(p.label ? { label: sanitizeLine(p.label) } : {}), state: sanitizeLine(p.state), ...(p.subject ? { subject: sanitizeLine(p.subject) } : {}), outcome: p.outcome.map(sanitizeLine), next: sanitizeLine(p.next), ...(p.owed ? { owed: true } : {}) };
 }
 
 function cacheKey(file: string): string {

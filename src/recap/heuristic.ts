@@ -728,7 +728,7 @@ export function recapParts(whole: RecapContext): { parts: RecapParts; status: Re
   const label = ctx.project?.label ? clean(ctx.project.label) : undefined;
   const next = specificNext(clean(plan.next));
   return {
-    parts: { ...(label ? { label } : {}), state: clean(plan.state), subject: subject ? clean(subject) : undefined, outcome: plan.outcome.map(clean).filter(Boolean), next },
+    parts: { ...(label ? { label } : {}), state: clean(plan.state), subject: subject ? clean(subject) : undefined, outcome: plan.outcome.map(clean).filter(Boolean), next, ...(plan.status === 'waiting' && next ? { owed: true } : {}) },
     status: plan.status,
   };
 }

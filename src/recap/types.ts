@@ -33,6 +33,8 @@ export interface RecapParts {
   subject?: string;
   outcome: string[];
   next: string;
+  /** The next step is what the user owes (the agent's question): it keeps a readable start in a narrow line. */
+  owed?: boolean;
 }
 
 export interface Recap {

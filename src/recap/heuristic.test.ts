@@ -403,6 +403,10 @@ describe('recap text defects a newcomer sees first (#28 item 5)', () => {
     expect(gistOf('Fix the login page, then:')).toBe('Fix login page, then');
   });
 
+  it('romanised or pasted text run together is never the subject (issue 27)', () => {
+    expect(pickTask(buildContext(session([user('restore the wifi settings'), say('ok'), end, user('haiimakennsyousitekuretasubetewokamisite,sykisetteinimodositehosii'), say('ok'), end])))).toBe('restore wifi settings');
+  });
+
   it('paths in the recap are relative to the session folder, `~` for homes, with no user names', () => {
     const r = recapOf([user('find the repo'), say('Found the repo: /Users/ana/Developer/trezo-ai. I changed /home/dev/app/src/a.ts and read C:\\Users\\bob\\notes.md.'), end]);
     expect(r.line).toContain('~/Developer/trezo-ai');

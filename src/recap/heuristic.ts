@@ -88,6 +88,8 @@ function dropArticles(text: string): string {
 
 // A line a person wrote, not pasted markup, log output, JSON or a fragment (`[INFO] …`, `<tag …>`, `{`, `foo)`).
 function looksLikeWords(line: string): boolean {
+  // Pasted or romanised text run together (`haiimakennsyousitekureta…`): no word of a language is this long.
+  if (/(?<![\w/.:-])[a-z]{24,}(?![\w/.-])/i.test(line.replace(/https?:\/\/\S+/g, ''))) return false;
   // A scrap of JSON or a list of quoted strings (`"mcp-remote", "https://…"`): no words outside the quotes.
   if (/^["'`]/.test(line) && ((line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`/g, ' ').match(/\p{L}{3,}/gu) ?? []).length < 2)) return false;
   if (/^[<{}[\]]|^\$ |^[A-Z_]{3,}[^a-z\s]*\s|^\[[A-Z]+\]|^"[^"]+"\s*:|^["'][^"']*["'],?$/.test(line)) return false;
@@ -540,7 +542,7 @@ function errorMessage(text: string): string {
 
 // The step after a provider error names what to resend (the request that got no answer) when there is one.
 function errorNext(text: string, request?: string): string {
-  const what = request ? `"${cutWords(request, 40)}"` : 'the request';
+  const what = request ? `"${cutWords(request, 32)}"` : 'the request';
   if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)|限流|频率|レート制限/i.test(text)) return request ? `resend ${what} after the limit resets` : 'retry after the rate limit resets';
   if (/credit|balance|billing|payment|insufficient|额度|余额|欠费|残高|クレジット|잔액/i.test(text)) return `top up credit or switch account, then resend ${what}`;
   if (/\b40[13]\b|auth|api.?key|unauthori[sz]ed|forbidden|log ?in|token (expired|invalid)|permission/i.test(text)) return 'log in again or fix the API key, then retry';

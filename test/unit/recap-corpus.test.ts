@@ -192,7 +192,7 @@ describe('heuristic recap on real transcripts', () => {
     }],
     ['claude: credit too low is named', 'claude', known('claude', 'tokenapp-credit-low.jsonl'), (r) => {
       expect(r.line).toContain('Credit balance is too low');
-      expect(r.line).toContain('Next: top up credit or switch account, then resend "apply for agentic engineering grant');
+      expect(r.line).toContain('Next: top up credit or switch account, then resend "apply for agentic');
     }],
     ['claude: a session that ends inside a tool call names the script, not its raw input', 'claude', known('claude', 'raze-hook-progress.jsonl'), (r) => {
       expect(r.line).toMatch(/^recap: raze · running export-session\.sh/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContext, CONTEXT_LIMITS, renderContext, turnEnding } from './context.js';
-import { describeCommand, describeTool, detectLanguage, gistOf, heuristicRecap, pickTask, workingLine } from './heuristic.js';
+import { checkError, describeCommand, describeTool, detectLanguage, gistOf, heuristicRecap, pickTask, workingLine } from './heuristic.js';
 import type { ActivityState } from '../types.js';
 import type { RecapEvent, RecapSession } from './types.js';
 import { displayWidth } from '../util/text-width.js';
@@ -401,6 +401,14 @@ describe('recap text defects a newcomer sees first (#28 item 5)', () => {
     expect(pickTask(buildContext(session([user('how to add an mcp server'), say('ok'), end, user('"mcp-remote",\n"https://mcp.example.com/v1/sse"'), say('ok'), end])))).toBe('how to add mcp server');
     expect(gistOf('1. print the approach summary (about 30 words), 2. tell me where the file is')).toBe('print approach summary (about 30 words)');
     expect(gistOf('Fix the login page, then:')).toBe('Fix login page, then');
+  });
+
+  it('a check whose output reports errors failed, even when a pipe hid its exit code; the error leads the outcome', () => {
+    const r = recapOf([user('release it'), call('bash', 'npm run build 2>&1 | head -30', { command: 'npm run build 2>&1 | head -30', callId: 'b' }), result(true, "> build\nsrc/theme/theme.ts(5,15): error TS2305: Module 'pi-tui' has no exported member 'EditorTheme'.", 'b'), say('These look like API mismatches between the packages.'), end]);
+    expect(r.parts?.state).toBe('failing check');
+    expect(r.parts?.outcome[0]).toBe("npm run build failed: error TS2305: Module 'pi-tui' has no exported member 'EditorTheme'.");
+    expect(checkError('Tests: 0 failed, 12 passed')).toBeUndefined();
+    expect(checkError('Tests: 2 failed, 10 passed')).toBe('2 failed');
   });
 
   it('romanised or pasted text run together is never the subject (issue 27)', () => {

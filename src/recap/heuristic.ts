@@ -489,7 +489,7 @@ interface Facts {
   /** What changed in the current turn (files), newest last. */
   files: string[];
   /** The last check run after the last edit, and how it went. */
-  check?: { label: string; ok?: boolean };
+  check?: { label: string; ok?: boolean; error?: string };
   commitLine?: string;
   commitKey?: string;
   /** A commit followed the turn's last edit. */
@@ -515,7 +515,11 @@ function gatherFacts(ctx: RecapContext, turn: Turn | undefined): Facts {
     }
     const command = commandOf(step);
     const test = command ? TEST_COMMAND.exec(command) : null;
-    if (test && step.ok !== undefined) check = { label: test[0].trim(), ok: step.ok };
+    if (test && step.ok !== undefined) {
+      // A pipe (`| head`, `| tail`) hides a failing exit code: the check's own output says it failed.
+      const error = checkError(step.result ?? '');
+      check = { label: test[0].trim(), ok: step.ok && !error, ...(error ? { error } : {}) };
+    }
   }
   const commit = ctx.commits[ctx.commits.length - 1];
   let commitLine: string | undefined;
@@ -525,6 +529,15 @@ function gatherFacts(ctx: RecapContext, turn: Turn | undefined): Facts {
     if (commit.hash || commit.subject || commit.pushed) commitLine = `${verb}${commit.hash ? ` ${commit.hash}` : ''}${commit.pushedTo ? ` to ${commit.pushedTo}` : ''}${subject}`;
   }
   return { files, check, commitLine, commitKey: commit?.hash ?? commit?.pushedTo, committedAfterEdit };
+}
+
+// The first line of a check's output that reports an error (a compiler's code, a failing test count).
+const CHECK_ERROR = /(?:^|\s)((?:[\w./-]+\(\d+,\d+\): )?error (?:TS\d{4}|\[?E\d{4}\]?)[^\n]{0,120}|\d+ (?:tests? )?(?:failed|failing)\b|(?:^|\n)\s*FAIL\s+\S+|npm ERR! [^\n]{0,80}|error: could not compile [^\n]{0,60})/;
+
+export function checkError(output: string): string | undefined {
+  const m = CHECK_ERROR.exec(output);
+  if (!m?.[1] || /^0 /.test(m[1])) return undefined;
+  return cutWords(sanitizeLine(m[1].replace(/^[\w./-]+\(\d+,\d+\): /, '')), 80);
 }
 
 function filesPhrase(files: readonly string[]): string {
@@ -592,7 +605,7 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
   const finishedFacts = (): string[] => {
     const out: string[] = [];
     if (facts.commitLine) out.push(facts.commitLine);
-    if (facts.check) out.push(`${facts.check.label} ${facts.check.ok === false ? 'failed' : 'passed'}`);
+    if (facts.check) out.push(`${facts.check.label} ${facts.check.ok === false ? `failed${facts.check.error ? `: ${facts.check.error}` : ''}` : 'passed'}`);
     if (facts.files.length) out.push(filesPhrase(facts.files));
     return out;
   };
@@ -629,7 +642,12 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       outcome = [...outcome.slice(0, 1), ...factList.slice(0, 1), ...outcome.slice(1), ...factList.slice(1)];
       if (question) return { state: 'waiting for you', status: 'waiting', outcome, next: question };
       const failing = facts.check?.ok === false;
-      if (failing) return { state: 'failing check', status: ctx.activity === 'working' ? 'working' : 'idle', outcome, next: `fix what fails in ${facts.check?.label}` };
+      if (failing) {
+        // What failed, with its error, before the agent's words about it.
+        const checkFact = outcome.find((o) => o.startsWith(`${facts.check?.label} failed`));
+        const ordered = checkFact ? [checkFact, ...outcome.filter((o) => o !== checkFact)] : outcome;
+        return { state: 'failing check', status: ctx.activity === 'working' ? 'working' : 'idle', outcome: ordered, next: `fix what fails in ${facts.check?.label}` };
+      }
       const proposal = agentProposal(lastWords);
       let next = proposal;
       const code = facts.files.some((f) => CODE_FILE.test(f));

@@ -170,7 +170,7 @@ describe('heuristic recap on real transcripts', () => {
   // the agent's words, the next step; never raw tool input; never "done" for a turn that did not finish.
   const cases: Array<[string, AgentId, string | undefined, (r: Awaited<ReturnType<typeof recapOf>>) => void]> = [
     ['pi: a release whose publish build failed (TS2305 behind `| head`) says so first, and what was committed and pushed', 'pi', known('pi', 'pi-mono-selector-port-v1.jsonl'), (r) => {
-      expect(r.line).toMatch(/^recap: pi-mono · failing check: npm run build failed: error TS2305/);
+      expect(r.line).toMatch(/^recap: pi-mono · failing check( — [^:]+)?: npm run build failed: error TS2305/);
       expect(r.next).toEqual(['fix what fails in npm run build']);
       expect(r.done).toContainEqual(expect.stringMatching(/^committed and pushed [0-9a-f]{7} to pi-mono: "Release v0\.8\.0"/));
       // The subject is the request that states the task, not the short reply after it.

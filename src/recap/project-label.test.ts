@@ -90,5 +90,8 @@ describe('shortLabel: at most 16 cells, no ids, no scopes', () => {
     expect(shortLabel('@acme/billing-core')).toBe('billing-core');
     expect(shortLabel('Coordination Failure Oracle (CFO) PoC')).toBe('CFO');
     expect(shortLabel('app')).toBeUndefined();
+    expect(shortLabel('2026-05-01')).toBeUndefined();
+    expect(shortLabel('v2')).toBeUndefined();
+    expect(shortLabel('x1')).toBeUndefined();
   });
 });

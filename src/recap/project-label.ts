@@ -223,7 +223,8 @@ export function shortLabel(name: string, max = PROJECT_LABEL_MAX): string | unde
     if (acronym) return acronym;
     s = s.replace(/\s*[(:—–|-]\s.*$/, '').trim();
   }
-  if (!s || GENERIC_NAME.test(s) || GENERIC_FOLDER.test(s)) return undefined;
+  // A name has letters: not a date, a version or a number (`2026-05-01`, `v2`, `123`).
+  if (!s || GENERIC_NAME.test(s) || GENERIC_FOLDER.test(s) || (s.match(/\p{L}/gu) ?? []).length < 2 || /^v?\d+([._-]\d+)*$/i.test(s)) return undefined;
   if (displayWidth(s) <= max) return s;
   const words = s.split(/(?<=[-_\s])/);
   let out = '';

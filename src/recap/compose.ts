@@ -150,7 +150,9 @@ export function composeParts(parts: RecapParts, cells: number): string {
     a.out[0] = (a.out[0] as number) - (Math.min(nextFull, MIN_NEXT) - a.next);
     a.next = Math.min(nextFull, MIN_NEXT);
   }
+  let dropped = '';
   if (next && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && outcome.length) {
+    dropped = next;
     next = '';
     budget += NEXT_SEP;
     a = alloc();
@@ -166,6 +168,13 @@ export function composeParts(parts: RecapParts, cells: number): string {
       next: next ? piece(next, a.next, 1) : undefined,
     });
   let text = render();
+  // The step was left out for pieces that did not need the room after all: it takes what is left.
+  const slack = cells - displayWidth(text);
+  if (dropped && slack >= NEXT_SEP + 8) {
+    next = dropped;
+    a.next = slack - NEXT_SEP;
+    text = render();
+  }
   // Cuts at word boundaries leave cells unused: give them back to the pieces that were cut.
   const grow = (get: () => number, set: (n: number) => void, full: number) => {
     const slack = cells - displayWidth(text);

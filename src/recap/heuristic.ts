@@ -767,5 +767,5 @@ export function workingLine(ctx: RecapContext): string {
   const task = pickTask(ctx);
   const doing = ctx.ending === 'mid-tool' && ctx.pendingTools.length ? describeTools(ctx.pendingTools, ctx.cwd) : ctx.ending === 'mid-turn' ? 'thinking' : undefined;
   const text = `working: ${task ? `"${cutWords(task, 70)}"` : 'the current turn'}${doing ? ` — ${cutWords(doing, 80)}` : ''}`;
-  return truncateToWidth(sanitizeLine(text), RECAP_LINE_MAX_CHARS);
+  return truncateToWidth(sanitizeLine(shortenPaths(text, ctx.cwd)), RECAP_LINE_MAX_CHARS);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callFolder, emptyEvidence, LABEL_ORDER, noteEvidence, noteFolder, noteWritten, projectLabel, shortLabel, userNames, workFolder } from './project-label.js';
+import { callFolder, emptyEvidence, folderLabel, LABEL_ORDER, noteEvidence, noteFolder, noteWritten, projectLabel, shortLabel, userNames, workFolder } from './project-label.js';
 
 type Step = { name: string; args: string; command?: string; paths: readonly string[]; result?: string; ok?: boolean };
 const sh = (command: string, result: string, args = ''): Step => ({ name: 'bash', args, command, paths: [], result, ok: true });
@@ -78,6 +78,22 @@ describe('project label: the order of trust', () => {
     const cwd = '/srv/edge';
     const steps = [read('/srv/edge/web/package.json', '{"name": "edge-web"}'), read('/srv/edge/README.md', '# EdgeRunner')];
     expect(projectLabel(evidence(steps, cwd), cwd, [])).toEqual({ label: 'EdgeRunner', source: 'readme' });
+  });
+});
+
+describe('folderLabel: a generic folder gives way to its parent', () => {
+  it('walks up from `web`, `services`, `src` but never past a home or a generic parent', () => {
+    expect(folderLabel('/srv/shop/web')).toBe('shop');
+    expect(folderLabel('/home/ana/Axe/app/services')).toBe('Axe');
+    expect(folderLabel('/Users/ana/Desktop/new')).toBeUndefined();
+    expect(folderLabel('/home/ana/web')).toBeUndefined();
+    expect(folderLabel('/home/ana/billing')).toBe('billing');
+  });
+
+  it('a relative folder with no session folder to anchor it is not a project', () => {
+    const ev = emptyEvidence();
+    noteFolder(ev, { args: '{"dir_path":"feature_rpc/src/main/services"}' }, undefined);
+    expect(ev.folders).toEqual([]);
   });
 });
 

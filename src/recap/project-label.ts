@@ -31,6 +31,8 @@ export function emptyEvidence(): ProjectEvidence {
 
 // Folder names that say nothing about the project.
 const GENERIC_FOLDER = /^(new|new project|untitled|tmp|temp|test|tests|src|lib|code|codes|dev|work|workspace|projects?|repos?|git|github|desktop|documents|downloads|home|users?|root|app|apps|web|api|server|client|frontend|backend|packages?|e2e|[a-z]:?|folder|sandbox|scratch|playground|my-app|my-project|project\d*|demo|example|main|master|default|\.+)$/i;
+// Subfolders of a project that name a part of it, not the project.
+const GENERIC_SUBFOLDER = /^(services?|scripts|tools|utils?|docs?|components|modules|crates|cmd|internal|pkg|public|static|assets|config|infra|deploy|e2e|spec|specs)$/i;
 // Manifest names that say nothing either (a workspace's placeholder, a template's default).
 const GENERIC_NAME = /^(root|workspace|monorepo|app|my-app|my-project|project|package|vite-project|react-app|next-app|frontend|backend|server|client|web|api|cli|core|test|example|demo|untitled|template|starter)$/i;
 const MANIFEST = /(?:^|[/\\])(package\.json|Cargo\.toml|pyproject\.toml|go\.mod|composer\.json|pubspec\.yaml|setup\.cfg|deno\.jsonc?)$/i;
@@ -124,7 +126,8 @@ function readFile(name: string, args: string, command: string | undefined, paths
 /** Note the folder a tool call works in (when it says), as soon as the call is made. */
 export function noteFolder(ev: ProjectEvidence, step: { args: string; command?: string }, cwd: string | undefined): void {
   const folder = callFolder(step.args, step.command, cwd);
-  if (folder && projectFolder(folder)) {
+  // Only a folder known in full: a relative one with no session folder to anchor it names a subfolder.
+  if (folder && /^(?:[A-Za-z]:)?[/\\]/.test(folder) && projectFolder(folder)) {
     ev.folders.push(folder);
     if (ev.folders.length > 40) ev.folders.splice(0, ev.folders.length - 20);
   }
@@ -242,6 +245,20 @@ function within(a: string, b: string): boolean {
   return x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
 }
 
+/**
+ * A folder's name as a label; a generic one (`web`, `services`, `src`) gives way to its parent's name,
+ * up to two levels and never past a home folder (`~/shop/web` → `shop`, `~/Desktop/new` → none).
+ */
+export function folderLabel(folder: string): string | undefined {
+  let f = folder.replace(/[/\\]+$/, '');
+  for (let up = 0; up < 3 && f && !isHome(f) && projectFolder(f); up++) {
+    const base = baseOf(f);
+    if (!GENERIC_FOLDER.test(base) && !GENERIC_SUBFOLDER.test(base)) return shortLabel(base);
+    f = dirOf(f);
+  }
+  return undefined;
+}
+
 /** The folder the work is in: the last project folder the agent went into, else the session's folder. */
 export function workFolder(ev: ProjectEvidence, cwd: string | undefined): string | undefined {
   for (let i = ev.folders.length - 1; i >= 0; i--) {
@@ -270,7 +287,7 @@ export function projectLabel(ev: ProjectEvidence, cwd: string | undefined, reque
     if (hit) candidates.push({ label: shortLabel(hit.value) as string, source, deep: deeper(hit.folder) });
   }
   if (folder && projectFolder(folder)) {
-    const name = shortLabel(baseOf(folder));
+    const name = folderLabel(folder);
     if (name) candidates.push({ label: name, source: 'folder' });
   }
   if (!candidates.length) return undefined;

@@ -5,7 +5,9 @@
 // characters + " — " + the last answer's last 120, whitespace folded) is cut the same way in the same
 // run. This is the same definition as ../shared/recap-eval/score.py (the reference), run through the
 // same CLI path (`recapwrap recap --format line --width W-9` of the BUILT code), so both agree.
-// Knobs (env): RECAPWRAP_SHARED_DIR (default ../shared), RW_QUALITY_WIDTHS ("80 160").
+// Scores are printed for the whole set and for each half of bench/quality-split.json (split by source).
+// Knobs (env): RECAPWRAP_SHARED_DIR (default ../shared), RW_QUALITY_WIDTHS ("80 160"), RW_QUALITY_SHOW
+// (A, B or none: whose misses to print; default all).
 import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -126,34 +128,50 @@ function recapLine(file, w) {
 const hits = (text, groups) => groups.map((g) => g.some((k) => text.includes(k)));
 const files = Object.entries(KEYS).filter(([rel]) => existsSync(join(CORPUS, rel)));
 const naive = new Map(files.map(([rel]) => [rel, naiveLine(join(CORPUS, rel), rel)]));
+
+// The two halves by source (bench/quality-split.json): a rule tuned on one half is checked on the other.
+const SPLIT = JSON.parse(readFileSync(join(REPO, 'bench', 'quality-split.json'), 'utf8')).halves;
+const halfOf = new Map(Object.entries(SPLIT).flatMap(([half, sources]) => Object.values(sources).flat().map((rel) => [rel, half])));
+const unsplit = files.map(([rel]) => rel).filter((rel) => !halfOf.has(rel));
+if (unsplit.length) console.log(`quality: not in bench/quality-split.json (scored in "all" only): ${unsplit.join(', ')}`);
+// RW_QUALITY_SHOW=A (or B, or none): print the misses of that half only (tune on one half, look only at it).
+const SHOW = process.env.RW_QUALITY_SHOW ?? 'all';
+
+const fmt = (n, d) => `${n}/${d} = ${(d ? n / d : 0).toFixed(2)}`;
 const summary = [];
 for (const w of WIDTHS) {
-  let hit = 0;
-  let nhit = 0;
-  let tot = 0;
+  const tally = new Map([['all', { hit: 0, nhit: 0, tot: 0 }], ...Object.keys(SPLIT).map((h) => [h, { hit: 0, nhit: 0, tot: 0 }])]);
   const broken = [];
   const misses = [];
   const t0 = performance.now();
   for (const [rel, groups] of files) {
-    tot += groups.length;
+    const rows = [tally.get('all'), tally.get(halfOf.get(rel))].filter(Boolean);
     const ngot = hits(visible(naive.get(rel), w).toLowerCase(), groups);
-    nhit += ngot.filter(Boolean).length;
     const line = recapLine(join(CORPUS, rel), w);
-    if (!line || CTRL.test(line)) {
-      broken.push(rel);
-      continue;
+    const ok = !!line && !CTRL.test(line);
+    if (!ok) broken.push(rel);
+    const shown = ok ? visible(line, w) : '';
+    const got = ok ? hits(shown.toLowerCase(), groups) : groups.map(() => false);
+    for (const t of rows) {
+      t.tot += groups.length;
+      t.nhit += ngot.filter(Boolean).length;
+      t.hit += got.filter(Boolean).length;
     }
-    const shown = visible(line, w);
-    const got = hits(shown.toLowerCase(), groups);
-    hit += got.filter(Boolean).length;
     const missed = groups.filter((_, i) => !got[i]).map((g) => g[0]);
     const nmissed = groups.filter((_, i) => !ngot[i]).map((g) => g[0]);
-    if (missed.length || nmissed.length) misses.push(`  ${rel}: recap missed [${missed.join(', ')}]   naive missed [${nmissed.join(', ')}]\n    shown: ${shown}`);
+    const show = SHOW === 'all' || SHOW === halfOf.get(rel);
+    if (show && (missed.length || nmissed.length)) misses.push(`  [${halfOf.get(rel) ?? '-'}] ${rel}: recap missed [${missed.join(', ')}]   naive missed [${nmissed.join(', ')}]\n    shown: ${shown}`);
   }
   const ms = performance.now() - t0;
-  console.log(`width ${w}: recap ${hit}/${tot} = ${(hit / tot).toFixed(2)}   naive baseline ${nhit}/${tot} = ${(nhit / tot).toFixed(2)}${broken.length ? `   broken: ${broken.join(', ')}` : ''}`);
+  const all = tally.get('all');
+  console.log(`width ${w}: recap ${fmt(all.hit, all.tot)}   naive baseline ${fmt(all.nhit, all.tot)}${broken.length ? `   broken: ${broken.join(', ')}` : ''}`);
+  for (const h of Object.keys(SPLIT)) {
+    const t = tally.get(h);
+    console.log(`  half ${h}: recap ${fmt(t.hit, t.tot)}   naive baseline ${fmt(t.nhit, t.tot)}`);
+  }
   for (const m of misses) console.log(m);
-  summary.push(`${w} cols: recap ${(hit / tot).toFixed(2)}, naive ${(nhit / tot).toFixed(2)}`);
+  const halves = Object.keys(SPLIT).map((h) => `${h} ${(tally.get(h).hit / Math.max(1, tally.get(h).tot)).toFixed(2)}/${(tally.get(h).nhit / Math.max(1, tally.get(h).tot)).toFixed(2)}`).join(', ');
+  summary.push(`${w} cols: recap ${(all.hit / all.tot).toFixed(2)}, naive ${(all.nhit / all.tot).toFixed(2)} (halves recap/naive: ${halves})`);
   if (process.env.RW_QUALITY_TIMING) console.log(`  (${ms.toFixed(0)} ms)`);
 }
 console.log(`\nquality (dev set, ${files.length} sessions): ${summary.join('; ')}`);

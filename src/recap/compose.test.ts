@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../util/text-width.js';
-import { composeParts, composeRecap, fitRecapText, partsFromLine } from './compose.js';
+import { composeParts, composeRecap, fitRecapText, partsFromLine, renderParts } from './compose.js';
 import type { RecapParts } from './types.js';
 
 const LINE = 'recap: "fix the failing test" — waiting for your answer; changed src/duration.ts, npm test failed. Next: answer: Shall I run npm test again?';
@@ -50,7 +50,10 @@ describe('composeParts: the width property', () => {
         expect(out.startsWith(stateWord), where).toBe(true);
         expect(out, where).not.toMatch(/[\x00-\x1f\x7f]/);
         // Room for the state, the mark and a readable start of the next step.
-        if (w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1)) expect(out, where).toContain(' Next: ');
+        // The outcome comes first (issue 27); the next step shows whenever the head, the first outcome
+        // sentence and the step fit whole, and without an outcome as soon as a readable start fits.
+        const whole = displayWidth(renderParts({ state: parts.state, outcome: parts.outcome.slice(0, 1), next: parts.next }));
+        if (w >= whole || (!parts.outcome.length && w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1))) expect(out, where).toContain(' Next: ');
         // The whole state survives whenever it fits with the mark.
         if (w >= displayWidth(parts.state) + 8) expect(out.startsWith(parts.state), where).toBe(true);
       }
@@ -61,8 +64,8 @@ describe('composeParts: the width property', () => {
     const p = PARTS[0] as RecapParts;
     expect(composeParts(p, 240)).toBe('done — Add a --json flag to the export command: Added the --json flag in src/export.ts; 12 tests pass. committed and pushed 2e593ed to ranger: "feat: json". Next: nothing pending.');
     const narrow = composeParts(p, 71);
-    // 71 cells: the state, the best outcome cut at a word, the next step; the subject has no room.
-    expect(narrow).toBe('done: Added the --json flag in src/export.ts… Next: nothing pending.');
+    // 71 cells: the state and the best outcome whole; a next step cut to a stub and the subject have no room.
+    expect(narrow).toBe('done: Added the --json flag in src/export.ts; 12 tests pass.');
   });
 
   it('composeRecap uses the parts when a recap has them, else fits its line', () => {
@@ -75,8 +78,12 @@ describe('composeParts: the width property', () => {
     const p = PARTS[1] as RecapParts;
     const line = `recap: ${composeParts(p, 213)}`;
     for (const w of [40, 71, 120]) expect(composeRecap({ line }, w), `${w}`).toBe(composeParts(partsFromLine(line) as RecapParts, w));
-    expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next });
+    expect(partsFromLine(line)).toEqual({ state: p.state, subject: p.subject, outcome: ['Repo state: empty working tree, no remote, no commits.'], next: p.next, owed: true });
     // Another shape is fitted as text, its next step kept.
+    // A model line that leads with a project label (the prompt asks for it) keeps it as the label.
+    expect(partsFromLine('recap: billing · done: refund.ts fixed, 12 tests pass. Next: deploy the refund job.')).toEqual({ label: 'billing', state: 'done', outcome: ['refund.ts fixed, 12 tests pass.'], next: 'deploy the refund job' });
+    expect(composeParts({ label: 'billing', state: 'done', outcome: ['refund.ts fixed, 12 tests pass.'], next: '' }, 71)).toBe('billing · done: refund.ts fixed, 12 tests pass.');
+    expect(composeParts({ label: 'billing', state: 'done', outcome: ['refund.ts fixed.'], next: '' }, 30)).toBe('done: refund.ts fixed.');
     expect(partsFromLine('recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts')).toBeUndefined();
     expect(composeRecap({ line: 'recap: Migrated 4 of 7 billing tables to the v2 schema and the rest still fail. Next: fix invoices.ts' }, 50)).toContain('Next: fix invoices.ts');
   });

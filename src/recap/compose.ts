@@ -59,49 +59,63 @@ function closed(text: string): string {
   return /[.!?。！？…]$/u.test(text) ? text : `${text}.`;
 }
 
-/** The parts as one line: `state — subject: outcome. Next: next.` (pieces left out when empty). */
-export function renderParts(p: { state: string; subject?: string; outcome: readonly string[]; next?: string }): string {
-  const head = p.subject ? `${p.state} — ${p.subject}` : p.state;
+/** The parts as one line: `label · state — subject: outcome. Next: next.` (pieces left out when empty). */
+export function renderParts(p: { label?: string; state: string; subject?: string; outcome: readonly string[]; next?: string }): string {
+  const lead = p.label ? `${p.label}${LABEL_SEP}${p.state}` : p.state;
+  const head = p.subject ? `${lead} — ${p.subject}` : lead;
   const body = p.outcome.filter(Boolean).map(closed).join(' ');
   const main = body ? `${head}: ${body}` : closed(head);
   return p.next ? `${main} Next: ${closed(p.next)}` : main;
 }
 
+const LABEL_SEP = ' · ';
 const SUBJECT_SEP = 3; // ' — '
 const BODY_SEP = 2; // ': '
 const NEXT_SEP = 7; // ' Next: '
 const MIN_PIECE = 12;
 const MIN_SUBJECT = 18;
-const SHORT_SUBJECT = 20;
+const MIN_NEXT = 24;
+/** The outcome's first share of the room when a next step follows (the rest of it comes after the step). */
+const OUTCOME_SHARE = 0.8;
+/** A subject this short (with its separator) is read first when there is no project label. */
+const SHORT_SUBJECT = 30;
+/** From this width on a question the user owes always keeps a readable start (a status line, a wide pane). */
+const OWED_MIN_CELLS = 100;
+/** Below this many cells the project label gives its room to the state and the outcome. */
+const LABEL_MIN_CELLS = 40;
 
 /**
- * Compose recap parts for `cells` cells by priority: the state always (cut only when nothing else fits),
- * then room for the next step (up to 40% of what is left, at least a readable start), then the best
- * outcome sentence, then the subject, then whatever room is left goes back to the next step, the first
- * outcome, and further outcome sentences. Every piece is cut at a word boundary with an ellipsis.
+ * Compose recap parts for `cells` cells by priority, in the order a person reads them: the project label
+ * and the state always (the label left out below 40 cells, the state cut only when nothing else fits),
+ * then the best outcome sentence, then the next step when one is worth saying (left out rather than cut
+ * to a stub under 24 cells), then the subject (the user's request in a few words; it takes the outcome's
+ * place when there is none, and comes before it when short and there is no label), then further outcome
+ * sentences. Decided on the development set split by
+ * source (bench/quality-split.json): giving the next step a fixed share first, or the subject one, helped
+ * one half and not the other. Every piece is cut at a word boundary with an ellipsis.
  */
 export function composeParts(parts: RecapParts, cells: number): string {
   if (cells <= 0) return '';
   const state = sanitizeLine(parts.state);
+  const label = parts.label && cells >= LABEL_MIN_CELLS ? sanitizeLine(parts.label) : undefined;
   const subject = parts.subject ? sanitizeLine(parts.subject) : undefined;
   const outcome = parts.outcome.map(sanitizeLine).filter(Boolean);
-  const next = sanitizeLine(parts.next);
-  const full = renderParts({ state, subject, outcome, next });
+  let next = sanitizeLine(parts.next ?? '');
+  const full = renderParts({ label, state, subject, outcome, next });
   if (displayWidth(full) <= cells) return full;
   const w = (s: string) => displayWidth(s);
-  const stateW = w(state) + 1;
+  const headW = (label ? w(label) + LABEL_SEP.length : 0) + w(state) + 1;
   const nextFull = next ? w(next) + 1 : 0;
-  // Too narrow for a next step: the state and what fits of the outcome.
-  if (!next || cells < stateW + NEXT_SEP + Math.min(nextFull, 10)) {
-    return cutAtWord(renderParts({ state, outcome: outcome.slice(0, 1) }), cells);
+  // Too narrow for a next step: the head and what fits of the outcome (or the subject).
+  if (next && cells < headW + NEXT_SEP + Math.min(nextFull, 10)) {
+    return cutAtWord(renderParts({ label, state, outcome: outcome.slice(0, 1) }), cells);
   }
-  const budget = cells - stateW - NEXT_SEP;
+  let budget = cells - headW - (next ? NEXT_SEP : 0);
   const want = (i: number) => w(outcome[i] as string) + 1 + (i === 0 ? BODY_SEP : 1);
   const subjectFull = subject ? w(subject) + SUBJECT_SEP : 0;
-  // Shares of the room after the state: next step 35%, outcome 40%, subject 25%; a piece that cannot
-  // get a readable minimum is left out and its share goes to the others; room left over goes to the
-  // next step, then the outcome, then the subject, then further outcome sentences.
-  const alloc = (withSubject: boolean) => {
+  // The head, the best outcome sentence and the next step all fit whole: each gets all it needs.
+  const bothFit = !!next && outcome.length > 0 && w(renderParts({ label, state, outcome: outcome.slice(0, 1), next })) <= cells;
+  const alloc = () => {
     let rem = budget;
     const a = { next: 0, subject: 0, out: outcome.map(() => 0) };
     const take = (want: number, share: number) => {
@@ -109,33 +123,58 @@ export function composeParts(parts: RecapParts, cells: number): string {
       rem -= got;
       return got;
     };
-    a.next = take(nextFull, Math.max(Math.min(nextFull, 16), Math.floor(budget * (withSubject ? 0.35 : 0.45))));
-    // A short subject (a few words) is read whole before the outcome takes its share.
-    const shortSubject = subjectFull <= SHORT_SUBJECT;
-    if (withSubject && subject && shortSubject) a.subject = take(subjectFull, subjectFull);
-    if (outcome.length) a.out[0] = take(want(0), Math.floor(budget * (withSubject ? 0.4 : 0.55)));
-    if (withSubject && subject && !shortSubject) a.subject = take(subjectFull, Math.max(MIN_SUBJECT, Math.floor(budget * 0.25)));
-    a.next += take(nextFull - a.next, rem);
+    // Without an outcome the subject says what the work is: it takes the outcome's place.
+    if (!outcome.length && subject) a.subject = take(subjectFull, rem);
+    if (outcome.length) a.out[0] = take(want(0), next && !bothFit ? Math.max(MIN_PIECE, Math.floor(budget * OUTCOME_SHARE)) : rem);
+    // When both fit whole the step gets all of itself (the estimates above count a cell or two extra).
+    if (next && bothFit) {
+      rem = Math.max(0, rem - (nextFull - a.next));
+      a.next = nextFull;
+    } else if (next) a.next += take(nextFull - a.next, rem);
     if (outcome.length) a.out[0] = (a.out[0] as number) + take(want(0) - (a.out[0] as number), rem);
-    if (subject && withSubject) a.subject += take(subjectFull - a.subject, rem);
+    if (subject && !a.subject && rem >= Math.min(MIN_SUBJECT, subjectFull)) a.subject = take(subjectFull, rem);
+    // Without a project label a short subject (a few words) is what says what the work is about: it takes
+    // its cells from the outcome's end.
+    if (subject && !a.subject && !label && subjectFull <= SHORT_SUBJECT && (a.out[0] ?? 0) - subjectFull >= MIN_PIECE) {
+      a.out[0] = (a.out[0] as number) - subjectFull;
+      a.subject = subjectFull;
+    }
     for (let i = 1; i < outcome.length && rem >= MIN_PIECE; i++) a.out[i] = take(want(i), rem);
     return a;
   };
-  // In a narrow line three cut pieces say less than two readable ones: the subject joins when there is
-  // room for it (or it is short), or when there is no outcome to show.
-  const roomForSubject = !outcome.length || budget >= 90 || subjectFull <= Math.max(SHORT_SUBJECT, Math.floor(budget * 0.3));
-  let a = alloc(!!subject && roomForSubject);
-  if (subject && a.subject < Math.min(MIN_SUBJECT, subjectFull)) a = alloc(false);
+  let a = alloc();
   if (outcome.length && (a.out[0] as number) < Math.min(MIN_PIECE, want(0))) a.out[0] = 0;
+  // A next step cut to a stub says less than a readable outcome: without room it is left out.
+  // A question the user owes keeps a readable start, taken from the outcome's end.
+  if (next && parts.owed && cells >= OWED_MIN_CELLS && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && (a.out[0] ?? 0) - (Math.min(nextFull, MIN_NEXT) - a.next) >= MIN_PIECE) {
+    a.out[0] = (a.out[0] as number) - (Math.min(nextFull, MIN_NEXT) - a.next);
+    a.next = Math.min(nextFull, MIN_NEXT);
+  }
+  let dropped = '';
+  if (next && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && outcome.length) {
+    dropped = next;
+    next = '';
+    budget += NEXT_SEP;
+    a = alloc();
+  }
+  if (subject && a.subject < Math.min(MIN_SUBJECT, subjectFull)) a.subject = 0;
   const piece = (text: string, alloc: number, sep: number) => cutAtWord(text, Math.max(1, alloc - sep));
   const render = () =>
     renderParts({
+      label,
       state,
       subject: a.subject ? piece(subject as string, a.subject, SUBJECT_SEP) : undefined,
       outcome: outcome.map((o, i) => ((a.out[i] ?? 0) > 0 ? piece(o, a.out[i] as number, i === 0 ? BODY_SEP + 1 : 2) : '')).filter(Boolean),
-      next: piece(next, a.next, 1),
+      next: next ? piece(next, a.next, 1) : undefined,
     });
   let text = render();
+  // The step was left out for pieces that did not need the room after all: it takes what is left.
+  const slack = cells - displayWidth(text);
+  if (dropped && slack >= NEXT_SEP + 8) {
+    next = dropped;
+    a.next = slack - NEXT_SEP;
+    text = render();
+  }
   // Cuts at word boundaries leave cells unused: give them back to the pieces that were cut.
   const grow = (get: () => number, set: (n: number) => void, full: number) => {
     const slack = cells - displayWidth(text);
@@ -151,7 +190,7 @@ export function composeParts(parts: RecapParts, cells: number): string {
     }
     set(base);
   };
-  grow(() => a.next, (n) => (a.next = n), nextFull);
+  if (next) grow(() => a.next, (n) => (a.next = n), nextFull);
   if (outcome.length) grow(() => a.out[0] as number, (n) => (a.out[0] = n), want(0));
   grow(() => a.subject, (n) => (a.subject = n), subjectFull);
   for (let i = 1; i < outcome.length; i++) grow(() => a.out[i] as number, (n) => (a.out[i] = n), want(i));
@@ -183,12 +222,17 @@ export function partsFromLine(line: string): RecapParts | undefined {
   const dot = /^[^:]{1,60}\.$/.test(head) ? head.length - 1 : -1;
   const end = colon > 0 ? colon : dot;
   if (end <= 0 || !next) return undefined;
-  const lead = head.slice(0, end);
+  let lead = head.slice(0, end);
+  // `label · state`: a project label of a few cells before the state.
+  const labelAt = lead.indexOf(LABEL_SEP);
+  const label = labelAt > 0 && displayWidth(lead.slice(0, labelAt)) <= 16 ? lead.slice(0, labelAt).trim() : undefined;
+  if (label) lead = lead.slice(labelAt + LABEL_SEP.length);
   const dash = lead.indexOf(' — ');
   const state = (dash > 0 ? lead.slice(0, dash) : lead).trim();
   // A state is a few words, not a sentence.
   if (!state || displayWidth(state) > 48 || state.split(' ').length > 8) return undefined;
   const subject = dash > 0 ? lead.slice(dash + 3).trim() : undefined;
   const outcome = colon > 0 ? head.slice(colon + 2).trim() : '';
-  return { state, ...(subject ? { subject } : {}), outcome: outcome ? [outcome] : [], next };
+  // A line whose state waits for the user: its next step is what they owe.
+  return { ...(label ? { label } : {}), state, ...(subject ? { subject } : {}), outcome: outcome ? [outcome] : [], next, ...(/^(stopped )?waiting for\b/.test(state) ? { owed: true } : {}) };
 }

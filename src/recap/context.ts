@@ -4,6 +4,8 @@
  * ended. Thinking never enters. Pure and deterministic: the same session gives the same context.
  */
 import { findQuestion } from './sentences.js';
+import { shortenPaths } from './paths.js';
+import { emptyEvidence, noteEvidence, noteFolder, noteWritten, projectLabel, type LabelSource } from './project-label.js';
 import type { ActivityState } from '../types.js';
 import type { RecapEvent, RecapSession } from './types.js';
 
@@ -105,6 +107,11 @@ export interface RecapContext {
   exited: boolean;
   /** Commits made in the session, newest last (at most `listed`). */
   commits: CommitFact[];
+  /** The project the session is about, as a short label, and the evidence it came from. */
+  project?: { label: string; source: LabelSource };
+  /** When the session last changed (epoch ms, its last event's time), and the time the recap is made. */
+  updatedAt?: number;
+  now?: number;
   /** Counts for a status line and for tests. */
   counts: { prompts: number; toolCalls: number; toolErrors: number; events: number };
 }
@@ -223,8 +230,9 @@ function pushNewest<T>(list: T[], value: T, max: number): void {
   if (list.length > max * 2) list.splice(0, list.length - max);
 }
 
-export function buildContext(session: RecapSession, activity?: ActivityState): RecapContext {
+export function buildContext(session: RecapSession, activity?: ActivityState, clock?: { now: number }): RecapContext {
   const events = session.events;
+  const evidence = emptyEvidence();
   const requests: string[] = [];
   const summaries: string[] = [];
   const files: string[] = [];
@@ -268,6 +276,8 @@ export function buildContext(session: RecapSession, activity?: ActivityState): R
         toolCalls++;
         {
           const step: ToolStep = { name: e.name, args: e.args, command: e.command, paths: e.paths, approval: e.approval };
+          noteFolder(evidence, step, session.cwd);
+          noteWritten(evidence, step, session.cwd);
           pushNewest(current.tools, step, 40);
           open.push(step);
           if (open.length > 16) open.shift();
@@ -298,6 +308,7 @@ export function buildContext(session: RecapSession, activity?: ActivityState): R
             step.result = e.text.slice(0, 400);
             open = open.filter((s) => s !== step);
             noteCommit(commits, step);
+            noteEvidence(evidence, step, session.cwd);
           } else if (!e.callId) {
             open = [];
           }
@@ -368,15 +379,22 @@ export function buildContext(session: RecapSession, activity?: ActivityState): R
     approval: ending === 'mid-tool' && open.some((s) => s.approval),
     exited,
     commits: commits.slice(-CONTEXT_LIMITS.listed),
+    project: projectLabel(evidence, session.cwd, requests),
+    updatedAt: session.updatedAt,
+    now: clock?.now,
     counts: { prompts, toolCalls, toolErrors, events: events.length },
   };
 }
+
+const LABEL_SOURCE_WORDS: Record<LabelSource, string> = { user: "the user's own words", remote: 'the git remote', manifest: 'the package manifest', readme: 'the README title', folder: 'the working folder' };
 
 /** The context as the text a model reads (inside the prompt's <transcript> block). */
 export function renderContext(ctx: RecapContext): string {
   const out: string[] = [];
   out.push(`agent: ${ctx.agent}`);
-  if (ctx.cwd) out.push(`project folder: ${ctx.cwd}`);
+  if (ctx.project) out.push(`project: ${ctx.project.label} (from ${LABEL_SOURCE_WORDS[ctx.project.source]})`);
+  // The folder itself is said once, here (with ~ for a home); paths below are relative to it.
+  const folder = ctx.cwd ? `project folder: ${shortenPaths(ctx.cwd)}` : undefined;
   if (ctx.title) out.push(`session title: ${cut(ctx.title, 120)}`);
   // Without a cut the first request is already the dialogue's first line.
   if (ctx.firstRequest && ctx.truncated) out.push('', '## First request of the session', ctx.firstRequest);
@@ -389,8 +407,15 @@ export function renderContext(ctx: RecapContext): string {
   if (ctx.filesTouched.length) out.push('', `## Files changed: ${ctx.filesTouched.join(', ')}`);
   if (ctx.commands.length) out.push(`## Commands run: ${ctx.commands.map((c) => `${c.command}${c.ok === false ? ' (failed)' : ''}`).join('; ')}`);
   if (ctx.errors.length) out.push(`## Errors: ${ctx.errors.slice(-4).join(' | ')}`);
-  out.push('', `## State: ${describeEnding(ctx)}${ctx.exited ? '; then the session was closed' : ''}`);
-  return out.join('\n');
+  const idle = ctx.now !== undefined && ctx.updatedAt !== undefined && !ctx.activity ? ctx.now - ctx.updatedAt : 0;
+  const old = idle > 30 * 60_000 ? `; the file has not changed for ${idle >= 2 * 86_400_000 ? `${Math.floor(idle / 86_400_000)} days` : `${Math.max(1, Math.floor(idle / 3_600_000))} h`}, so nothing is running now` : '';
+  out.push('', `## State: ${describeEnding(ctx)}${ctx.exited ? '; then the session was closed' : ''}${old}`);
+  // Paths as the recap shows them (relative to the project folder, ~ for homes): no user names leave the machine.
+  const text = shortenPaths(out.join('\n'), ctx.cwd);
+  if (!folder) return text;
+  const lines = text.split('\n');
+  lines.splice(ctx.project ? 2 : 1, 0, folder);
+  return lines.join('\n');
 }
 
 export function describeEnding(ctx: Pick<RecapContext, 'ending' | 'activity' | 'pendingTool'> & { approval?: boolean }): string {

@@ -359,3 +359,30 @@ process.stdout.write(JSON.stringify({ session_id: id, response: '<recap>recap: f
     expect(missing.error).toBe(`agent generator: ${join(bin, 'nope')} is not on PATH`);
   });
 });
+
+describe('the engine’s clock (#28 item 5: an old session is not running)', () => {
+  const midTool: RecapEvent[] = [
+    { kind: 'user', text: 'export the session for the grant' },
+    { kind: 'assistant', text: 'Exporting the session now.' },
+    { kind: 'tool-call', name: 'bash', args: 'bash export-session.sh', command: 'bash export-session.sh', paths: [], callId: 'x' },
+  ];
+  const at = Date.parse('2026-05-01T10:00:00Z');
+  const old = { ...session('m1', midTool, '/home/dev/billing'), updatedAt: at };
+
+  it('says "stopped while …" for a file untouched for days, "running …" for one a minute old, and never "let it finish"', async () => {
+    const later = new RecapEngine(settings({ generator: 'heuristic', now: () => at + 5 * 86_400_000 }));
+    expect(later.heuristic(old).line).toMatch(/^recap: billing · stopped while running export-session\.sh/);
+    expect((await later.recap(old)).recap?.line).toMatch(/stopped while running export-session\.sh/);
+    const soon = new RecapEngine(settings({ generator: 'heuristic', now: () => at + 60_000 }));
+    expect(soon.heuristic(old).line).toMatch(/^recap: billing · running export-session\.sh/);
+    for (const line of [later.heuristic(old).line, soon.heuristic(old).line]) expect(line).not.toContain('let it finish');
+    // A live wrapper says what the agent does: its activity wins over the file's age.
+    expect(later.heuristic(old, 'working').line).toMatch(/running export-session\.sh/);
+  });
+
+  it('a model’s recap shows no home path either', async () => {
+    server = await startModelServer([{ text: '<recap>done: wrote /home/ana/app/src/x.ts and /Users/bob/notes.md. Next: run the tests.</recap>' }]);
+    const out = await new RecapEngine(settings()).recap(session('p1', events, '/home/ana/app'), { strict: true });
+    expect(out.recap?.line).toBe('recap: done: wrote src/x.ts and ~/notes.md. Next: run the tests.');
+  });
+});

@@ -16,6 +16,7 @@ import { fitRecapText } from './compose.js';
 import { findMissingSubstance } from './substance.js';
 import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
+import { shortenPaths } from './paths.js';
 import { DEFAULT_RECAP_CELLS } from './prompt.js';
 import type { Env } from '../types.js';
 import { agentGenerate } from './providers/agent.js';
@@ -45,6 +46,8 @@ export interface EngineSettings {
   /** Folder for the per-session recap cache (none: memory only). */
   cacheDir?: string;
   log?(message: string, data?: Record<string, unknown>): void;
+  /** The clock (epoch ms): a session file with no new line for long is not running (default Date.now). */
+  now?(): number;
 }
 
 export interface RecapRequest {
@@ -96,7 +99,7 @@ function assemble(draft: RecapDraft, session: RecapSession, generator: Recap['ge
 }
 
 function sanitizeParts(p: RecapParts): RecapParts {
-  return { state: sanitizeLine(p.state), ...(p.subject ? { subject: sanitizeLine(p.subject) } : {}), outcome: p.outcome.map(sanitizeLine), next: sanitizeLine(p.next) };
+  return { ...(p.label ? { label: sanitizeLine(p.label) } : {}), state: sanitizeLine(p.state), ...(p.subject ? { subject: sanitizeLine(p.subject) } : {}), outcome: p.outcome.map(sanitizeLine), next: sanitizeLine(p.next), ...(p.owed ? { owed: true } : {}) };
 }
 
 function cacheKey(file: string): string {
@@ -108,13 +111,17 @@ export class RecapEngine {
 
   constructor(private readonly settings: EngineSettings) {}
 
+  private clock(): { now: number } {
+    return { now: this.settings.now?.() ?? Date.now() };
+  }
+
   get generator(): GeneratorType {
     return resolveGenerator(this.settings);
   }
 
   /** The heuristic recap, synchronously (instant; also the fallback). */
   heuristic(session: RecapSession, activity?: ActivityState): Recap {
-    return assemble(heuristicRecap(buildContext(session, activity)), session, { type: 'heuristic' });
+    return assemble(heuristicRecap(buildContext(session, activity, this.clock())), session, { type: 'heuristic' });
   }
 
   /** A short "working: …" line for a pane you return to while the agent is mid-turn. */
@@ -141,7 +148,7 @@ export class RecapEngine {
     const type = this.generator;
     const cached = this.cachedRecap(session, type);
     if (cached) return { recap: cached, cached: true };
-    const ctx = buildContext(session, request.activity);
+    const ctx = buildContext(session, request.activity, this.clock());
     const draft = heuristicRecap(ctx);
     if (type === 'heuristic' || ctx.ending === 'empty') {
       const recap = assemble(draft, session, { type: 'heuristic' });
@@ -156,7 +163,7 @@ export class RecapEngine {
     const empty = result.ok && result.text ? findMissingSubstance(result.text) : undefined;
     if (empty) result = { ...result, ok: false, error: empty };
     if (result.ok && result.text) {
-      const recap = assemble(draft, session, { type, model: result.model ?? 'default' } as Recap['generator'], modelLine(result.text));
+      const recap = assemble(draft, session, { type, model: result.model ?? 'default' } as Recap['generator'], modelLine(shortenPaths(result.text, session.cwd)));
       this.remember(session, type, recap);
       return { recap };
     }

@@ -5,6 +5,7 @@
 import { sanitizeLine, stringifyJsonSafely } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
 import { composeRecap } from './compose.js';
+import { shortenPaths } from './paths.js';
 import type { Recap } from './types.js';
 
 export type RecapFormat = 'line' | 'card' | 'json';
@@ -36,10 +37,12 @@ export function renderCard(recap: Recap, width = 100): string {
   }
   if (recap.artifacts.length) {
     lines.push('', 'Artifacts');
-    for (const a of recap.artifacts) lines.push(cut(`  ${t(a.kind).padEnd(7)} ${t(a.kind === 'file' ? a.locator : a.label)}`));
+    // A file as its label: relative to the session's folder, `~` for a home (never another person's home path).
+    for (const a of recap.artifacts) lines.push(cut(`  ${t(a.kind).padEnd(7)} ${t(a.kind === 'file' ? shortenPaths(a.label) : a.label)}`));
   }
-  lines.push('', cut(`(${gen}; ${t(recap.session.file)})`));
-  return lines.join('\n');
+  lines.push('', cut(`(${gen}; ${t(shortenPaths(recap.session.file))})`));
+  // Anything else a transcript put in the card (a headline, an outcome) shows no home path either.
+  return lines.map((l) => shortenPaths(l)).join('\n');
 }
 
 /** `width`: the cells the output is printed in (line and card; JSON is the full shape). */

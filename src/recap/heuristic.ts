@@ -9,6 +9,8 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import { composeParts } from './compose.js';
 import { commandOf, type RecapContext, type ToolStep, type Turn } from './context.js';
+import { specificNext } from './next-step.js';
+import { shortenPaths } from './paths.js';
 import { findQuestion, isGenericOffer, isQuestion, splitSentences, stripInlineMarkdown, type Sentence } from './sentences.js';
 import { RECAP_LINE_MAX_CHARS, type Recap, type RecapArtifact, type RecapParts, type RecapStatus } from './types.js';
 
@@ -86,6 +88,10 @@ function dropArticles(text: string): string {
 
 // A line a person wrote, not pasted markup, log output, JSON or a fragment (`[INFO] …`, `<tag …>`, `{`, `foo)`).
 function looksLikeWords(line: string): boolean {
+  // Pasted or romanised text run together (`haiimakennsyousitekureta…`): no word of a language is this long.
+  if (/(?<![\w/.:-])[a-z]{24,}(?![\w/.-])/i.test(line.replace(/https?:\/\/\S+/g, ''))) return false;
+  // A scrap of JSON or a list of quoted strings (`"mcp-remote", "https://…"`): no words outside the quotes.
+  if (/^["'`]/.test(line) && ((line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'|`[^`]*`/g, ' ').match(/\p{L}{3,}/gu) ?? []).length < 2)) return false;
   if (/^[<{}[\]]|^\$ |^[A-Z_]{3,}[^a-z\s]*\s|^\[[A-Z]+\]|^"[^"]+"\s*:|^["'][^"']*["'],?$/.test(line)) return false;
   const opens = (line.match(/\(/g) ?? []).length;
   const closes = (line.match(/\)/g) ?? []).length;
@@ -124,7 +130,8 @@ export function gistOf(request: string): string {
   // A role prompt ("You are an expert …") is not the task: the sentence after it is.
   const first = (sentences.length > 1 && /^you are (a|an|the)\b/i.test(sentences[0] as string) ? sentences[1] : sentences[0]) ?? text;
   // Articles and determiners carry nothing in a few words (English only; other languages stay as written).
-  const gist = dropArticles(first.replace(/[.!。！]+$/u, '')).trim();
+  // No dangling punctuation from a list it was cut from (`…~30 words),` / `Steps:`).
+  const gist = dropArticles(first.replace(/[\s.!。！,，、;；:：]+$/u, '')).trim();
   return cutWords(gist, 80);
 }
 
@@ -230,9 +237,27 @@ export function describeCommand(command: string, cwd?: string): string {
     return url ? `fetching ${url.replace(/^https?:\/\//, '').split('/')[0]}` : `running ${prog}`;
   }
   if (/^(cp|mv|Copy-Item|Move-Item|rsync)$/i.test(prog) && nonFlag[0]) return `${/^(mv|Move-Item)$/i.test(prog) ? 'moving' : 'copying'} ${shortPath(nonFlag[0], cwd)}`;
-  if (!/^[\w+-]{1,30}$/.test(prog)) return 'running a shell command';
+  if (!/^[\w+-]{1,30}$/.test(prog) || /^\$/.test(tokens[0] ?? '')) return scriptAction(command) ?? 'running a shell command';
   const words = [prog, ...nonFlag.slice(0, 2)].filter((t) => /^[\w@./:+-]{1,40}$/.test(t) && !/^['"$]/.test(t));
   return cutWords(`running ${words.join(' ') || prog}`, 48);
+}
+
+/**
+ * What a multi-line script (PowerShell or shell, starting with variable assignments) does, from the
+ * strongest action word in it: a copy or move (with the one file name it quotes), a git step, a check.
+ */
+function scriptAction(command: string): string | undefined {
+  const test = TEST_COMMAND.exec(command);
+  if (test) return `running ${test[0].trim()}`;
+  const git = /\bgit\s+(commit|push|pull|clone|merge|rebase|checkout|switch|tag)\b/.exec(command);
+  if (git) return `running git ${git[1]}`;
+  const copy = /(?:^|[\s;|&({])(Copy-Item|cp|rsync|robocopy|xcopy|Move-Item|mv)\s/i.exec(command);
+  if (copy) {
+    const files = [...new Set([...command.matchAll(/["']([\w.-]+\.[A-Za-z]\w{0,7})["']/g)].map((m) => m[1] as string))];
+    return `${/^(Move-Item|mv)$/i.test(copy[1] as string) ? 'moving' : 'copying'} ${files.length === 1 ? files[0] : 'files'}`;
+  }
+  if (/(?:^|[\s;|&({])(Invoke-WebRequest|Invoke-RestMethod|curl|wget)\s/i.test(command)) return 'fetching a page';
+  return undefined;
 }
 
 /** A tool call as a person names it: never its raw arguments, JSON or code. */
@@ -464,7 +489,7 @@ interface Facts {
   /** What changed in the current turn (files), newest last. */
   files: string[];
   /** The last check run after the last edit, and how it went. */
-  check?: { label: string; ok?: boolean };
+  check?: { label: string; ok?: boolean; error?: string };
   commitLine?: string;
   commitKey?: string;
   /** A commit followed the turn's last edit. */
@@ -490,7 +515,11 @@ function gatherFacts(ctx: RecapContext, turn: Turn | undefined): Facts {
     }
     const command = commandOf(step);
     const test = command ? TEST_COMMAND.exec(command) : null;
-    if (test && step.ok !== undefined) check = { label: test[0].trim(), ok: step.ok };
+    if (test && step.ok !== undefined) {
+      // A pipe (`| head`, `| tail`) hides a failing exit code: the check's own output says it failed.
+      const error = checkError(step.result ?? '');
+      check = { label: test[0].trim(), ok: step.ok && !error, ...(error ? { error } : {}) };
+    }
   }
   const commit = ctx.commits[ctx.commits.length - 1];
   let commitLine: string | undefined;
@@ -500,6 +529,15 @@ function gatherFacts(ctx: RecapContext, turn: Turn | undefined): Facts {
     if (commit.hash || commit.subject || commit.pushed) commitLine = `${verb}${commit.hash ? ` ${commit.hash}` : ''}${commit.pushedTo ? ` to ${commit.pushedTo}` : ''}${subject}`;
   }
   return { files, check, commitLine, commitKey: commit?.hash ?? commit?.pushedTo, committedAfterEdit };
+}
+
+// The first line of a check's output that reports an error (a compiler's code, a failing test count).
+const CHECK_ERROR = /(?:^|\s)((?:[\w./-]+\(\d+,\d+\): )?error (?:TS\d{4}|\[?E\d{4}\]?)[^\n]{0,120}|\d+ (?:tests? )?(?:failed|failing)\b|(?:^|\n)\s*FAIL\s+\S+|npm ERR! [^\n]{0,80}|error: could not compile [^\n]{0,60})/;
+
+export function checkError(output: string): string | undefined {
+  const m = CHECK_ERROR.exec(output);
+  if (!m?.[1] || /^0 /.test(m[1])) return undefined;
+  return cutWords(sanitizeLine(m[1].replace(/^[\w./-]+\(\d+,\d+\): /, '')), 80);
 }
 
 function filesPhrase(files: readonly string[]): string {
@@ -515,12 +553,14 @@ function errorMessage(text: string): string {
   return cutWords(sanitizeLine(msg || text), 90);
 }
 
-function errorNext(text: string): string {
-  if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)|限流|频率|レート制限/i.test(text)) return 'retry after the rate limit resets';
-  if (/credit|balance|billing|payment|insufficient|额度|余额|欠费|残高|クレジット|잔액/i.test(text)) return 'add credit or switch model, then retry';
+// The step after a provider error names what to resend (the request that got no answer) when there is one.
+function errorNext(text: string, request?: string): string {
+  const what = request ? `"${cutWords(request, 32)}"` : 'the request';
+  if (/\b429\b|rate.?limit|too many requests|quota|capacity|usage limit|limit reached|hit your limit|resets? (at|in|\d)|限流|频率|レート制限/i.test(text)) return request ? `resend ${what} after the limit resets` : 'retry after the rate limit resets';
+  if (/credit|balance|billing|payment|insufficient|额度|余额|欠费|残高|クレジット|잔액/i.test(text)) return `top up credit or switch account, then resend ${what}`;
   if (/\b40[13]\b|auth|api.?key|unauthori[sz]ed|forbidden|log ?in|token (expired|invalid)|permission/i.test(text)) return 'log in again or fix the API key, then retry';
   if (/not support|model.*(not found|unavailable|does not exist)|unknown model|invalid model|\b404\b/i.test(text)) return 'switch to a supported model, then retry';
-  if (/\b5\d\d\b|overload|unavailable|timeout|timed out|network|connection/i.test(text)) return 'retry once the API responds';
+  if (/\b5\d\d\b|overload|unavailable|timeout|timed out|network|connection/i.test(text)) return request ? `resend ${what} once the API responds` : 'retry once the API responds';
   return 'fix the provider problem, then retry';
 }
 
@@ -550,6 +590,13 @@ function statedPlan(texts: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** A session file with no new line for this long, read with no live state, is not running anything. */
+export const STALE_AFTER_MS = 30 * 60_000;
+
+function isStale(ctx: Pick<RecapContext, 'activity' | 'now' | 'updatedAt'>): boolean {
+  return ctx.activity === undefined && ctx.now !== undefined && ctx.updatedAt !== undefined && ctx.now - ctx.updatedAt > STALE_AFTER_MS;
+}
+
 function planFor(ctx: RecapContext, facts: Facts): Plan {
   const turn = lastRequestTurn(ctx);
   const texts = turn?.assistant ?? [];
@@ -558,7 +605,7 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
   const finishedFacts = (): string[] => {
     const out: string[] = [];
     if (facts.commitLine) out.push(facts.commitLine);
-    if (facts.check) out.push(`${facts.check.label} ${facts.check.ok === false ? 'failed' : 'passed'}`);
+    if (facts.check) out.push(`${facts.check.label} ${facts.check.ok === false ? `failed${facts.check.error ? `: ${facts.check.error}` : ''}` : 'passed'}`);
     if (facts.files.length) out.push(filesPhrase(facts.files));
     return out;
   };
@@ -573,7 +620,7 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       const outcome = [errorMessage(err)].filter(Boolean);
       if (!didNothing) outcome.push(...outcomeSentences(texts, false, 1));
       else if (!sessionDidNothing) outcome.push('no reply to the last request');
-      return { state: `API error${code ? ` ${code}` : ''}${sessionDidNothing ? ', nothing happened' : ''}`, status: 'errored', outcome, next: errorNext(err) };
+      return { state: `API error${code ? ` ${code}` : ''}${sessionDidNothing ? ', nothing happened' : ''}`, status: 'errored', outcome, next: errorNext(err, turn?.request && substantive(turn) ? gistOf(turn.request) : undefined) };
     }
     case 'interrupted': {
       const outcome = [...outcomeSentences(texts, false, 1)];
@@ -593,9 +640,14 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       }
       const factList = finishedFacts().filter((f) => !outcome.some((o) => facts.commitKey && f.startsWith('committed') && o.includes(facts.commitKey)));
       outcome = [...outcome.slice(0, 1), ...factList.slice(0, 1), ...outcome.slice(1), ...factList.slice(1)];
-      if (question) return { state: 'waiting for your answer', status: 'waiting', outcome, next: question };
+      if (question) return { state: 'waiting for you', status: 'waiting', outcome, next: question };
       const failing = facts.check?.ok === false;
-      if (failing) return { state: 'failing check', status: ctx.activity === 'working' ? 'working' : 'idle', outcome, next: `fix what fails in ${facts.check?.label}` };
+      if (failing) {
+        // What failed, with its error, before the agent's words about it.
+        const checkFact = outcome.find((o) => o.startsWith(`${facts.check?.label} failed`));
+        const ordered = checkFact ? [checkFact, ...outcome.filter((o) => o !== checkFact)] : outcome;
+        return { state: 'failing check', status: ctx.activity === 'working' ? 'working' : 'idle', outcome: ordered, next: `fix what fails in ${facts.check?.label}` };
+      }
       const proposal = agentProposal(lastWords);
       let next = proposal;
       const code = facts.files.some((f) => CODE_FILE.test(f));
@@ -611,9 +663,15 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
       const outcome = outcomeSentences(texts, false, 2);
       if (ask && ctx.activity !== 'exited') {
         const q = argOf(ask.args, 'question');
-        return { state: 'waiting for your answer', status: 'waiting', outcome, next: q ? cutWords(sanitizeLine(q), 140) : 'answer the agent’s question' };
+        return { state: 'waiting for you', status: 'waiting', outcome, next: q ? cutWords(sanitizeLine(q), 140) : 'answer the agent’s question' };
       }
-      if (ctx.activity === 'exited' || ctx.exited) return { state: `cut off while ${what}`, status: 'aborted', outcome, next: `check whether it finished, then ask the agent to continue` };
+      if (ctx.activity === 'exited' || ctx.exited) return { state: `cut off while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? `check whether it finished, then ask the agent to continue` };
+      // A file that stopped changing long ago is not running anything, whatever its last line says.
+      if (isStale(ctx)) {
+        // An approval asked for long ago still names what was waiting: the user may owe it yet.
+        if (ctx.approval) return { state: `stopped waiting for approval of ${what.replace(/^running /, '')}`, status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
+        return { state: `stopped while ${what}`, status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
+      }
       if (ctx.approval || ctx.activity === 'waiting') {
         const object = what.replace(/^running /, '');
         return { state: `waiting for approval of ${object}`, status: 'waiting', outcome, next: `approve or deny ${object}` };
@@ -627,13 +685,14 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
         const agreed = agentQuestion(prev?.assistant[prev.assistant.length - 1]) ?? agentProposal(prev?.assistant[prev.assistant.length - 1]);
         const said = `you said "${cutWords(sanitizeLine(turn?.request ?? ''), 30)}"`;
         const next = agreed ? agreed.replace(/^ok to /, '') : 'the agent acts on your reply';
-        const state = ctx.activity === 'working' ? 'working' : ctx.activity === 'exited' || ctx.exited ? 'cut off before the agent answered' : 'no answer yet';
-        return { state, status: state === 'working' ? 'working' : state.startsWith('cut') ? 'aborted' : 'working', outcome: [said], next };
+        const state = ctx.activity === 'working' ? 'working' : ctx.activity === 'exited' || ctx.exited ? 'cut off before the agent answered' : isStale(ctx) ? 'stopped, unanswered' : 'no answer yet';
+        return { state, status: state === 'working' ? 'working' : state.startsWith('cut') || state.startsWith('stopped') ? 'aborted' : 'working', outcome: [said], next };
       }
       const outcome = outcomeSentences(texts, false, 2);
       const last = turn?.tools[turn.tools.length - 1];
       if (last) outcome.unshift(`${describeTool(last, ctx.cwd)} (last step${last.ok === false ? ', failed' : ''})`);
       if (ctx.activity === 'exited' || ctx.exited) return { state: texts.length || last ? 'cut off mid-turn' : 'cut off before the agent answered', status: 'aborted', outcome, next: 'ask the agent to continue' };
+      if (isStale(ctx)) return { state: texts.length || last ? 'stopped mid-turn' : 'stopped, unanswered', status: 'aborted', outcome, next: statedPlan(texts) ?? '' };
       if (ctx.activity === 'waiting') return { state: 'waiting for you', status: 'waiting', outcome, next: 'ask the agent to continue' };
       const state = ctx.activity === 'working' ? 'working' : texts.length || last ? 'in progress' : 'no answer yet';
       return { state, status: 'working', outcome, next: statedPlan(texts) ?? (texts.length || last ? 'let it finish' : 'wait for the answer') };
@@ -643,7 +702,8 @@ function planFor(ctx: RecapContext, facts: Facts): Plan {
 
 function artifactsOf(ctx: RecapContext): RecapArtifact[] {
   const out: RecapArtifact[] = [];
-  for (const f of ctx.filesTouched.slice(-8)) out.push({ kind: 'file', label: baseName(f), locator: f });
+  // A file's label is its path as a person reads it (relative, `~`); the locator stays the path to open.
+  for (const f of ctx.filesTouched.slice(-8)) out.push({ kind: 'file', label: shortenPaths(f, ctx.cwd), locator: f });
   for (const c of ctx.commits.slice(-3)) if (c.hash || c.subject) out.push({ kind: 'commit', label: c.subject ?? c.hash ?? '', locator: c.hash ?? c.subject ?? '' });
   const urls = [...new Set((ctx.lastAssistant?.match(URL) ?? []).map((u) => u.replace(/[.,;:]+$/, '')))].slice(0, 5);
   for (const u of urls) out.push({ kind: PR_URL.test(u) ? 'pr' : 'url', label: u, locator: u });
@@ -656,18 +716,39 @@ function artifactsOf(ctx: RecapContext): RecapArtifact[] {
 }
 
 function subjectOf(ctx: RecapContext): string | undefined {
-  return pickTask(ctx) ?? folderName(ctx.cwd);
+  return pickTask(ctx) ?? (ctx.project ? undefined : folderName(ctx.cwd));
 }
 
-/** The parts of the recap, before composition. */
-export function recapParts(ctx: RecapContext): { parts: RecapParts; status: RecapStatus } {
+/**
+ * A session whose last prompt is a housekeeping command nobody answers (`/exit`, `/clear`, `/cost`) is
+ * recapped from the turn before it: that is where the work stands.
+ */
+function beforeHousekeeping(ctx: RecapContext): RecapContext {
+  const last = ctx.turns[ctx.turns.length - 1];
+  const prev = ctx.turns[ctx.turns.length - 2];
+  if (!last?.request || !last.command || !isHousekeepingCommand(last.request) || last.assistant.length || last.tools.length || !prev?.request) return ctx;
+  const words = prev.assistant[prev.assistant.length - 1];
+  const ending = words ? (findQuestion(words) ? 'question' : 'finished') : prev.tools.length ? ctx.ending : 'mid-turn';
+  return { ...ctx, turns: ctx.turns.slice(0, -1), ending, lastAssistant: words, pendingTools: ending === 'mid-tool' ? ctx.pendingTools : [] };
+}
+
+/** The parts of the recap, before composition: paths relative to the session's folder, no home paths. */
+export function recapParts(whole: RecapContext): { parts: RecapParts; status: RecapStatus } {
+  const ctx = beforeHousekeeping(whole);
   const turn = lastRequestTurn(ctx);
   const facts = gatherFacts(ctx, turn);
   const plan = planFor(ctx, facts);
-  const clean = (s: string) => sanitizeLine(s);
+  // The user closed the session after a finished turn: say so (a recap read later should know).
+  if ((ctx.exited || ctx.activity === 'exited') && (ctx.ending === 'finished' || ctx.ending === 'question')) {
+    plan.state = 'closed';
+    if (plan.status === 'waiting' || plan.status === 'working') plan.status = 'idle';
+  }
+  const clean = (s: string) => sanitizeLine(shortenPaths(s, ctx.cwd));
   const subject = ctx.ending === 'empty' ? undefined : subjectOf(ctx);
+  const label = ctx.project?.label ? clean(ctx.project.label) : undefined;
+  const next = specificNext(clean(plan.next));
   return {
-    parts: { state: clean(plan.state), subject: subject ? clean(subject) : undefined, outcome: plan.outcome.map(clean).filter(Boolean), next: clean(plan.next) },
+    parts: { ...(label ? { label } : {}), state: clean(plan.state), subject: subject ? clean(subject) : undefined, outcome: plan.outcome.map(clean).filter(Boolean), next, ...(plan.status === 'waiting' && next ? { owed: true } : {}) },
     status: plan.status,
   };
 }
@@ -676,8 +757,9 @@ export function heuristicRecap(ctx: RecapContext): RecapDraft {
   const { parts, status } = recapParts(ctx);
   const language = detectLanguage(ctx.requests);
   const line = LABEL + composeParts(parts, RECAP_LINE_MAX_CHARS - LABEL.length);
-  const headline = truncateToWidth(parts.subject ? `${cutWords(parts.subject, HEADLINE_MAX - 3 - Math.min(40, displayWidth(parts.state)))}: ${parts.state}` : parts.state, HEADLINE_MAX);
-  return { line, headline, done: parts.outcome, next: [parts.next], artifacts: artifactsOf(ctx), status, language, parts };
+  const lead = parts.label ? `${parts.label} · ` : '';
+  const headline = truncateToWidth(lead + (parts.subject ? `${cutWords(parts.subject, HEADLINE_MAX - 3 - displayWidth(lead) - Math.min(40, displayWidth(parts.state)))}: ${parts.state}` : parts.state), HEADLINE_MAX);
+  return { line, headline, done: parts.outcome, next: parts.next ? [parts.next] : [], artifacts: artifactsOf(ctx), status, language, parts };
 }
 
 /** A short line while the agent works: the task and what it is doing right now. */
@@ -685,5 +767,5 @@ export function workingLine(ctx: RecapContext): string {
   const task = pickTask(ctx);
   const doing = ctx.ending === 'mid-tool' && ctx.pendingTools.length ? describeTools(ctx.pendingTools, ctx.cwd) : ctx.ending === 'mid-turn' ? 'thinking' : undefined;
   const text = `working: ${task ? `"${cutWords(task, 70)}"` : 'the current turn'}${doing ? ` — ${cutWords(doing, 80)}` : ''}`;
-  return truncateToWidth(sanitizeLine(text), RECAP_LINE_MAX_CHARS);
+  return truncateToWidth(sanitizeLine(shortenPaths(text, ctx.cwd)), RECAP_LINE_MAX_CHARS);
 }

@@ -24,13 +24,17 @@ export interface RecapArtifact {
 /**
  * A recap as parts, so each surface can compose it for its own width by priority (compose.ts): the state
  * in a few words (always kept), the outcome sentences (best first), the subject (the task's gist or the
- * project) and the next step (kept whenever the width allows).
+ * project) and the next step ('' when there is none worth saying; kept whenever the width allows).
  */
 export interface RecapParts {
+  /** The project, in a few cells (project-label.ts), shown first. */
+  label?: string;
   state: string;
   subject?: string;
   outcome: string[];
   next: string;
+  /** The next step is what the user owes (the agent's question): it keeps a readable start in a narrow line. */
+  owed?: boolean;
 }
 
 export interface Recap {

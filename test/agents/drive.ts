@@ -164,8 +164,8 @@ export function defineAgentScenario(s: AgentScenario): void {
     tmux.run(['select-pane', '-t', pane]);
     await wait(() => /hello\.txt/.test(recapOption()), 20_000, '@recap to name hello.txt');
     // State first, then the outcome in the agent's words (the extractive heuristic, #17).
-    expect(recapOption()).toMatch(/^recap: (waiting for your answer|done)\b.*hello\.txt/i);
-    await wait(() => /recap: (waiting for your answer|done)/.test(client.output()), 5000, 'the recap on the client’s screen');
+    expect(recapOption()).toMatch(/^recap: (\S+ · )?(waiting for you|done)\b.*hello\.txt/i);
+    await wait(() => /recap: (\S+ · )?(waiting for you|done)/.test(client.output()), 5000, 'the recap on the client’s screen');
     if (s.wantsFocus) {
       const log = read(debugFile());
       expect(log).toMatch(/"msg":"focus out","forwarded":true/);

@@ -64,6 +64,9 @@ describe.skipIf(!hasTmux)('recapwrap demo in a default tmux', () => {
       { timeoutMs: 30_000, description: 'a recap without any focus change (idle timer)' },
     );
     expect(recap).toContain('src/cli.ts');
+    // #28 item 5: the agent's "Next I would document it … — want me to?" is the decision, said once.
+    expect(recap).not.toMatch(/Next: Next/);
+    expect(recap).toContain('Next: ok to document it in the README?');
     expect(server.showGlobalOption('focus-events')).toBe('off'); // never changed for the user
 
     // y answers the question asked: the README line, not a second run of another script.

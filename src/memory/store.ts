@@ -67,7 +67,10 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
     where.push(`${alias}.agent = ?`);
     params.push(filter.agent);
   }
-  if (filter.folder) {
+  if (filter.folder && filter.exactFolder) {
+    where.push(`${alias}.cwd = ?`);
+    params.push(filter.folder.replace(/(.)\/+$/, '$1'));
+  } else if (filter.folder) {
     where.push(`(${alias}.cwd = ? OR ${alias}.cwd LIKE ? ESCAPE '\\')`);
     params.push(filter.folder.replace(/(.)\/+$/, '$1'), below(filter.folder));
   }

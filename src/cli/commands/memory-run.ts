@@ -92,6 +92,13 @@ function rowJson(r: SessionRow, home: string): Record<string, unknown> {
   return { ...r, cwdShown: r.cwd ? shortenDir(r.cwd, home, 1000) : '' };
 }
 
+// An argument as typed at a shell: the home as ~ (unquoted, so the shell expands it), quoted when needed.
+function shellWord(arg: string, home: string): string {
+  const short = home && arg.startsWith(home + '/') ? '~' + arg.slice(home.length) : arg;
+  if (/^[\w@%+=:,./~-]+$/.test(short)) return sanitizeLine(short);
+  return `'${sanitizeLine(arg).replace(/'/g, "'\\''")}'`;
+}
+
 function card(c: SessionCard, deps: MemoryDeps): string {
   const home = getHomeDir(deps.env);
   const lines = [
@@ -111,7 +118,7 @@ function card(c: SessionCard, deps: MemoryDeps): string {
   if (c.tags.length) lines.push(`tags:       ${c.tags.map(sanitizeLine).join(', ')}`);
   lines.push(`generator:  ${c.generator.type}${c.generator.model ? ` (${sanitizeLine(c.generator.model)})` : ''}`);
   lines.push(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`);
-  lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`);
+  lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`);
   return lines.map((l) => truncateToWidth(l, Math.max(deps.columns, 20))).join('\n') + '\n';
 }
 

@@ -111,6 +111,15 @@ describe('session memory on the project fixtures', () => {
     expect(punct.err).toContain('Expected words to search for');
     expect(json<Row[]>(env, 'sessions')).toHaveLength(5);
   });
+
+  it('keeps the row of a deleted transcript, and show says the file is gone', () => {
+    const gone = laid.find((l) => l.agent === 'qwen') as LaidOut;
+    unlinkSync(gone.file);
+    const rows = json<Row[]>(env, 'sessions');
+    expect(rows).toHaveLength(5);
+    expect(rows.find((r) => r.transcript === gone.file)).toMatchObject({ transcriptExists: false });
+    expect(cli(env, 'show', gone.id).out).toContain('(gone: the agent deleted it; this is what the index kept)');
+  });
 });
 
 describe('privacy', () => {

@@ -142,6 +142,13 @@ function progressBar(write: (text: string) => void): (done: number, total: numbe
   };
 }
 
+// A read command's refresh: quiet, unless many files are new (a first run on a big home): then the bar.
+function quickRefresh(deps: MemoryDeps): { onProgress?: (done: number, total: number) => void } {
+  if (!deps.progress) return {};
+  const bar = progressBar(deps.progress);
+  return { onProgress: (done, total) => total >= 200 && bar(done, total) };
+}
+
 async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
   const config = resolveConfig({ env: deps.env, cwd: deps.cwd });
   const { openSessionMemory } = await import('../../app/memory/api.js');
@@ -174,7 +181,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
     if (isResult(filter)) return filter;
-    await memory.refresh();
+    await memory.refresh(quickRefresh(deps));
     if (verb === 'sessions') {
       const rows = memory.list(filter);
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
@@ -192,7 +199,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   }
   if (verb === 'show' || verb === 'name' || (verb === 'forget' && args[0] !== undefined)) {
     if (verb === 'forget' && options.folder) return fail('give a session or --folder DIR, not both');
-    await memory.refresh();
+    await memory.refresh(quickRefresh(deps));
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
     if (!found.ok) return ambiguous(ref, found.candidates, deps);
@@ -220,7 +227,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   // forget --folder DIR
   if (!options.folder) return fail('give a session to forget, or --folder DIR');
   const dir = resolve(deps.cwd, options.folder.replace(/^~(?=\/|$)/, home));
-  await memory.refresh();
+  await memory.refresh(quickRefresh(deps));
   const n = memory.forgetFolder(dir);
   if (options.json) return { out: stringifyJsonSafely({ forgotten: n, folder: dir }, 2) + '\n', err: '', code: n ? 0 : 1 };
   if (n === 0) return { out: '', err: `recapwrap: no sessions in the index for ${shortenDir(dir, home, 1000)}\n`, code: 1 };

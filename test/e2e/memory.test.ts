@@ -3,7 +3,7 @@
 // `index`, `sessions`, `search`, `show`, `name`, `forget`; twenty `index` processes writing one database at
 // once; a deleted transcript keeps its row; an API key typed into a prompt is stored nowhere.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,16 @@ describe('session memory on the project fixtures', () => {
     expect(here.map((s) => s.file)).toEqual([(laid[0] as LaidOut).file]);
     const pi = all.find((s) => s.agent === 'pi');
     expect(pi?.command).toEqual(['pi', '--session', pi?.file]);
+  });
+
+  it('reads a grown file again: a word of the new prompt is found', () => {
+    const pi = laid.find((l) => l.agent === 'pi') as LaidOut;
+    const lines = readFileSync(pi.file, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1] as string) as { id: string; timestamp: string };
+    const t = new Date(Date.parse(last.timestamp) + 1000).toISOString();
+    appendFileSync(pi.file, JSON.stringify({ type: 'message', id: 'grown01', parentId: last.id, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: 'now add a xylophonic banner' }], timestamp: Date.parse(t) } }) + '\n');
+    expect(cli(env, 'index').out).toMatch(/^indexed 1 of 1 changed/);
+    expect(json<Row[]>(env, 'search', 'xylophonic').map((h) => h.transcript)).toEqual([pi.file]);
   });
 
   it('answers odd queries without an error from the database', () => {

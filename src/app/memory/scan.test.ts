@@ -55,3 +55,47 @@ describe('memoryFolders', () => {
     expect(folderAllowed('/anything', [])).toBe(true);
   });
 });
+
+describe('refreshIndex', () => {
+  it('reads only what was appended to a big session file, keeping what the row knew', async () => {
+    const { openStore } = await import('../../memory/open-store.js');
+    const { refreshIndex, TAIL_READ_MIN_BYTES } = await import('./scan.js');
+    const { defaultOptions } = await import('../../config/options-table.js');
+    const { appendFileSync, readFileSync, writeFileSync, statSync } = await import('node:fs');
+    const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
+    const home = join(root, 'big');
+    const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/work/big'));
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, '2026-11-20T10-00-00-000Z_big.jsonl');
+    const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
+    const msg = (id: string, parent: string | null, role: string, text: string, i: number) =>
+      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
+    const lines = [JSON.stringify({ type: 'session', version: 3, id: 'big', timestamp: t(0), cwd: '/work/big' }), msg('u0', null, 'user', 'port the parser to rust', 1)];
+    let parent = 'u0';
+    const filler = 'lorem ipsum '.repeat(400);
+    for (let i = 0; lines.join('\n').length < TAIL_READ_MIN_BYTES + 100_000; i++) {
+      lines.push(msg(`a${i}`, parent, 'assistant', `step ${i}: ${filler}`, i + 2));
+      parent = `a${i}`;
+    }
+    writeFileSync(file, lines.join('\n') + '\n');
+    const opened = openStore(join(root, 'big-state', 'index.db'));
+    if (!opened.ok) throw new Error(opened.error);
+    const store = opened.store;
+    const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
+    await refreshIndex(store, ctx);
+    const first = store.byTranscript(file);
+    expect(first).toMatchObject({ cwd: '/work/big', counts: { prompts: 1 } });
+    // Blank out the header: a whole re-read would lose the folder; reading from the mark keeps it.
+    const text = readFileSync(file, 'utf8');
+    const header = text.indexOf('\n');
+    writeFileSync(file, ' '.repeat(header) + text.slice(header));
+    appendFileSync(file, msg('u1', parent, 'user', 'now benchmark the quokka allocator', 99999) + '\n');
+    const stats = await refreshIndex(store, ctx);
+    expect(stats).toMatchObject({ read: 1, indexed: 1 });
+    const grown = store.byTranscript(file);
+    expect(grown).toMatchObject({ cwd: '/work/big', name: first?.name, counts: { prompts: 2 }, mark: { size: statSync(file).size } });
+    expect(store.search('quokka')).toMatchObject({ hits: [expect.objectContaining({ transcript: file })] });
+    expect(store.search('rust')).toMatchObject({ hits: [expect.objectContaining({ transcript: file })] });
+    store.close();
+  });
+});

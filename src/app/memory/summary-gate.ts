@@ -4,7 +4,7 @@
  * through the generator's cost gates (at exit, or ≥ 5 new user prompts since the last one: row.counts.prompts
  * against the stored summaryPrompts). Nothing here yet: the model summaries (zod schema, retries) plug in.
  * In the built CLI this runs in the wrapper's memory worker thread (app/memory/worker.ts), not on its main
- * thread; the wrapper waits at most a few seconds for the exit write (memory-writer.ts EXIT_WAIT_MS).
+ * thread; at exit the wrapper waits for it at most 4 s plus the generator timeout (memory-writer.ts).
  */
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';

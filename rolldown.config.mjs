@@ -66,11 +66,13 @@ export default defineConfig({
     'cli/status': 'src/cli/commands/status.ts',
     'cli/main': 'src/cli/main.ts',
     'display/screen-worker': 'src/display/screen-worker.ts',
+    // The live wrapper's session-index writes (#25), off its output path.
+    'cli/memory-worker': 'src/app/memory/worker.ts',
     'demo/scripted-agent': 'src/demo/scripted-agent.ts',
   },
   // Native, or required at run time next to their own files (blessed reads its terminfo files; its
   // sources also have legacy octal escapes the bundler refuses).
-  external: ['node-pty', '@xterm/headless', 'commander', 'blessed'],
+  external: ['node-pty', '@xterm/headless', 'commander', 'blessed', 'better-sqlite3'],
   // status.ts is an entry and also imported by the full CLI: let its entry file hold the module itself
   // (and export what the other chunks use) rather than re-export it from a chunk, one file fewer for
   // every status line.

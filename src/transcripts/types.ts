@@ -109,6 +109,8 @@ export interface SessionSnapshot {
   cwd?: string;
   title?: string;
   model?: string;
+  /** The git branch the agent recorded (Claude Code per entry, Codex in session_meta), when it did. */
+  gitBranch?: string;
   /** Events of the active branch, oldest first. */
   events: TranscriptEvent[];
   /**
@@ -222,6 +224,13 @@ export interface TranscriptAdapter {
 
   /** Past sessions for ctx.cwd, newest first. */
   listSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
+  /**
+   * Every session file of this agent in every folder (the session index's scan), in no order; no file is
+   * opened (ids come from file names; the index reads the id from the file). Missing folders give [].
+   */
+  listAllSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
+  /** The project folder of a session file whose content does not name it (from the agent's own records). */
+  folderOfFile?(file: string, ctx: AgentContext): Promise<string | undefined>;
   /** Arguments that make the agent resume exactly this session. */
   resumeArgs(session: { id: string; file: string }): string[];
 

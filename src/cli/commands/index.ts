@@ -6,6 +6,7 @@ import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerLs } from './ls.js';
+import { registerMemory } from './memory.js';
 import { registerNext } from './next.js';
 import { registerRecap } from './recap.js';
 import { registerResume } from './resume.js';
@@ -26,4 +27,5 @@ export function registerSubcommands(program: Command): void {
   registerBoard(program);
   registerNext(program);
   registerCompletion(program);
+  registerMemory(program);
 }

@@ -5,7 +5,7 @@
  */
 
 /** Every word the full CLI treats as a subcommand; fast-wrap.test.ts checks it against the program. */
-export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help', 'next'];
+export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help', 'next', 'mcp'];
 
 // Whether argv is a plain wrap that needs no option parsing.
 export function isPlainWrap(argv: readonly string[]): boolean {

@@ -43,14 +43,25 @@ const REF_MAX_CHARS = 300;
 
 const REF_TEXT = 'an id, an id prefix, a session name, or @@name as the user wrote it';
 
-const agentSchema = z.enum(AGENT_IDS).optional().describe(`only sessions of this agent: ${AGENT_IDS.join(', ')}`);
-const folderSchema = z.string().min(1).max(4096).optional().describe('only sessions in this folder or below it (absolute, or relative to where the server runs; "." = the current project)');
-const limitSchema = (def: number) => z.number().int().min(1).max(LIMIT_MAX).optional().describe(`how many sessions at most (default ${def}, max ${LIMIT_MAX})`);
-const sessionSchema = z.string().min(1).max(REF_MAX_CHARS).describe(`which session: ${REF_TEXT}`);
+// Zod messages in the project's shape, so a wrong argument reads "Expected `limit` to be …, got `"x"`".
+function shown(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  return `\`${text.length > 60 ? `${text.slice(0, 59)}…` : text}\``;
+}
+const expected = (field: string, what: string) => ({ error: (issue: { input?: unknown }) => `Expected \`${field}\` to be ${what}, got ${shown(issue.input)}` });
+
+const text = (field: string, what: string, max: number) => z.string(expected(field, what)).min(1, expected(field, what)).max(max, expected(field, `${what} (at most ${max} characters)`));
+const agentSchema = z.enum(AGENT_IDS, expected('agent', `one of ${AGENT_IDS.join(', ')}`)).optional().describe(`only sessions of this agent: ${AGENT_IDS.join(', ')}`);
+const folderSchema = text('folder', 'a folder path', 4096).optional().describe('only sessions in this folder or below it (absolute, or relative to where the server runs; "." = the current project)');
+const limitSchema = (def: number) => {
+  const e = expected('limit', `a whole number from 1 to ${LIMIT_MAX}`);
+  return z.number(e).int(e).min(1, e).max(LIMIT_MAX, e).optional().describe(`how many sessions at most (default ${def}, max ${LIMIT_MAX})`);
+};
+const sessionSchema = text('session', REF_TEXT, REF_MAX_CHARS).describe(`which session: ${REF_TEXT}`);
 
 export const TOOL_INPUTS = {
   search_sessions: {
-    query: z.string().min(1).max(500).describe('plain words to look for (quotes, -, * and parentheses are taken literally)'),
+    query: text('query', 'some words to look for', 500).describe('plain words to look for (quotes, -, * and parentheses are taken literally)'),
     agent: agentSchema,
     folder: folderSchema,
     limit: limitSchema(SEARCH_LIMIT_DEFAULT),
@@ -58,13 +69,13 @@ export const TOOL_INPUTS = {
   list_sessions: {
     agent: agentSchema,
     folder: folderSchema,
-    since: z.string().min(1).max(40).optional().describe('only sessions active since: an age like 30m, 12h, 3d, 2w, or an ISO date (2026-11-20)'),
+    since: text('since', 'an age like 30m, 12h, 3d or 2w, or an ISO date', 40).optional().describe('only sessions active since: an age like 30m, 12h, 3d, 2w, or an ISO date (2026-11-20)'),
     limit: limitSchema(LIST_LIMIT_DEFAULT),
   },
   get_session: { session: sessionSchema },
   query_session: {
     session: sessionSchema,
-    question: z.string().min(1).max(2000).describe('what you want to know about that session'),
+    question: text('question', 'a question about the session', 2000).describe('what you want to know about that session'),
   },
 } as const;
 
@@ -127,10 +138,10 @@ function describeCandidate(row: SessionRow): string {
 }
 
 /** The one session `ref` names, or a ToolError that lists the candidates. */
-export function resolveSession(memory: McpMemory, ref: string): SessionRow {
+export function resolveSession(memory: McpMemory, ref: string, cwd: string): SessionRow {
   const wanted = ref.trim();
   if (!wanted || wanted === '@@') throw new ToolError(`Expected \`session\` to be ${REF_TEXT}, got \`${ref}\``);
-  const result = memory.resolve(wanted);
+  const result = memory.resolve(wanted, { cwd });
   if (result.ok) return result.row;
   if (result.kind === 'ambiguous' && result.candidates.length > 0) {
     const shown = result.candidates.slice(0, 10);
@@ -178,7 +189,7 @@ export async function listSessions(args: { agent?: string; folder?: string; sinc
 
 export async function getSession(args: { session: string }, ctx: ToolContext): Promise<unknown> {
   const memory = await ctx.memory();
-  const row = resolveSession(memory, args.session);
+  const row = resolveSession(memory, args.session, ctx.cwd);
   const card = memory.card(row.id);
   if (!card) throw new ToolError(`Session ${row.id} was just removed from the index (forgotten?)`);
   return {
@@ -208,7 +219,7 @@ export async function querySession(args: { session: string; question: string }, 
   const question = args.question.trim();
   if (!question) throw new ToolError('Expected `question` to be a question about the session, got only spaces');
   const memory = await ctx.memory();
-  const row = resolveSession(memory, args.session);
+  const row = resolveSession(memory, args.session, ctx.cwd);
   let why: string;
   if ('ask' in ctx.answerer) {
     const card = memory.card(row.id);

@@ -6,4 +6,7 @@ import type { SessionMemory } from '../memory/api.js';
 
 export type { RefResult, SearchHit, SessionCard, SessionFilter, SessionRow } from '../memory/api.js';
 
-export type McpMemory = Pick<SessionMemory, 'refresh' | 'list' | 'search' | 'resolve' | 'card' | 'passages' | 'condensedText' | 'close'>;
+export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'card' | 'passages' | 'condensedText' | 'close'> & {
+  /** Bring the index up to date (its stats are only logged). */
+  refresh(): Promise<unknown>;
+};

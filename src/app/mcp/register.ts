@@ -87,28 +87,21 @@ export function diffLines(before: string, after: string, max = DIFF_MAX_LINES): 
 }
 
 type Target = { config: McpAgentConfig; path: string };
+type Selected = { target: Target } | { line: string; failed?: boolean };
 
-// Which agents to act on: the one asked for, else every supported agent on PATH; what is skipped and why.
-function selectTargets(options: RegisterOptions, deps: RegisterDeps, lines: string[]): { targets: Target[]; failed: boolean } {
-  const targets: Target[] = [];
-  let failed = false;
+// Each agent in order: the one to act on (the one asked for, else every supported agent on PATH), or the line that says why not.
+function selectTargets(options: Pick<RegisterOptions, 'agent'>, deps: RegisterDeps): Selected[] {
+  const selected: Selected[] = [];
   for (const config of MCP_AGENTS) {
     if (options.agent && config.agent !== options.agent) continue;
     const path = deps.findOnPath(config.command, deps.env);
     if (!isSupported(config)) {
-      if (options.agent || path) lines.push(`${config.agent}: ${config.unsupported}.`);
-      continue;
-    }
-    if (!path) {
-      if (options.agent) {
-        lines.push(`${config.agent}: Expected the \`${config.command}\` command on PATH, got none: nothing to do.`);
-        failed = true;
-      } else lines.push(`${config.agent}: not on PATH, skipped.`);
-      continue;
-    }
-    targets.push({ config, path });
+      if (options.agent || path) selected.push({ line: `${config.agent}: ${config.unsupported}.` });
+    } else if (!path) {
+      selected.push(options.agent ? { line: `${config.agent}: Expected the \`${config.command}\` command on PATH, got none: nothing to do.`, failed: true } : { line: `${config.agent}: not on PATH, skipped.` });
+    } else selected.push({ target: { config, path } });
   }
-  return { targets, failed };
+  return selected;
 }
 
 async function runStep(deps: RegisterDeps, target: Target, args: string[], lines: string[]): Promise<boolean> {
@@ -127,10 +120,17 @@ function reportEntry(entry: EntryRead): string {
 /** Register the server with each agent (or the one asked for). */
 export async function installMcp(options: RegisterOptions, deps: RegisterDeps): Promise<RegisterReport> {
   const lines: string[] = [];
-  const { targets, failed: selectFailed } = selectTargets(options, deps, lines);
-  let failed = selectFailed;
+  let failed = false;
+  let acted = 0;
   const want = options.launch;
-  for (const target of targets) {
+  for (const item of selectTargets(options, deps)) {
+    if ('line' in item) {
+      lines.push(item.line);
+      failed ||= item.failed === true;
+      continue;
+    }
+    acted++;
+    const target = item.target;
     const { config } = target;
     const file = config.configFile(deps.env);
     const before = config.readEntry(deps.env);
@@ -163,7 +163,7 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
     lines.push(ok ? `  registered: ${config.agent} starts \`${describeLaunch(want)}\`.` : `  not registered.`);
     if (!ok) failed = true;
   }
-  if (targets.length === 0 && !options.agent) {
+  if (acted === 0 && !options.agent) {
     lines.push('No agent CLI with MCP support (claude, codex, gemini, qwen) is on PATH: nothing registered.');
     failed = true;
   }
@@ -173,9 +173,14 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
 /** Remove the server's entry (and only it) from each agent (or the one asked for). */
 export async function uninstallMcp(options: Omit<RegisterOptions, 'launch'>, deps: RegisterDeps): Promise<RegisterReport> {
   const lines: string[] = [];
-  const { targets, failed: selectFailed } = selectTargets(options as RegisterOptions, deps, lines);
-  let failed = selectFailed;
-  for (const target of targets) {
+  let failed = false;
+  for (const item of selectTargets(options, deps)) {
+    if ('line' in item) {
+      lines.push(item.line);
+      failed ||= item.failed === true;
+      continue;
+    }
+    const target = item.target;
     const { config } = target;
     const file = config.configFile(deps.env);
     const before = config.readEntry(deps.env);

@@ -6,6 +6,7 @@ import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerLs } from './ls.js';
 import { registerMcp } from './mcp.js';
+import { registerMemory } from './memory.js';
 import { registerNext } from './next.js';
 import { registerRecap } from './recap.js';
 import { registerResume } from './resume.js';
@@ -25,5 +26,6 @@ export function registerSubcommands(program: Command): void {
   registerResume(program);
   registerBoard(program);
   registerNext(program);
+  registerMemory(program);
   registerMcp(program);
 }

@@ -6,7 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
 import type { McpMemory } from './memory-port.js';
 import {
@@ -139,6 +139,43 @@ export function guardStdout(stdout: NodeJS.WriteStream = process.stdout, stderr:
   return { channel, restore: () => (stdout.write = realWrite) };
 }
 
+/** After stdin closes, requests already read get this long to be answered. */
+export const DRAIN_MS = 30_000;
+
+type RequestId = string | number;
+
+/**
+ * Count the requests read and not yet answered on this transport; the returned function resolves once
+ * none is pending (or after `timeoutMs`).
+ */
+export function trackRequests(transport: StdioServerTransport): (timeoutMs: number) => Promise<void> {
+  const pending = new Set<RequestId>();
+  let settled: (() => void) | undefined;
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && 'id' in message) pending.add(message.id as RequestId);
+    onmessage?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    await send(message);
+    if (!('method' in message) && 'id' in message) {
+      pending.delete(message.id as RequestId);
+      if (pending.size === 0) settled?.();
+    }
+  };
+  return (timeoutMs) =>
+    pending.size === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, timeoutMs);
+          settled = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+}
+
 export interface RunMcpInput {
   ctx: Omit<ToolContext, 'memory'>;
   openMemory: OpenMemory;
@@ -170,8 +207,11 @@ export async function runMcpServer(input: RunMcpInput): Promise<void> {
     transport.onclose = () => resolve();
   });
   await server.connect(transport);
+  const drained = trackRequests(transport);
   input.log('serving', { pid: process.pid });
   await closed;
+  // Requests already read are answered before the server closes (a client may write and close at once).
+  await drained(DRAIN_MS);
   input.log('stdin closed; exiting');
   await server.close().catch(() => {});
   gate.close();

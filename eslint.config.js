@@ -39,6 +39,9 @@ export const PURE_FILES = [
   'src/memory/names.ts',
   'src/memory/condense.ts',
   'src/memory/passages.ts',
+  // newcomer (#28)
+  'src/recap/substance.ts',
+  'src/cli/suggest.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

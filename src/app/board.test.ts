@@ -94,6 +94,17 @@ describe('board', () => {
     writeLiveState(stateDir, state({ pid: process.ppid, agent: 'codex', startedAt: new Date(Date.now() + 1000).toISOString() }));
     await pollUntil(() => seen.rows.at(-1)?.length === 2, { description: 'the new row' });
     expect(seen.rows.at(-1)?.map((r) => r.agent)).toEqual(['codex', 'pi']);
+    // A wrapped command that is not an agent: a row saying so, no recap, and no socket asked (#28).
+    writeLiveState(stateDir, state({ pid: process.pid, agent: null, command: 'bash', startedAt: new Date(Date.now() + 2000).toISOString() }));
+    await pollUntil(() => seen.rows.at(-1)?.[0]?.agent === 'bash', { description: 'the command row' });
+    const bash = seen.rows.at(-1)![0]!;
+    expect(bash.state).toMatch(/^command /);
+    expect(bash.recap).toBe('');
+    handlers.onEnter(bash);
+    await pollUntil(() => seen.cards.length > 1, { description: 'the command card' });
+    expect(seen.cards[1]).toEqual(['bash · /w/app', 'A command, not an agent: it has no transcript, so no recap.']);
+    handlers.onRecap(bash);
+    expect(seen.status.at(-1)).toBe('bash in /w/app is a command, not an agent: no recap');
     handlers.onQuit();
     expect(await done).toBe(0);
   });

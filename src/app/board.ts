@@ -14,7 +14,7 @@ import { readLiveStates, type LiveState } from '../display/state-file.js';
 import { compareByAttention } from '../display/attention-order.js';
 import { runTmux } from '../display/tmux.js';
 import { shortenDir } from '../util/age.js';
-import { fitRecapCell, liveRow, nameLiveState, orderLiveStates } from './live-listing.js';
+import { fitRecapCell, isPlainCommand, liveRow, nameLiveState, orderLiveStates } from './live-listing.js';
 import { ensurePrivateDir } from '../util/safe-fs.js';
 import { sanitizeLine } from '../util/sanitize.js';
 
@@ -76,6 +76,10 @@ export async function runBoard(options: BoardOptions): Promise<number> {
   };
 
   const showCard = async (s: LiveState) => {
+    if (isPlainCommand(s)) {
+      view?.showCard(`${s.command} · ${shortenDir(s.cwd, homedir(), 60)}`, 'A command, not an agent: it has no transcript, so no recap.');
+      return;
+    }
     if (!s.sessionFile) {
       view?.showCard(`${s.agent ?? s.command} · ${s.cwd}`, s.lastRecap?.line ?? 'No session file known yet for this wrapper.');
       return;
@@ -100,6 +104,10 @@ export async function runBoard(options: BoardOptions): Promise<number> {
     const s = find(row);
     if (!s) return;
     const name = nameLiveState(s, homedir());
+    if (isPlainCommand(s)) {
+      view?.setStatus(`${name} is a command, not an agent: no recap`);
+      return;
+    }
     view?.setStatus(`asking ${name} for a fresh recap…`);
     const socket = s.socketPath ?? socketPathFor(getRuntimeDir(env), s.pid);
     requestControl(socket, 'recap', 60_000).then(

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_IDLE_SECONDS, demoInstructions, planDemo } from './demo.js';
+import { DEMO_IDLE_SECONDS, demoInstructions, planDemo, wrapWords } from './demo.js';
 
 let base: string | undefined;
 afterEach(() => {
@@ -32,6 +32,12 @@ describe('recapwrap demo plan', () => {
     expect(demoInstructions({ kind: 'terminal' })).toContain('switch to another window or tab');
     for (const where of [{ kind: 'tmux', focusEvents: 'off' }, { kind: 'tmux', focusEvents: 'on' }, { kind: 'terminal' }] as const) {
       for (const line of demoInstructions(where).split('\n')) expect(line.length, line).toBeLessThanOrEqual(78);
+      // A halved pane (#28 point 7): word-wrapped to its width, every word whole, the same words in order.
+      const narrow = demoInstructions(where, 40);
+      for (const line of narrow.split('\n')) expect(line.length, line).toBeLessThanOrEqual(39);
+      expect(narrow.split(/\s+/).join(' ')).toBe(demoInstructions(where).split(/\s+/).join(' '));
     }
+    // Continuation lines keep the item's indent.
+    expect(wrapWords('  1. Type a task there and press Enter (or just Enter); it works a moment.', 30)).toBe('  1. Type a task there and\n     press Enter (or just\n     Enter); it works a\n     moment.');
   });
 });

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../demo/scripted-agent.js';
 import { getPiSessionDir } from '../transcripts/pi/paths.js';
 import { readTmuxFocusEvents, type TmuxFocusEvents } from '../display/tmux-focus.js';
+import { displayWidth } from '../util/text-width.js';
 
 /** Away threshold for the demo: long enough to switch away, short enough not to bore. */
 export const DEMO_AWAY_SECONDS = 5;
@@ -56,30 +57,30 @@ function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Where the demo runs and whether a focus report can reach it there. */
+/** Where the demo runs and whether a focus report can reach it there (inside tmux: always its own pane). */
 export type DemoWhere = { kind: 'tmux'; focusEvents: TmuxFocusEvents } | { kind: 'terminal' };
 
-// Lines stay under 80 columns: inside tmux they are read in a pane that the split has just halved.
-export function demoInstructions(where: DemoWhere): string {
+/**
+ * The instructions, printed in the pane the demo runs in, word-wrapped to its width (`cols`): inside
+ * tmux that pane is the half the split has just made, so text printed before the split came out broken.
+ */
+export function demoInstructions(where: DemoWhere, cols = 80): string {
   const inTmux = where.kind === 'tmux';
   const noFocus = inTmux && where.focusEvents !== 'on';
+  // One string per paragraph or item, wrapped below to the pane's width (78 at most: easy to read).
   const lines = [
-    `recapwrap demo: a scripted agent runs ${inTmux ? 'in the new pane' : 'below'} under recapwrap`,
-    '(no key, no network), in a throwaway project removed when it quits.',
+    'recapwrap demo: a scripted agent runs below under recapwrap (no key, no network), in a throwaway project removed when it quits.',
     '  1. Type a task there and press Enter (or just Enter); it "works" a moment.',
   ];
   if (noFocus) {
     lines.push(
-      `  2. Wait: ${DEMO_IDLE_SECONDS} s after it finishes, a one-line recap of where the work`,
-      '     stands appears in that pane.',
-      "  tmux's focus-events is off (its default), so recapwrap cannot see you switch",
-      '  panes; the demo uses a short idle timer instead. For recaps when you come',
-      '  back to a pane: tmux set -g focus-events on (the demo changes no setting).',
+      `  2. Wait: ${DEMO_IDLE_SECONDS} s after it finishes, a one-line recap of where the work stands appears in this pane.`,
+      "  tmux's focus-events is off (its default), so recapwrap cannot see you switch panes; the demo uses a short idle timer instead. For recaps when you come back to a pane: tmux set -g focus-events on (the demo changes no setting).",
     );
   } else if (inTmux) {
     lines.push(
-      `  2. While it works, come back here (prefix + arrow), wait ${DEMO_AWAY_SECONDS} s, go back.`,
-      '  3. A one-line recap of where the work stands appears there.',
+      `  2. While it works, go to another pane (prefix + arrow), wait ${DEMO_AWAY_SECONDS} s, come back.`,
+      '  3. A one-line recap of where the work stands appears in this pane.',
     );
   } else {
     lines.push(
@@ -89,7 +90,31 @@ export function demoInstructions(where: DemoWhere): string {
     );
   }
   lines.push('  Your next key clears the recap. Answer its question with y; Ctrl-D quits.');
-  return lines.join('\n');
+  return wrapWords(lines.join('\n'), Math.min(cols, 79));
+}
+
+// Word-wrap each line to `cols` cells; continuation lines keep the line's indent (under a "1. " too).
+export function wrapWords(text: string, cols: number): string {
+  const width = Math.max(20, cols - 1); // the last column would make some terminals wrap early
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (displayWidth(line) <= width) return [line];
+      const lead = line.slice(0, line.length - line.trimStart().length);
+      const pad = ' '.repeat(Math.min(/^\s*(?:\d+\.\s+)?/.exec(line)?.[0].length ?? 0, 8));
+      const out: string[] = [];
+      let current = lead;
+      for (const word of line.trim().split(/\s+/)) {
+        if (current.trim() === '') current += word;
+        else if (displayWidth(`${current} ${word}`) > width) {
+          out.push(current);
+          current = pad + word;
+        } else current += ` ${word}`;
+      }
+      out.push(current);
+      return out;
+    })
+    .join('\n');
 }
 
 export interface DemoOptions {
@@ -124,20 +149,27 @@ export async function runDemoHere(env: NodeJS.ProcessEnv, plan: DemoPlan = planD
   }
 }
 
-export async function runDemo(options: DemoOptions = {}, env = process.env): Promise<number> {
+/** What the pane `demo` was typed in says: short, as the split has just halved it. */
+export const DEMO_SPLIT_NOTE = 'recapwrap demo: it runs in the new pane →';
+
+export async function runDemo(options: DemoOptions = {}, env = process.env, columns: number | undefined = process.stdout.columns): Promise<number> {
   if (env.TMUX && !options.here) {
-    const focusEvents = await readTmuxFocusEvents(env);
-    process.stdout.write(demoInstructions({ kind: 'tmux', focusEvents }) + '\n');
-    // The pane runs `recapwrap demo --here`, which makes the throwaway project and removes it at the end.
+    // The pane runs `recapwrap demo --here`, which prints the instructions at its own width, makes the
+    // throwaway project and removes it at the end.
     const command = [process.execPath, CLI, 'demo', '--here'].map(quote).join(' ');
     // recapwrap's own settings (state folder, debug log) follow into the pane; tmux would give it its own environment.
     const envArgs = Object.entries(env).flatMap(([k, v]) => (k.startsWith('RECAPWRAP_') && v !== undefined ? ['-e', `${k}=${v}`] : []));
     const child = spawn('tmux', ['split-window', '-h', ...envArgs, command], { stdio: 'inherit' });
     return new Promise((resolve) => {
       child.on('error', () => resolve(1));
-      child.on('exit', (code) => resolve(code ?? 1));
+      child.on('exit', (code) => {
+        if (code === 0) process.stdout.write(DEMO_SPLIT_NOTE + '\n');
+        resolve(code ?? 1);
+      });
     });
   }
-  if (!env.TMUX) process.stdout.write(demoInstructions({ kind: 'terminal' }) + '\n\n');
+  // Here (a terminal, or the demo's own tmux pane): the instructions above the agent, at this width.
+  const where: DemoWhere = env.TMUX ? { kind: 'tmux', focusEvents: await readTmuxFocusEvents(env) } : { kind: 'terminal' };
+  process.stdout.write(demoInstructions(where, columns && columns > 0 ? columns : 80) + '\n\n');
   return runDemoHere(env);
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,31 @@ describe('doctor checks', () => {
     expect(checkStateDir({ RECAPWRAP_STATE_DIR: state })).toMatchObject({ status: 'warn', fix: `chmod 700 ${state}` });
     chmodSync(state, 0o700);
     expect(checkStateDir({ RECAPWRAP_STATE_DIR: state }).status).toBe('ok');
+  });
+
+  // #28 point 4: doctor fails where the wrapper refuses the folder, with the fix for what it is.
+  it('fails on a state folder the wrapper refuses: writable by others, a plain file, a link, under a file', () => {
+    const d = temp();
+    const open = join(d, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: open })).toEqual({ name: 'state dir', status: 'fail', detail: `${open} is writable by other users (mode 777): recapwrap runs agents without recaps`, fix: `chmod 700 ${open}` });
+    const file = join(d, 'file');
+    writeFileSync(file, '');
+    const asFile = checkStateDir({ RECAPWRAP_STATE_DIR: file });
+    expect(asFile).toMatchObject({ status: 'fail', detail: `${file} is a file, not a folder: recapwrap runs agents without recaps` });
+    expect(asFile.fix).toContain(`mv ${file} ${file}.bak`);
+    expect(asFile.fix).not.toContain('chmod');
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: join(file, 'state') })).toMatchObject({ status: 'fail', detail: expect.stringContaining(`${file} is a file`) });
+    symlinkSync(open, join(d, 'link'));
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: join(d, 'link') })).toMatchObject({ status: 'fail', detail: expect.stringContaining('symbolic link') });
+    // A claims folder open to others is refused by the wrapper too.
+    const good = join(d, 'good');
+    mkdirSync(join(good, 'claims'), { recursive: true });
+    chmodSync(good, 0o700);
+    chmodSync(join(good, 'claims'), 0o777);
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: good })).toMatchObject({ status: 'fail', fix: `chmod 700 ${join(good, 'claims')}` });
+    expect(checkStateDir({ RECAPWRAP_STATE_DIR: join(d, 'missing', 'deeper') }).status).toBe('ok');
   });
 
   it('reports the private node-pty and xterm accesses: all ok with the installed (pinned) versions', async () => {

@@ -4,8 +4,8 @@
  * focus probe and network probes run only when asked (a TTY, or --endpoints).
  */
 import { execFile } from 'node:child_process';
-import { constants, accessSync, existsSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { constants, accessSync, lstatSync, statSync, type Stats } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { listAdapters } from '../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
@@ -151,19 +151,80 @@ export async function checkEndpoint(env: Env, timeoutMs = 3000): Promise<CheckRe
   }
 }
 
+const STATE_NAME = 'state dir';
+const OWN_FOLDER_FIX = 'or set RECAPWRAP_STATE_DIR to a folder of your own';
+
+/**
+ * The state folder as the wrapper will judge it (state-folders.ts: a real folder of yours, writable by
+ * nobody else, or one it can create): a folder it refuses is a failure with the fix for what it is (#28
+ * point 4); one others can only read is a warning (the wrapper uses it).
+ */
 export function checkStateDir(env: Env): CheckResult {
   const dir = getStateDir(env);
-  if (!existsSync(dir)) return { name: 'state dir', status: 'ok', detail: `${dir} (created on first run, mode 0700)` };
+  const fail = (detail: string, fix: string): CheckResult => ({ name: STATE_NAME, status: 'fail', detail: `${detail}: recapwrap runs agents without recaps`, fix });
+  if (!isAbsolute(dir)) return fail(`${dir} is not an absolute path`, 'set RECAPWRAP_STATE_DIR to an absolute path');
+  let st;
   try {
-    const st = statSync(dir);
-    accessSync(dir, constants.W_OK);
-    if ((st.mode & 0o077) !== 0) {
-      return { name: 'state dir', status: 'warn', detail: `${dir} is readable by others (mode ${(st.mode & 0o777).toString(8)})`, fix: `chmod 700 ${dir}` };
-    }
-    return { name: 'state dir', status: 'ok', detail: `${dir} (mode ${(st.mode & 0o777).toString(8)})` };
+    st = lstatSync(dir);
   } catch (error) {
-    return { name: 'state dir', status: 'fail', detail: `${dir} is not writable: ${(error as Error).message}`, fix: `chmod 700 ${dir} (it must belong to you)` };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') return checkCreatable(dir, fail);
+    if (code !== 'ENOENT') return fail(`cannot use ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, OWN_FOLDER_FIX.replace(/^or s/, 'S'));
+    return checkCreatable(dir, fail);
   }
+  const problem = describeFolderProblem(dir, st, fail);
+  if (problem) return problem;
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch {
+    return fail(`${dir} is not writable by you`, `chmod 700 ${dir}`);
+  }
+  // The wrapper also makes (and checks) <state>/claims the same way.
+  const claims = join(dir, 'claims');
+  try {
+    const claimProblem = describeFolderProblem(claims, lstatSync(claims), fail);
+    if (claimProblem) return claimProblem;
+  } catch {
+    // Not there yet: made on first run inside a folder that is fine.
+  }
+  if ((st.mode & 0o077) !== 0) {
+    return { name: STATE_NAME, status: 'warn', detail: `${dir} is readable by others (mode ${(st.mode & 0o777).toString(8)})`, fix: `chmod 700 ${dir}` };
+  }
+  return { name: STATE_NAME, status: 'ok', detail: `${dir} (mode ${(st.mode & 0o777).toString(8)})` };
+}
+
+// What the wrapper refuses in an existing path (safe-fs checkPrivateDir), with the fix for each case.
+function describeFolderProblem(path: string, st: Stats, fail: (detail: string, fix: string) => CheckResult): CheckResult | undefined {
+  if (st.isSymbolicLink()) return fail(`${path} is a symbolic link (recapwrap only uses a real folder there)`, `replace the link with a folder (rm ${path} && mkdir -m 700 ${path}), ${OWN_FOLDER_FIX}`);
+  if (!st.isDirectory()) return fail(`${path} is a file, not a folder`, `move the file away (mv ${path} ${path}.bak), ${OWN_FOLDER_FIX}`);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid !== undefined && st.uid !== uid) return fail(`${path} belongs to uid ${st.uid}, not to you (uid ${uid})`, OWN_FOLDER_FIX.replace(/^or s/, 'S'));
+  if ((st.mode & 0o022) !== 0) return fail(`${path} is writable by other users (mode ${(st.mode & 0o777).toString(8)})`, `chmod 700 ${path}`);
+  return undefined;
+}
+
+// A missing folder is fine when the wrapper can create it: its nearest existing parent must be a folder you can write in.
+function checkCreatable(dir: string, fail: (detail: string, fix: string) => CheckResult): CheckResult {
+  let parent = dirname(dir);
+  for (;;) {
+    let st;
+    try {
+      st = statSync(parent);
+    } catch {
+      const up = dirname(parent);
+      if (up === parent) break;
+      parent = up;
+      continue;
+    }
+    if (!st.isDirectory()) return fail(`${parent} is a file, so ${dir} cannot be created`, `move the file away (mv ${parent} ${parent}.bak), ${OWN_FOLDER_FIX}`);
+    try {
+      accessSync(parent, constants.W_OK | constants.X_OK);
+    } catch {
+      return fail(`${dir} cannot be created: ${parent} is not writable by you`, OWN_FOLDER_FIX.replace(/^or s/, 'S'));
+    }
+    break;
+  }
+  return { name: STATE_NAME, status: 'ok', detail: `${dir} (created on first run, mode 0700)` };
 }
 
 // Which private parts of node-pty and @xterm/headless work with the installed versions (#20): each has

@@ -23,7 +23,22 @@ export function nameLiveState(s: LiveState, home: string): string {
 /** A board row without its key: the recap is the text without its label, sanitized and whole (fit it with fitRecapCell). */
 export type LiveRow = Omit<BoardRow, 'key'>;
 
+/** A wrapped command that is not an agent (`recapwrap bash`): listed as a command, with no recap (#28). */
+export function isPlainCommand(s: Pick<LiveState, 'agent'>): boolean {
+  return s.agent === null;
+}
+
 export function liveRow(s: LiveState, now: number, home: string, dirWidth = 28): LiveRow {
+  if (isPlainCommand(s)) {
+    return {
+      agent: sanitizeLine(s.command),
+      dir: shortenDir(sanitizeLine(s.cwd), home, dirWidth),
+      state: `command ${formatSince(s.startedAt, now)}`,
+      looked: '-',
+      pane: sanitizeLine(s.tmuxPane ?? '-'),
+      recap: '',
+    };
+  }
   return {
     agent: sanitizeLine(s.agent ?? s.command),
     // Every cell comes from a state file: folder names and commands can hold escape sequences too (#19).

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { registerSubcommands } from './commands/index.js';
 import { getExitCode } from './exit-code.js';
 import { markForcedWrap } from './commands/wrap.js';
+import { suggestCommand } from './suggest.js';
 
 function readVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -27,6 +28,8 @@ export function createProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: (message, write) => write(formatCommanderError(message)) });
   registerSubcommands(program);
+  // `recapwrap help [command]`: commander adds none by itself to a program with a default action.
+  program.helpCommand('help [command]', 'show help for recapwrap or for one command');
   return program;
 }
 
@@ -43,6 +46,13 @@ export async function main(argv: string[]): Promise<number> {
     const code = getExitCode(actionCommand);
     if (typeof code === 'number') exitCode = code;
   });
+  // `help WORD` for a word that is no command: commander would print the general help and exit 0.
+  if (argv[0] === 'help' && argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1]) && argv[1] !== 'help') {
+    const names = [...program.commands.map((c) => c.name()), 'help'];
+    const typo = suggestCommand(argv[1], names);
+    process.stderr.write(`recapwrap: no command \`${argv[1]}\`${typo ? `; did you mean \`${typo}\`?` : ''} (\`recapwrap help\` lists them)\n`);
+    return 2;
+  }
   try {
     await program.parseAsync(markForcedWrap(program, argv), { from: 'user' });
   } catch (error) {

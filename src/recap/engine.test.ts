@@ -174,6 +174,25 @@ describe('openai generator (real HTTP on 127.0.0.1)', () => {
     expect((await engine.recap(session('s2'))).recap?.line).toBe('recap: recap n2');
     expect(server.received).toHaveLength(2);
   });
+
+  // #28 point 2: an answer of "…" became the recap and was served from the cache until deleted.
+  it('an answer without substance is refused: the heuristic is shown, nothing is cached, and the next ask goes to the model', async () => {
+    server = await startModelServer([{ text: '<recap>…</recap>' }, { text: '<recap>recap: <state>: <outcome>. Next: <the next step>.</recap>' }, { text: '<recap>recap: retries added to src/http.ts. Next: add a test.</recap>' }]);
+    const cacheDir = join(tmp, 'recaps');
+    const engine = new RecapEngine(settings({ cacheDir }));
+    const first = await engine.recap(session('e1'));
+    expect(first.recap?.generator).toEqual({ type: 'heuristic' });
+    expect(first.error).toBe('openai generator: the answer had no content');
+    expect(existsSync(cacheDir) ? readdirSync(cacheDir) : []).toEqual([]);
+    expect(await engine.recap(session('e1'), { strict: true })).toEqual({ error: "openai generator: the answer repeated the prompt's template" });
+    expect((await engine.recap(session('e1'))).recap?.line).toBe('recap: retries added to src/http.ts. Next: add a test.');
+    expect(server.received).toHaveLength(3);
+    // A recap of no substance cached before this check is not served from disk either.
+    const file = readdirSync(cacheDir)[0] as string;
+    const cached = JSON.parse(readFileSync(join(cacheDir, file), 'utf8')) as { line: string };
+    writeFileSync(join(cacheDir, file), JSON.stringify({ ...cached, line: 'recap: …' }));
+    expect(new RecapEngine(settings({ cacheDir })).cachedRecap(session('e1'))).toBeUndefined();
+  });
 });
 
 describe('anthropic generator (real HTTP on 127.0.0.1)', () => {

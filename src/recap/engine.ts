@@ -13,6 +13,7 @@ import type { ActivityState } from '../types.js';
 import { sanitizeLine } from '../util/sanitize.js';
 import { truncateToWidth } from '../util/text-width.js';
 import { fitRecapText } from './compose.js';
+import { findMissingSubstance } from './substance.js';
 import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
 import { DEFAULT_RECAP_CELLS } from './prompt.js';
@@ -148,9 +149,12 @@ export class RecapEngine {
       return { recap };
     }
     const started = Date.now();
-    const result = await this.callGenerator(type, ctx, request.signal ?? new AbortController().signal, request.cells ?? DEFAULT_RECAP_CELLS);
+    let result = await this.callGenerator(type, ctx, request.signal ?? new AbortController().signal, request.cells ?? DEFAULT_RECAP_CELLS);
     // Model recaps cost time and money: each one's duration goes to the debug log (never its text).
     this.settings.log?.('model recap', { generator: type, model: result.model ?? 'default', ms: Date.now() - started, ok: result.ok && !!result.text });
+    // An answer that says nothing ("…", only labels, the prompt echoed) is a failure, and is not cached.
+    const empty = result.ok && result.text ? findMissingSubstance(result.text) : undefined;
+    if (empty) result = { ...result, ok: false, error: empty };
     if (result.ok && result.text) {
       const recap = assemble(draft, session, { type, model: result.model ?? 'default' } as Recap['generator'], modelLine(result.text));
       this.remember(session, type, recap);
@@ -188,7 +192,8 @@ export class RecapEngine {
     if (!this.settings.cacheDir) return undefined;
     try {
       const recap = JSON.parse(readFileSync(join(this.settings.cacheDir, `${cacheKey(file)}.json`), 'utf8')) as Recap;
-      return recap?.session?.file === file && typeof recap.line === 'string' && typeof recap.stamp === 'string' ? recap : undefined;
+      // A recap cached before answers were checked for substance (#28) is not served either.
+      return recap?.session?.file === file && typeof recap.line === 'string' && typeof recap.stamp === 'string' && !findMissingSubstance(recap.line) ? recap : undefined;
     } catch {
       return undefined;
     }

@@ -56,6 +56,26 @@ export async function detectAgentFromFile(file: string): Promise<AgentId | undef
   return detectAgent(await readFirstLines(file));
 }
 
+/**
+ * Why no agent was recognised, said the way the user can act on it (#28 point 8): an empty file is
+ * empty (no --agent helps), a first line too long to sniff says so; anything else asks for --agent.
+ */
+async function describeUndetected(file: string): Promise<string> {
+  let first: string[] = [];
+  let size = 0;
+  try {
+    const opened = await openRegular(file);
+    size = opened.size;
+    await opened.handle.close();
+    first = await readFirstLines(file, 1);
+  } catch (error) {
+    throw describeError(file, error);
+  }
+  if (first.length === 0 && size <= SNIFF_BYTES) return `${file} is empty: no session in it`;
+  if (first.length === 0) return `Cannot tell which agent wrote ${file}: its first line is longer than the ${SNIFF_BYTES / 1024} KB read to recognise it; pass --agent (${formatAgentIds(',')})`;
+  return `Cannot tell which agent wrote ${file}; pass --agent (${formatAgentIds(',')})`;
+}
+
 export async function loadSessionFile(file: string, opts: { agent?: AgentId } = {}): Promise<Session> {
   // Refuse what is not a regular file before anything else (an --agent given skips the sniff below).
   try {
@@ -64,7 +84,7 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
     throw describeError(file, error);
   }
   const agent = opts.agent ?? (await detectAgentFromFile(file));
-  if (!agent) throw new Error(`Cannot tell which agent wrote ${file}; pass --agent (${formatAgentIds(',')})`);
+  if (!agent) throw new Error(await describeUndetected(file));
   const adapter = getAdapter(agent);
   if (adapter.parseWhole && !(await startsWithJsonLine(file))) {
     // A single JSON document (older Gemini CLI): these are small, rewritten whole by the agent.

@@ -25,19 +25,28 @@ describe.skipIf(!hasTmux)('recapwrap demo in a default tmux', () => {
     const start = join(dir, 'start');
     for (const d of [home, tmp, start]) mkdirSync(d);
     const env = { HOME: home, TMPDIR: tmp, RECAPWRAP_STATE_DIR: join(dir, 'state'), RECAPWRAP_DEMO_STEP_MS: '150' };
-    const shell = server.newSession({ name: 'main', cols: 160, rows: 30, command: ['sh'], env });
+    // 100 columns: the split leaves the demo pane under 50, narrower than the instructions' lines.
+    const shell = server.newSession({ name: 'main', cols: 100, rows: 30, command: ['sh'], env });
     // The split pane gets the server's environment: the test's own HOME and TMPDIR.
     for (const [k, v] of Object.entries(env)) server.run(['set-environment', '-g', k, v]);
-    server.attach('main', { cols: 160, rows: 30 });
+    server.attach('main', { cols: 100, rows: 30 });
     expect(server.showGlobalOption('focus-events')).toBe('off');
     server.run(['send-keys', '-t', shell, `cd ${shellQuote(start)} && ${shellQuote(process.execPath)} ${shellQuote(CLI_BIN)} demo`, 'Enter']);
 
     const panes = () => server.run(['list-panes', '-t', 'main', '-F', '#{pane_id}']).trim().split('\n');
     await pollUntil(() => panes().length === 2, { timeoutMs: 10_000, description: 'the demo pane' });
     const demo = panes().find((p) => p !== shell) as string;
-    const said = await pollUntil(() => (server.capturePane(shell).includes('Ctrl-D quits') ? server.capturePane(shell).replace(/\s+/g, ' ') : undefined), { description: 'the instructions' });
-    expect(said).toContain("tmux's focus-events is off");
-    expect(said).toContain('8 s after it finishes');
+    // The instructions are in the demo's pane, word-wrapped to its width (#28 point 7); the pane the
+    // demo was typed in says only where it went.
+    const said = await pollUntil(() => (server.capturePane(demo).includes('Ctrl-D quits') ? server.capturePane(demo) : undefined), { description: 'the instructions' });
+    const width = Number(server.run(['display', '-p', '-t', demo, '#{pane_width}']).trim());
+    expect(width).toBeLessThan(50);
+    const block = said.slice(0, said.indexOf('Ctrl-D quits')).split('\n');
+    for (const line of block) expect(line.length, line).toBeLessThan(width);
+    expect(said.replace(/\s+/g, ' ')).toContain("tmux's focus-events is off");
+    expect(said.replace(/\s+/g, ' ')).toContain('8 s after it finishes');
+    await pollUntil(() => server.capturePane(shell).includes('recapwrap demo: it runs in the new pane'), { description: 'the note in the first pane' });
+    expect(server.capturePane(shell)).not.toContain('Ctrl-D quits');
     await pollUntil(() => server.capturePane(demo).includes('demo agent'), { timeoutMs: 10_000, description: 'the demo agent' });
     const workspace = readdirSync(tmp).filter((n) => n.startsWith('recapwrap-demo-'));
     expect(workspace).toHaveLength(1);

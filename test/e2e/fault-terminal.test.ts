@@ -110,6 +110,9 @@ describe('a terminal without escape sequences (TERM=dumb, or no TERM)', () => {
       expect(out).not.toContain('\x1b7'); // the overlay's cursor save
       const line = readFileSync(log, 'utf8').split('\n').find((l) => l.includes('terminal features off')) ?? '';
       expect(JSON.parse(line)).toMatchObject({ term: how === 'dumb' ? 'dumb' : null });
+      // And the user is told once, before the agent's screen, that no recap can show here (#28 point 7).
+      expect(out.split('TERM is dumb or unset: no recap can show in this terminal')).toHaveLength(2);
+      expect(out.indexOf('no recap can show')).toBeLessThan(out.indexOf('demo agent'));
     });
   }
 });

@@ -63,4 +63,22 @@ describe('recapwrap ls', () => {
     expect(table.split('\n')[0]).toMatch(/^AGENT\s+DIR\s+STATE\s+LOOKED\s+PANE\s+RECAP/);
     expect(table).toMatch(/pi .*alpha.*waiting/);
   });
+
+  // #28 point 9: a wrapped command that is not an agent is listed as a command, without a recap.
+  it('lists a wrapped command that is not an agent as a command, and forgets it when it exits', async () => {
+    const stateDir = join(dir, 'state-cmd');
+    const cwd = join(dir, 'delta');
+    mkdirSync(cwd);
+    const env = { ...process.env, RECAPWRAP_STATE_DIR: stateDir };
+    const cmd = runCliInPty(['sleep', '60'], { cwd, env: { RECAPWRAP_STATE_DIR: stateDir, TMUX: undefined, TMUX_PANE: undefined } });
+    wrappers.push(cmd);
+    const ls = async () => JSON.parse((await run(process.execPath, [CLI_BIN, 'ls', '--json'], { env })).stdout) as Array<{ pid: number; agent: string | null; command: string; lastRecap: unknown }>;
+    await pollUntil(async () => (await ls()).length === 1, { timeoutMs: 15_000, description: 'the wrapped sleep in ls' });
+    expect(await ls()).toMatchObject([{ pid: cmd.pid, agent: null, command: 'sleep', lastRecap: null }]);
+    const { stdout: table } = await run(process.execPath, [CLI_BIN, 'ls'], { env });
+    expect(table.split('\n')[1]).toMatch(/^sleep\s+\S*delta\s+command \d+s\s+-\s+-$/);
+    cmd.kill('SIGTERM');
+    await cmd.exit;
+    await pollUntil(async () => (await ls()).length === 0, { timeoutMs: 10_000, description: 'the exited command gone from ls' });
+  });
 });

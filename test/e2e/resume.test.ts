@@ -3,7 +3,7 @@
 // first with recaps, a query filters, and `--pick N` relaunches exactly that session: a fake agent
 // executable on PATH records the argv it receives.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,8 @@ describe('recapwrap resume', () => {
       expect(s.recap.generator.type).toBe('heuristic');
       expect(s.command).toEqual([seed.agent, ...seed.resumeArgs(s.file)]);
     }
+    // Listing past sessions never runs a model: the stand-in agent CLI on PATH was not called (#28 point 1).
+    expect(existsSync(record)).toBe(false);
   });
 
   it('--pick N relaunches the agent with its own resume flags for exactly that session', () => {
@@ -102,13 +104,15 @@ describe('recapwrap resume', () => {
   it('filters by query and agent; says so when nothing matches; refuses bad input', () => {
     expect(JSON.parse(cli(['hello.txt', '--json']).out).map((s: { agent: string }) => s.agent)).toContain('pi');
     const none = cli(['no-such-words-anywhere', '--list']);
-    // Nothing to list is an answer, as for ls (#18).
-    expect(none.code).toBe(0);
-    expect(none.out).toBe(`no agent sessions for ${cwd} matching "no-such-words-anywhere"\n`);
+    // A query that matches nothing is exit 1, like a pick of nothing (#28 point 9).
+    expect(none.code).toBe(1);
+    expect(none.out).toBe('');
+    expect(none.err).toBe(`recapwrap: no agent sessions for ${cwd} matching "no-such-words-anywhere"\n`);
+    expect(cli(['no-such-words-anywhere', '--json'])).toMatchObject({ code: 1, out: '[]\n' });
     expect(cli(['--agent', 'cursor']).code).toBe(2);
     expect(cli(['--pick', 'x']).code).toBe(2);
     const far = cli(['--pick', '99']);
-    expect(far.code).toBe(2);
+    expect(far.code).toBe(1);
     expect(far.err).toContain('no session 99');
     // Not a terminal and no --pick: the list, and how to pick.
     const plain = cli([]);

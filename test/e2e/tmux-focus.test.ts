@@ -85,9 +85,9 @@ describe.skipIf(!hasTmux)('recapwrap inside tmux', () => {
     });
   }
 
-  it('warns once before the child starts when focus-events is off, with the one-line fix', async () => {
+  it('warns once before the agent starts when focus-events is off, with the one-line fix', async () => {
     const server = newServer();
-    const pane = server.newSession({ name: 'w', command: ['sh', '-c', `${process.execPath} ${CLI_BIN} sh -c 'echo CHILD-STARTED; exec cat'`] });
+    const pane = server.newSession({ name: 'w', command: ['sh', '-c', `${process.execPath} ${CLI_BIN} --agent pi -- sh -c 'echo CHILD-STARTED; exec cat'`] });
     await pollUntil(() => server.capturePane(pane).includes('CHILD-STARTED'), { description: 'the child to start' });
     const lines = server.capturePane(pane).split('\n');
     const warnings = lines.filter((l) => l.includes('focus-events is off'));
@@ -99,9 +99,18 @@ describe.skipIf(!hasTmux)('recapwrap inside tmux', () => {
 
   it('--tmux-focus turns focus-events on, and then does not warn', async () => {
     const server = newServer();
-    const pane = server.newSession({ name: 't', command: ['sh', '-c', `${process.execPath} ${CLI_BIN} --tmux-focus sh -c 'echo CHILD-STARTED; exec cat'`] });
+    const pane = server.newSession({ name: 't', command: ['sh', '-c', `${process.execPath} ${CLI_BIN} --tmux-focus --agent pi -- sh -c 'echo CHILD-STARTED; exec cat'`] });
     await pollUntil(() => server.capturePane(pane).includes('CHILD-STARTED'), { description: 'the child to start' });
     expect(server.showGlobalOption('focus-events')).toBe('on');
     expect(server.capturePane(pane)).not.toContain('focus-events is off');
+  });
+
+  // #28 point 7: a command that is not an agent gets no recap, so nothing about focus-events either.
+  it('says nothing about focus-events for a command that is not an agent', async () => {
+    const server = newServer();
+    const pane = server.newSession({ name: 'c', command: ['sh', '-c', `${process.execPath} ${CLI_BIN} sh -c 'echo CHILD-STARTED; exec cat'`] });
+    await pollUntil(() => server.capturePane(pane).includes('CHILD-STARTED'), { description: 'the child to start' });
+    expect(server.capturePane(pane)).not.toContain('focus-events');
+    expect(server.showGlobalOption('focus-events')).toBe('off');
   });
 });

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describeProgram, renderCompletion } from '../../src/cli/completion.js';
 import { createProgram } from '../../src/cli/main.js';
 import { REPO_DIR } from '../helpers/shared.js';
 
@@ -30,15 +31,36 @@ function fakeBin(agents: string[]): string {
 const BASH = execFileSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim();
 const bash = (script: string, env: Record<string, string>) => execFileSync(BASH, ['--norc', '-c', `source "${SNIPPET}"; ${script}`], { env: { ...process.env, ...env }, encoding: 'utf8' });
 
+/**
+ * A PATH folder whose `recapwrap` answers `completion bash` with the script generated from `program`
+ * (what the built CLI prints), so the snippet's first-Tab loader runs for real.
+ */
+function completionBin(program = createProgram()): string {
+  const bin = mkdtempSync(join(tmpdir(), 'rw-complete-'));
+  writeFileSync(join(bin, 'script.bash'), renderCompletion('bash', describeProgram(program)));
+  executable(join(bin, 'recapwrap'), `#!/bin/sh\n[ "$1 $2" = "completion bash" ] && exec cat "${bin}/script.bash"\nexit 2\n`);
+  return bin;
+}
+const binDirs: string[] = [];
+let defaultBin: string | undefined;
+
 /** What bash completes for a command line (the last word is completed). */
-function complete(words: string[]): string[] {
+function complete(words: string[], bin?: string): string[] {
+  if (!bin) {
+    defaultBin ??= completionBin();
+    bin = defaultBin;
+  }
+  binDirs.push(bin);
   const array = words.map((w) => `'${w}'`).join(' ');
-  const out = bash(`COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _recapwrap_complete; printf '%s\\n' "\${COMPREPLY[@]}"`, {});
+  const out = bash(`COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _recapwrap_complete; printf '%s\\n' "\${COMPREPLY[@]}"`, { PATH: `${bin}:${process.env.PATH}` });
   return out.split('\n').filter(Boolean).sort();
 }
 
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => {
+  for (const b of new Set(binDirs)) rmSync(b, { recursive: true, force: true });
 });
 
 describe('shell/recapwrap.bash', () => {
@@ -72,7 +94,7 @@ describe('shell/recapwrap.bash', () => {
     expect(complete(['recapwrap', 'd'])).toEqual(['demo', 'doctor']);
     expect(complete(['recapwrap', 'b'])).toEqual(['board']);
     expect(complete(['recapwrap', 'n'])).toEqual(['next']);
-    expect(complete(['recapwrap', 'c'])).toEqual(['claude', 'codex', 'config']);
+    expect(complete(['recapwrap', 'c'])).toEqual(['claude', 'codex', 'completion', 'config']);
     expect(complete(['recapwrap', 'recap', '--format', ''])).toEqual(['card', 'json', 'line']);
     expect(complete(['recapwrap', 'status', '--format', ''])).toEqual(['plain', 'tmux']);
     expect(complete(['recapwrap', '--away', '5', '--gen'])).toEqual(['--generator']);
@@ -89,14 +111,34 @@ describe('shell/recapwrap.bash', () => {
       const options = c.options.map((o) => o.long as string);
       expect(complete(['recapwrap', c.name(), '--']), c.name()).toEqual(expect.arrayContaining(options));
     }
+    expect(complete(['recapwrap', 'help', 'do'])).toEqual(['doctor']);
+    expect(complete(['recapwrap', 'h'])).toEqual(['help']);
+  });
+
+  // #28 point 6: completion is generated from commander's registered commands, so a command added
+  // anywhere (the session-memory commands, mcp) completes with no edit to the shell files.
+  it('completes a command registered later, with its options and their values, with no edit to the snippet', () => {
+    const program = createProgram();
+    program.command('sessions').description('past sessions').option('--folder <dir>', 'a folder').option('--agent <id>', 'an agent').option('--since <age>', 'how far back');
+    const bin = completionBin(program);
+    expect(complete(['recapwrap', 'sess'], bin)).toEqual(['sessions']);
+    expect(complete(['recapwrap', 'sessions', '--'], bin)).toEqual(['--agent', '--folder', '--help', '--since']);
+    expect(complete(['recapwrap', 'sessions', '--agent', 'c'], bin)).toEqual(['claude', 'codex']);
+  });
+
+  it('without recapwrap on PATH, Tab completes nothing and says nothing', () => {
+    const out = bash(`COMP_WORDS=(recapwrap ''); COMP_CWORD=1; _recapwrap_complete; echo "n=\${#COMPREPLY[@]}"`, { PATH: '/nonexistent' });
+    expect(out).toBe('n=0\n');
   });
 });
 
 describe('shell/recapwrap.zsh and recapwrap.fish', () => {
   const program = createProgram();
-  for (const shell of ['zsh', 'fish']) {
-    it(`${shell}: names every subcommand and option, and wraps only installed agents`, () => {
-      const text = readFileSync(join(REPO_DIR, 'shell', `recapwrap.${shell}`), 'utf8');
+  for (const shell of ['zsh', 'fish'] as const) {
+    it(`${shell}: the generated completion names every subcommand and option; the snippet loads it and wraps only installed agents`, () => {
+      const snippet = readFileSync(join(REPO_DIR, 'shell', `recapwrap.${shell}`), 'utf8');
+      expect(snippet).toContain(`command recapwrap completion ${shell}`);
+      const text = renderCompletion(shell, describeProgram(program)) + snippet;
       const optionWord = (long: string) => (shell === 'fish' ? new RegExp(`-l ${long.slice(2)}\\b`) : new RegExp(`['")]${long}\\[`));
       for (const c of program.commands) {
         expect(text, `${shell}: subcommand ${c.name()}`).toMatch(shell === 'fish' ? new RegExp(`-a ${c.name()} `) : new RegExp(`'${c.name()}:`));

@@ -10,6 +10,7 @@ import type { OptionName } from '../../config/options-table.js';
 import { isDumbTerminal } from '../../pty/passthrough.js';
 import { resolveCommand } from '../../pty/pty-process.js';
 import type { AgentId } from '../../transcripts/types.js';
+import { agentFromCommand } from '../../transcripts/agent-ids.js';
 import { debugLog } from '../../util/debug-log.js';
 import { chooseDisplay, planRecap } from './launch-plan.js';
 import type { LiveDisplay, LiveParts } from './live-parts.js';
@@ -27,6 +28,8 @@ const EXIT_SAFETY_MS = 2000;
  * the start no more than this (it was 1.5 s).
  */
 const TMUX_CHECK_WAIT_MS = 100;
+/** Said once at start where TERM is dumb or unset outside tmux: no bar, no focus reports, so no recap here. */
+export const DUMB_TERMINAL_NOTICE = 'TERM is dumb or unset: no recap can show in this terminal (no bar, no focus reports); `recapwrap ls` and `recapwrap status` still have them';
 /** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
 const EXIT_TMUX_LIMIT_MS = 250;
 
@@ -37,6 +40,8 @@ export interface RunWrapOptions {
   flags?: Partial<Record<OptionName, unknown>>;
   /** --agent: read this agent's transcripts whatever the command is called. */
   agent?: AgentId;
+  /** A command that is not found: the recapwrap subcommand it may be a typo of (`doctr` → doctor). */
+  suggest?: (command: string) => string | undefined;
 }
 
 // Resolves to the exit code for the process.
@@ -53,7 +58,8 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const opts = config.options;
   const resolved = resolveCommand(options.command, env, cwd);
   if (!resolved.ok) {
-    process.stderr.write(`recapwrap: ${resolved.message}\n`);
+    const typo = resolved.exitCode === 127 ? options.suggest?.(options.command) : undefined;
+    process.stderr.write(`recapwrap: ${resolved.message}${typo ? `; did you mean \`recapwrap ${typo}\`?` : ''}\n`);
     return resolved.exitCode;
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -66,7 +72,9 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (dumb) debugLog('wrap', 'terminal features off', { term: env.TERM ?? null, reason: 'TERM is dumb or unset: no focus reporting, no overlay bar' });
   const focus = opts.focus && !dumb;
   // Asked now, answered beside the launch plan; never on the agent's path for longer than TMUX_CHECK_WAIT_MS.
-  const tmuxNotice = focus && env[TMUX_ENV] ? checkTmuxFocusNotice(env, opts.tmuxFocus) : undefined;
+  // Only for an agent: a plain command (`recapwrap sleep 100`) gets no recap, so focus does not matter (#28).
+  const isAgent = Boolean(options.agent ?? agentFromCommand(options.command));
+  const tmuxNotice = focus && isAgent && env[TMUX_ENV] ? checkTmuxFocusNotice(env, opts.tmuxFocus) : undefined;
   // The pin flags must be known before the child starts; the rest of the recap machinery loads after.
   const plan = await planRecap({ command: options.command, args: options.args, agent: options.agent, cwd, env });
   const started: { run?: WrapRun } = {}; // set once the child runs (read by a late tmux answer)
@@ -95,6 +103,8 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   // Where recaps appear, decided once. Even with --display none the live parts run: the transcript is
   // still followed for status, ls and recap --pane. A dumb terminal gets no overlay bar.
   const where = folders ? chooseDisplay(opts, env) : 'none';
+  // The bar is the only place a recap would show here: say once that none can, as the tmux notice does (#28).
+  if (where === 'overlay' && dumb) process.stderr.write(`recapwrap: ${DUMB_TERMINAL_NOTICE}\n`);
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
   const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
@@ -103,6 +113,15 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;
+  let commandState: { remove(): void } | undefined;
+  if (!adapter) {
+    try {
+      // Loaded after the spawn, as the live parts are: never on the command's start-up path.
+      commandState = (await import('./command-state.js')).startCommandState({ command: options.command, cwd, env, startedAt });
+    } catch (error) {
+      debugLog('wrap', 'command state file failed', { error: (error as Error).message });
+    }
+  }
   if (adapter && folders) {
     try {
       const { startLiveParts } = await import('./live-parts.js');
@@ -115,6 +134,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   // A hung tmux server must not hold the exit (and the state files' removal) for long.
   if (env[TMUX_ENV]) (await import('../../display/tmux.js')).limitTmuxCalls(EXIT_TMUX_LIMIT_MS);
   await live?.stop().catch(() => undefined);
+  commandState?.remove();
   debugLog('wrap', 'recap machinery stopped', { code: exit.code });
   if (lateNotice) process.stderr.write(lateNotice + '\n');
   setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();

@@ -1,6 +1,7 @@
 /** Registers every subcommand of the DESIGN contract, and the default wrap action. */
 import type { Command } from 'commander';
 import { registerBoard } from './board.js';
+import { registerCompletion } from './completion.js';
 import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
@@ -28,4 +29,5 @@ export function registerSubcommands(program: Command): void {
   registerNext(program);
   registerMemory(program);
   registerMcp(program);
+  registerCompletion(program);
 }

@@ -19,7 +19,8 @@ describe('ls rendering', () => {
     const out = renderLs([state({ startedAt: '2026-11-22T11:00:00Z' }), state({ pid: 2, agent: null, command: 'vim', state: 'working', lastFocusAt: null, tmuxPane: null, lastRecap: null, startedAt: '2026-11-22T10:00:00Z' })], 70, NOW, '/home/u');
     const lines = out.split('\n');
     expect(lines[1]).toMatch(/^claude\s+~\/proj\s+idle 5m\s+30s\s+%3\s+日本語/);
-    expect(lines[2]).toMatch(/^vim\s+~\/proj\s+working 5m\s+-\s+-$/);
+    // A command that is not an agent: listed as a command for as long as it runs, no recap (#28).
+    expect(lines[2]).toMatch(/^vim\s+~\/proj\s+command 2h\s+-\s+-$/);
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(70);
   });
 

@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import { escapeForTmux, runTmux, tmuxDisplayMessage } from '../../display/tmux.js';
+import { MAX_LINE_BYTES } from '../../transcripts/line-reader.js';
 
 export interface RecapUsage {
   pane?: string;
@@ -57,23 +58,58 @@ export function checkGeneratorSetup(options: Pick<Options, 'generator' | 'llm' |
   return undefined;
 }
 
-/** Non-blank lines of a file (only read when a session came out empty). */
-export function countSessionLines(file: string): Promise<number> {
+/** What a session file with no usable line holds: its non-blank lines, and those over the per-line limit. */
+export interface SessionLineCount {
+  lines: number;
+  /** Lines longer than `maxLineBytes` (the transcript reader skips them). */
+  longLines: number;
+  longestBytes: number;
+}
+
+/** Counts a file's lines (only read when a session came out empty, to say why). */
+export function countSessionLines(file: string, maxLineBytes = MAX_LINE_BYTES): Promise<SessionLineCount> {
   return new Promise((resolve) => {
-    let count = 0;
+    const count: SessionLineCount = { lines: 0, longLines: 0, longestBytes: 0 };
     let inLine = false;
+    let length = 0;
+    const endLine = () => {
+      if (inLine) count.lines++;
+      if (length > maxLineBytes) count.longLines++;
+      count.longestBytes = Math.max(count.longestBytes, length);
+      inLine = false;
+      length = 0;
+    };
     const stream = createReadStream(file);
     stream.on('data', (chunk) => {
       for (const byte of chunk as Buffer) {
         if (byte === 0x0a) {
-          if (inLine) count++;
-          inLine = false;
-        } else if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) inLine = true;
+          endLine();
+          continue;
+        }
+        length++;
+        if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) inLine = true;
       }
     });
-    stream.on('end', () => resolve(count + (inLine ? 1 : 0)));
+    stream.on('end', () => {
+      endLine();
+      resolve(count);
+    });
     stream.on('error', () => resolve(count));
   });
+}
+
+const MB = 1024 * 1024;
+
+/** Why a file gave no event, in one line: empty, lines over the limit (with sizes), or another format. */
+export function describeUnusableSession(file: string, agent: string, skipped: number, count: SessionLineCount, agentGiven: boolean, maxLineBytes = MAX_LINE_BYTES): string | undefined {
+  if (count.lines === 0) return `${file} is empty: no session to recap`;
+  if (count.longLines > 0) {
+    const n = count.longLines;
+    const others = count.lines - n;
+    return `${n === 1 ? 'a line' : `${n} lines`} of ${file} ${n === 1 ? 'is' : 'are'} over the ${maxLineBytes / MB} MB limit per line (${n === 1 ? '' : 'longest '}${(count.longestBytes / MB).toFixed(1)} MB) and ${n === 1 ? 'was' : 'were'} not read${others > 0 ? `; the other ${others} ${others === 1 ? 'is' : 'are'} not in ${agent}'s session format` : ''}: no session to recap`;
+  }
+  if (skipped >= count.lines) return `no line of ${file} is in ${agent}'s session format (${count.lines} line${count.lines === 1 ? '' : 's'} skipped)${agentGiven ? '; is it another agent\'s? try without --agent' : ''}`;
+  return undefined;
 }
 
 /**

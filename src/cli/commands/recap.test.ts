@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,34 @@ describe('recapwrap recap', () => {
     expect(auto.out).toContain('done — list files with ls');
   });
 
+  // #28 point 1: reading an old session sends nothing anywhere unless a model is asked for.
+  it('a past session is recapped by the heuristic; an agent CLI on PATH runs only with --generator agent or pastGenerator', async () => {
+    const bin = join(home, 'bin');
+    mkdirSync(bin);
+    const record = join(home, 'ran.json');
+    writeFileSync(join(bin, 'pi'), `#!/usr/bin/env node\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\nprocess.stdout.write('<recap>recap: stand-in model answer about hello.txt. Next: nothing.</recap>');\n`);
+    chmodSync(join(bin, 'pi'), 0o755);
+    const withPi = { ...env, PATH: `${bin}:${process.env.PATH}` };
+    for (const format of ['line', 'card', 'json']) {
+      const r = await runRecap({ session: FILE, format }, withPi, 200);
+      expect(r.code, format).toBe(0);
+      expect(existsSync(record), format).toBe(false);
+    }
+    expect((await runRecap({ session: FILE }, withPi, 200)).out).toContain('list files with ls');
+    // The live wrapper's `generator` does not apply to past sessions; only pastGenerator or the flag do.
+    expect(existsSync(record)).toBe(false);
+    await runRecap({ session: FILE }, { ...withPi, RECAPWRAP_GENERATOR: 'agent' }, 200);
+    expect(existsSync(record)).toBe(false);
+    const asked = await runRecap({ session: FILE, generator: 'agent' }, withPi, 200);
+    expect(asked).toEqual({ out: 'stand-in model answer about hello.txt. Next: nothing.\n', err: '', code: 0 });
+    expect(existsSync(record)).toBe(true);
+    rmSync(record);
+    rmSync(join(home, 'state'), { recursive: true, force: true }); // the cached model recap
+    const configured = await runRecap({ session: FILE }, { ...withPi, RECAPWRAP_PAST_GENERATOR: 'auto' }, 200);
+    expect(configured.out).toContain('stand-in model answer');
+    expect(existsSync(record)).toBe(true);
+  });
+
   it('--width composes the line for that many cells, keeping the state and the next step', async () => {
     for (const width of [30, 45, 71, 151]) {
       const r = await runRecap({ session: FILE, generator: 'heuristic', width: String(width) }, env, 200);
@@ -112,6 +140,17 @@ describe('recapwrap recap', () => {
     expect(notJson.err.split('\n')).toHaveLength(2);
   });
 
+  // #28 point 8: the message says what is wrong first: empty (with or without --agent), a line too long.
+  it('an empty file says "empty" without --agent too; a line over the per-line limit says so, with its size', async () => {
+    const empty = join(home, 'empty.jsonl');
+    writeFileSync(empty, '\n  \n');
+    expect(await runRecap({ session: empty }, env)).toEqual({ out: '', err: `recapwrap: ${empty} is empty: no session in it\n`, code: 1 });
+    const long = join(home, 'long.jsonl');
+    writeFileSync(long, JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(11 * 1024 * 1024) } }) + '\n');
+    const r = await runRecap({ session: long, agent: 'claude' }, env);
+    expect(r).toEqual({ out: '', err: `recapwrap: a line of ${long} is over the 10 MB limit per line (11.0 MB) and was not read: no session to recap\n`, code: 1 });
+  });
+
   it('a session with a header and nothing asked yet is still a recap (exit 0)', async () => {
     const header = join(home, 'header.jsonl');
     writeFileSync(header, JSON.stringify({ type: 'session', version: 3, id: 'abc', timestamp: '2026-11-22T08:00:00Z', cwd: '/w' }) + '\n');
@@ -152,5 +191,8 @@ describe('recapwrap recap', () => {
     const line = await runRecap({ pane: '%2' }, env);
     expect(line.code).toBe(1);
     expect(line.err).toMatch(/^recapwrap: cannot reach the wrapper in pane %2: /);
+    // A wrapped command that is not an agent has no recap, and says so (#28 point 9).
+    writeLiveState(stateDir, liveState({ pid: process.ppid, agent: null, command: 'bash', tmuxPane: '%4' }));
+    expect(await runRecap({ pane: '%4' }, env)).toEqual({ out: '', err: 'recapwrap: pane %4 runs bash under recapwrap: a command, not an agent, so it has no recap\n', code: 1 });
   });
 });

@@ -7,12 +7,13 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { formatExpected, resolveConfig } from '../../config/load.js';
 import { getHomeDir, getRuntimeDir, getStateDir, type Env } from '../../config/paths.js';
+import { withPastGenerator } from '../../config/past-generator.js';
 import { requestControl, socketPathFor } from '../../display/control-socket.js';
 import { readLiveStates } from '../../display/state-file.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { isAgentId, AGENT_IDS, formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
-import { checkGeneratorSetup, checkRecapUsage, countSessionLines, showPaneError } from './recap-checks.js';
+import { checkGeneratorSetup, checkRecapUsage, countSessionLines, describeUnusableSession, showPaneError } from './recap-checks.js';
 
 export interface RecapCliOptions {
   pane?: string;
@@ -53,6 +54,7 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
     };
     const state = readLiveStates(getStateDir(env), { prune: true }).find((s) => s.tmuxPane === pane);
     if (!state) return paneFail(`no live recapwrap in pane ${pane}`);
+    if (state.agent === null) return paneFail(sanitizeLine(`pane ${pane} runs ${state.command} under recapwrap: a command, not an agent, so it has no recap`));
     if (format === 'line' || options.show) {
       const socket = state.socketPath ?? socketPathFor(getRuntimeDir(env), state.pid);
       let line: string | undefined;
@@ -77,7 +79,10 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   const config = resolveConfig({ env, cwd, flags });
   const flagProblem = config.problems.find((p) => p.source === 'flag');
   if (flagProblem) return fail(flagProblem.message, 2);
-  const setup = checkGeneratorSetup(config.options, env);
+  // A past session (a file, an agent's newest) is only sent to a model when asked: --generator or
+  // pastGenerator. A live pane's session is already the live wrapper's: it keeps `generator`.
+  const chosen = paneFile ? config.options : withPastGenerator(config.options, options.generator === undefined ? undefined : config.options.generator);
+  const setup = checkGeneratorSetup(chosen, env);
   if (setup) return fail(setup);
   const warnings = config.problems.map((p) => `recapwrap: warning: ${p.message}\n`).join('');
 
@@ -102,12 +107,11 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   }
   if (session.events.length === 0) {
     // A file with no line of this agent's format is not a session that has "nothing asked yet".
-    const lines = await countSessionLines(resolve(file));
-    if (lines === 0) return fail(`${file} is empty: no session to recap`);
-    if (session.skipped >= lines) return fail(`no line of ${file} is in ${session.agent}'s session format (${lines} line${lines === 1 ? '' : 's'} skipped)${options.agent ? '; is it another agent\'s? try without --agent' : ''}`);
+    const problem = describeUnusableSession(file, session.agent, session.skipped, await countSessionLines(resolve(file)), options.agent !== undefined);
+    if (problem) return fail(problem);
   }
-  const engine = createEngine({ options: config.options, agent: session.agent, env });
-  const explicit = config.options.generator !== 'auto';
+  const engine = createEngine({ options: chosen, agent: session.agent, env });
+  const explicit = chosen.generator !== 'auto';
   const outcome = await engine.recap(session, { strict: explicit, cells: width });
   if (!outcome.recap) return { out: '', err: warnings + `recapwrap: ${outcome.error ?? 'no recap'}\n`, code: 1 };
   return { out: formatRecap(outcome.recap, format as 'line', width) + '\n', err: warnings, code: 0 };
@@ -123,8 +127,8 @@ export function registerRecap(program: Command): void {
     .option('--agent <id>', formatAgentIds())
     .option('--cwd <dir>', 'with --agent: the project folder (default: this one)')
     .option('--format <format>', 'line (one line), card (a short block) or json (the Recap shape)', 'line')
-    .option('--generator <name>', 'auto, heuristic, agent, openai or anthropic (default: the config\'s, auto)')
-    .option('--model <model>', 'model for the agent/openai/anthropic generators')
+    .option('--generator <name>', "auto, heuristic, agent, openai or anthropic (default: pastGenerator, heuristic, for --session/--agent: nothing leaves the machine; generator for --pane)")
+    .option('--model <model>', 'model for the agent/openai/anthropic generators (with --generator)')
     .option('--no-llm', 'offline heuristic only: no model is asked')
     .option('--width <cells>', 'compose the recap for this many cells (default: the terminal\'s width, else 220)')
     .action(async function (this: Command, options: RecapCliOptions) {

@@ -58,6 +58,14 @@ describe('recapwrap resume', () => {
     expect((await runResume(undefined, { pick: '1' }, deps([]))).code).toBe(1);
   });
 
+  it('a query that matches nothing exits 1 (#28 point 9); a pick past the list too', async () => {
+    writePiSession('s1', 'fix the failing test', 'Fixed it.', 1);
+    expect(await runResume('no-such-words', { list: true }, deps([]))).toEqual({ out: '', err: `recapwrap: no agent sessions for ${CWD} matching "no-such-words"\n`, code: 1 });
+    expect(await runResume('no-such-words', { json: true }, deps([]))).toEqual({ out: '[]\n', err: '', code: 1 });
+    expect((await runResume('failing', { list: true }, deps([]))).code).toBe(0);
+    expect((await runResume(undefined, { pick: '9' }, deps([]))).code).toBe(1);
+  });
+
   it('asks again after an answer that is not on the list, then resumes the one picked', async () => {
     writePiSession('s1', 'fix the failing test', 'Fixed it. Shall I run the tests?', 1);
     writePiSession('s2', 'add a verbose flag', 'Added it.', 2);

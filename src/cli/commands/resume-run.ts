@@ -77,12 +77,14 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const { listPastSessions } = await import('../../app/resume.js');
   const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
-  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: 0 };
+  // A query that matches nothing is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).
+  const noMatch = sessions.length === 0 && Boolean(query);
+  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: noMatch ? 1 : 0 };
   if (sessions.length === 0) {
-    // Nothing to list is an answer, not a failure (as `ls` with no live session); only a pick fails.
+    // An empty folder with no query is an answer, not a failure (as `ls` with no live session).
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';
-    const none = `no ${what} for ${cwd}${query ? ` matching "${query}"` : ''}`;
-    if (pick !== undefined) return { out: '', err: err + `recapwrap: ${none}\n`, code: 1 };
+    const none = `no ${what} for ${cwd}${query ? ` matching "${sanitizeLine(query)}"` : ''}`;
+    if (pick !== undefined || noMatch) return { out: '', err: err + `recapwrap: ${none}\n`, code: 1 };
     return { out: none + '\n', err, code: 0 };
   }
   const listing = renderSessions(sessions, deps.columns, deps.now) + '\n';
@@ -106,7 +108,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
     }
   }
   const chosen = sessions[index - 1];
-  if (!chosen) return { out: '', err: err + `recapwrap: no session ${index}: the list has ${sessions.length}\n`, code: 2 };
+  if (!chosen) return { out: '', err: err + `recapwrap: no session ${index}: the list has ${sessions.length}\n`, code: 1 };
   const [command, ...args] = chosen.command as [string, ...string[]];
   if (err) process.stderr.write(err);
   const code = await deps.launch(command, args, chosen.agent, cwd);

@@ -47,6 +47,8 @@ describe('runStatus over real state files', () => {
       live({ tmuxPane: null, startedAt: '2026-11-22T09:00:00Z', lastRecap: { line: 'recap: older' } }),
       live({ tmuxPane: null, startedAt: '2026-11-22T11:00:00Z', lastRecap: { line: 'recap: newer' } }),
       live({ tmuxPane: null, startedAt: '2026-11-22T10:00:00Z', lastRecap: { line: 'recap: middle' } }),
+      // A plain command started later in the folder (`recapwrap bash`) has no recap and hides none (#28).
+      live({ tmuxPane: null, startedAt: '2026-11-22T11:30:00Z', agent: null, command: 'bash', lastRecap: null }),
     ]);
     expect(runStatus({ format: 'plain' }, { RECAPWRAP_STATE_DIR: dir }, '/p').out).toBe('recap: newer\n');
   });

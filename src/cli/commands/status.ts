@@ -26,7 +26,8 @@ const MIN_STATUS_WIDTH = 20;
 /** The live wrapper a status line means: the given pane, else $TMUX_PANE, else the newest in this folder. */
 export function findLiveState(states: readonly LiveState[], pane: string | undefined, cwd: string): LiveState | undefined {
   if (pane) return states.find((s) => s.tmuxPane === pane);
-  return states.find((s) => s.cwd === cwd);
+  // A plain command (`recapwrap bash`, agent null) started later in the folder must not hide an agent's recap.
+  return states.find((s) => s.cwd === cwd && s.agent !== null);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { addOptionFlags, flagValuesFromCommand, formatExpected } from '../../config/load.js';
 import { AGENT_IDS, formatAgentIds, isAgentId } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
+import { suggestCommand } from '../suggest.js';
 
 /**
  * Stands in for `--` so that commander treats the next word as a command to wrap rather than a
@@ -45,7 +46,8 @@ export function registerWrap(program: Command): void {
         return;
       }
       const { runWrap } = await import('../../app/wrap/run-wrap.js');
-      const code = await runWrap({ command, args, flags: flagValuesFromCommand(this), agent });
+      const names = [...this.commands.map((c) => c.name()), 'help'];
+      const code = await runWrap({ command, args, flags: flagValuesFromCommand(this), agent, suggest: (word) => suggestCommand(word, names) });
       setExitCode(this, code);
     });
 }

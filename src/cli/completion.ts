@@ -1,0 +1,289 @@
+/**
+ * Shell completion scripts (bash, zsh, fish) generated from the commands and options commander has
+ * registered, the same table `--help` prints: a command someone registers is completed with no edit here.
+ * Only what an option's value is (a file, a folder, a pane, a fixed list) is known here, by option name.
+ */
+import type { Command, Option } from 'commander';
+import { OPTIONS, type OptionSpec } from '../config/options-table.js';
+import { AGENT_IDS } from '../transcripts/agent-ids.js';
+
+/** What a value (of an option, or a command's first argument) completes to. */
+export type ValueKind = { kind: 'words'; words: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'pane' } | { kind: 'commands' } | { kind: 'none' };
+
+export interface CompletionOption {
+  long: string;
+  takesValue: boolean;
+  description: string;
+  value: ValueKind;
+}
+
+export interface CompletionCommand {
+  name: string;
+  description: string;
+  options: CompletionOption[];
+  /** What the command's first argument is; undefined when it takes none. */
+  operand?: ValueKind;
+}
+
+export interface CompletionSpec {
+  commands: CompletionCommand[];
+  /** The wrapper's own options (before the agent's name). */
+  rootOptions: CompletionOption[];
+  agents: readonly string[];
+}
+
+export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
+
+/** `--format` differs by command: the values each command accepts. */
+const FORMAT_VALUES: Record<string, readonly string[]> = { recap: ['line', 'card', 'json'], status: ['plain', 'tmux'] };
+const NOTIFY_VALUES = ['auto', 'bell', 'osc', 'tmux', 'none', 'command:'];
+const FILE_OPTIONS = new Set(['--session', '--file']);
+const DIR_OPTIONS = new Set(['--cwd', '--folder', '--dir']);
+const PANE_OPTIONS = new Set(['--pane', '--from']);
+
+// What an option's value completes to, from its name (and, for choices, the options table).
+function valueKindOf(command: string, long: string): ValueKind {
+  if (long === '--agent') return { kind: 'words', words: AGENT_IDS };
+  if (long === '--notify') return { kind: 'words', words: NOTIFY_VALUES };
+  if (long === '--format') return FORMAT_VALUES[command] ? { kind: 'words', words: FORMAT_VALUES[command] } : { kind: 'none' };
+  if (FILE_OPTIONS.has(long)) return { kind: 'file' };
+  if (DIR_OPTIONS.has(long)) return { kind: 'dir' };
+  if (PANE_OPTIONS.has(long)) return { kind: 'pane' };
+  const spec = (OPTIONS as readonly OptionSpec[]).find((o) => 'flag' in o && `--${o.flag}` === long);
+  if (spec?.type === 'choice') return { kind: 'words', words: spec.choices };
+  return { kind: 'none' };
+}
+
+// One line of help text, short enough for a completion menu.
+function shortDescription(text: string): string {
+  const first = text.split(/\n/)[0] ?? '';
+  const cut = first.split(/;| \(/)[0] ?? first;
+  return cut.length > 70 ? cut.slice(0, 69) + '…' : cut;
+}
+
+function describeOptions(command: string, options: readonly Option[]): CompletionOption[] {
+  const out: CompletionOption[] = options
+    .filter((o): o is Option & { long: string } => typeof o.long === 'string')
+    .map((o) => ({ long: o.long, takesValue: o.required || o.optional, description: shortDescription(o.description), value: o.required || o.optional ? valueKindOf(command, o.long) : { kind: 'none' as const } }));
+  if (!out.some((o) => o.long === '--help')) out.push({ long: '--help', takesValue: false, description: 'show help', value: { kind: 'none' } });
+  return out;
+}
+
+function operandOf(command: Command): ValueKind | undefined {
+  const first = command.registeredArguments[0];
+  if (!first) return undefined;
+  const name = first.name();
+  if (name === 'file') return { kind: 'file' };
+  if (name === 'dir' || name === 'folder') return { kind: 'dir' };
+  if (name === 'command') return { kind: 'commands' };
+  return { kind: 'none' };
+}
+
+/** Every registered command and option of the program (and `help`, which commander keeps apart). */
+export function describeProgram(program: Command): CompletionSpec {
+  const commands: CompletionCommand[] = program.commands.map((c) => ({ name: c.name(), description: shortDescription(c.description()), options: describeOptions(c.name(), c.options), operand: operandOf(c) }));
+  if (!commands.some((c) => c.name === 'help')) commands.push({ name: 'help', description: 'show help for recapwrap or one of its commands', options: [], operand: { kind: 'commands' } });
+  return { commands, rootOptions: describeOptions('', program.options), agents: AGENT_IDS };
+}
+
+export function renderCompletion(shell: CompletionShell, spec: CompletionSpec): string {
+  switch (shell) {
+    case 'bash':
+      return renderBash(spec);
+    case 'zsh':
+      return renderZsh(spec);
+    case 'fish':
+      return renderFish(spec);
+    default:
+      return shell satisfies never;
+  }
+}
+
+const HEADER = (shell: string) => `# recapwrap completion for ${shell}, generated by \`recapwrap completion ${shell}\` from the CLI's own commands.\n`;
+
+// A word list as one shell word: the lists hold plain words only (ids, choices, option names).
+const words = (list: readonly string[]) => list.join(' ');
+
+function bashValue(value: ValueKind, commandNames: string): string {
+  switch (value.kind) {
+    case 'words':
+      return `COMPREPLY=($(compgen -W "${words(value.words)}" -- "$cur"))`;
+    case 'file':
+      return 'COMPREPLY=($(compgen -f -- "$cur"))';
+    case 'dir':
+      return 'COMPREPLY=($(compgen -d -- "$cur"))';
+    case 'pane':
+      return `COMPREPLY=($(compgen -W "$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)" -- "$cur"))`;
+    case 'commands':
+      return `COMPREPLY=($(compgen -W "${commandNames}" -- "$cur"))`;
+    case 'none':
+      return 'COMPREPLY=()';
+    default:
+      return value satisfies never;
+  }
+}
+
+function renderBash(spec: CompletionSpec): string {
+  const names = words(spec.commands.map((c) => c.name));
+  const rootValueOptions = spec.rootOptions.filter((o) => o.takesValue).map((o) => o.long);
+  const rootOpts = words(spec.rootOptions.map((o) => o.long));
+  const lines: string[] = [HEADER('bash').trimEnd(), '_recapwrap_completion() {'];
+  lines.push('  local cur=${COMP_WORDS[COMP_CWORD]} prev=');
+  lines.push('  [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}');
+  lines.push('  # The subcommand (or wrapped command): the first word that is neither an option nor an option\'s value.');
+  lines.push('  local i=1 sub= w');
+  lines.push('  while [ "$i" -lt "$COMP_CWORD" ]; do');
+  lines.push('    w=${COMP_WORDS[i]}');
+  lines.push('    case $w in');
+  if (rootValueOptions.length) lines.push(`      ${rootValueOptions.join('|')}) i=$((i + 2)) ;;`);
+  lines.push('      -*) i=$((i + 1)) ;;');
+  lines.push('      *) sub=$w; break ;;');
+  lines.push('    esac');
+  lines.push('  done');
+  lines.push('  if [ -z "$sub" ]; then');
+  lines.push('    case $prev in');
+  for (const o of spec.rootOptions.filter((x) => x.takesValue)) lines.push(`      ${o.long}) ${bashValue(o.value, names)}; return ;;`);
+  lines.push('    esac');
+  lines.push(`    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "${rootOpts}" -- "$cur"))`);
+  lines.push(`    else COMPREPLY=($(compgen -W "${names} ${words(spec.agents)}" -- "$cur")); fi`);
+  lines.push('    return');
+  lines.push('  fi');
+  lines.push('  case $sub in');
+  for (const c of spec.commands) {
+    lines.push(`    ${c.name})`);
+    const valued = c.options.filter((o) => o.takesValue);
+    if (valued.length) {
+      lines.push('      case $prev in');
+      for (const o of valued) lines.push(`        ${o.long}) ${bashValue(o.value, names)}; return ;;`);
+      lines.push('      esac');
+    }
+    lines.push(`      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "${words(c.options.map((o) => o.long))}" -- "$cur"))`);
+    lines.push(`      else ${bashValue(c.operand ?? { kind: 'none' }, names)}; fi`);
+    lines.push('      ;;');
+  }
+  lines.push('    *) COMPREPLY=($(compgen -f -- "$cur")) ;; # a wrapped agent: its own arguments');
+  lines.push('  esac');
+  lines.push('}');
+  return lines.join('\n') + '\n';
+}
+
+// A description inside a zsh _arguments `[…]` (brackets are syntax there).
+function zshText(text: string): string {
+  return text.replace(/[[\]]/g, '\\$&');
+}
+
+// One zsh single-quoted word.
+function zshQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+function zshValue(value: ValueKind): string {
+  switch (value.kind) {
+    case 'words':
+      return `:value:(${words(value.words)})`;
+    case 'file':
+      return ':file:_files';
+    case 'dir':
+      return ':folder:_directories';
+    case 'pane':
+      return `:pane:{compadd -- \${(f)"$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)"}}`;
+    case 'commands':
+      return ':command:_recapwrap_commands';
+    case 'none':
+      return ':value:';
+    default:
+      return value satisfies never;
+  }
+}
+
+function zshOptionSpecs(options: readonly CompletionOption[]): string {
+  return options
+    .map((o) => {
+      return zshQuote(`${o.long}[${zshText(o.description)}]${o.takesValue ? zshValue(o.value) : ''}`);
+    })
+    .join(' ');
+}
+
+function renderZsh(spec: CompletionSpec): string {
+  const lines: string[] = [HEADER('zsh').trimEnd()];
+  lines.push('_recapwrap_commands() {');
+  lines.push('  local -a subcommands');
+  lines.push(`  subcommands=(${spec.commands.map((c) => zshQuote(`${c.name}:${c.description}`)).join(' ')})`);
+  lines.push("  _describe -t commands 'recapwrap command' subcommands");
+  lines.push('}');
+  lines.push('_recapwrap_completion() {');
+  lines.push('  local context state state_descr line');
+  lines.push('  typeset -A opt_args');
+  lines.push(`  local -a agents; agents=(${spec.agents.map((a) => `'${a}:wrap ${a}'`).join(' ')})`);
+  const rootValued = spec.rootOptions.filter((o) => o.takesValue).map((o) => o.long);
+  lines.push('  local i=2 sub=');
+  lines.push('  while (( i < CURRENT )); do');
+  lines.push('    case ${words[i]} in');
+  if (rootValued.length) lines.push(`      ${rootValued.join('|')}) (( i += 2 )) ;;`);
+  lines.push('      -*) (( i++ )) ;;');
+  lines.push('      *) sub=${words[i]}; break ;;');
+  lines.push('    esac');
+  lines.push('  done');
+  lines.push('  if [[ -z $sub ]]; then');
+  lines.push(`    if [[ $PREFIX == -* || \${words[CURRENT-1]} == (${rootValued.join('|') || '--'}) ]]; then`);
+  lines.push(`      _arguments -s ${zshOptionSpecs(spec.rootOptions)}`);
+  lines.push('    else');
+  lines.push('      _recapwrap_commands');
+  lines.push("      _describe -t agents 'agent' agents");
+  lines.push('    fi');
+  lines.push('    return');
+  lines.push('  fi');
+  lines.push('  # Complete the subcommand\'s own options as if it were the command.');
+  lines.push('  words=(${words[i,-1]})');
+  lines.push('  (( CURRENT -= i - 1 ))');
+  lines.push('  case $sub in');
+  for (const c of spec.commands) {
+    const operand = c.operand && c.operand.kind !== 'none' ? ` ${zshQuote(`1${zshValue(c.operand)}`)}` : '';
+    lines.push(`    ${c.name}) _arguments ${zshOptionSpecs(c.options)}${operand} ;;`);
+  }
+  lines.push('    *) _files ;;');
+  lines.push('  esac');
+  lines.push('}');
+  lines.push('(( $+functions[compdef] )) && compdef _recapwrap_completion recapwrap');
+  return lines.join('\n') + '\n';
+}
+
+// Text inside a fish single-quoted word.
+function fishText(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function fishValue(value: ValueKind, names: string): string {
+  switch (value.kind) {
+    case 'words':
+      return ` -x -a ${fishText(words(value.words))}`;
+    case 'file':
+      return ' -r -F';
+    case 'dir':
+      return " -x -a '(__fish_complete_directories)'";
+    case 'pane':
+      return ` -x -a ${fishText('(tmux list-panes -a -F "#{pane_id}" 2>/dev/null)')}`;
+    case 'commands':
+      return ` -x -a ${fishText(names)}`;
+    case 'none':
+      return ' -x';
+    default:
+      return value satisfies never;
+  }
+}
+
+function renderFish(spec: CompletionSpec): string {
+  const names = words(spec.commands.map((c) => c.name));
+  const noSub = fishText(`not __fish_seen_subcommand_from ${names} ${words(spec.agents)}`);
+  const lines: string[] = [HEADER('fish').trimEnd(), 'complete -c recapwrap -e', 'complete -c recapwrap -f'];
+  for (const c of spec.commands) lines.push(`complete -c recapwrap -n ${noSub} -a ${c.name} -d ${fishText(c.description)}`);
+  lines.push(`complete -c recapwrap -n ${noSub} -a ${fishText(words(spec.agents))} -d 'wrap an agent'`);
+  for (const o of spec.rootOptions) lines.push(`complete -c recapwrap -n ${noSub} -l ${o.long.slice(2)}${o.takesValue ? fishValue(o.value, names) : ''} -d ${fishText(o.description)}`);
+  for (const c of spec.commands) {
+    const when = fishText(`__fish_seen_subcommand_from ${c.name}`);
+    for (const o of c.options) lines.push(`complete -c recapwrap -n ${when} -l ${o.long.slice(2)}${o.takesValue ? fishValue(o.value, names) : ''} -d ${fishText(o.description)}`);
+    if (c.operand && c.operand.kind !== 'none') lines.push(`complete -c recapwrap -n ${when}${fishValue(c.operand, names)}`);
+  }
+  return lines.join('\n') + '\n';
+}

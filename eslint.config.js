@@ -33,6 +33,9 @@ export const PURE_FILES = [
   'src/display/attention-order.ts',
   'src/display/boundary-writer.ts',
   'src/display/notify-text.ts',
+  // model summaries (#25)
+  'src/recap/summary-prompt.ts',
+  'src/recap/summary-schema.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];

@@ -27,7 +27,6 @@ function isPlaceholder(value: string): boolean {
 
 function oneLine(s: string): string {
   // Control characters out (a model's text is shown on terminals), whitespace runs to one space.
-  // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 

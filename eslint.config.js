@@ -36,6 +36,7 @@ export const PURE_FILES = [
   // model summaries (#25)
   'src/recap/summary-prompt.ts',
   'src/recap/summary-schema.ts',
+  'src/recap/summary-gate.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];

@@ -10,7 +10,7 @@
 // Commands that do not exist yet print "not available" rows. The temp folder is removed afterwards.
 // Uses the BUILT CLI (bin/recapwrap.js -> dist/); run `npm run build` first. Peak RSS from /usr/bin/time.
 // Knobs (env): RW_BENCH_SESSIONS (10000), RW_BENCH_GB (3), RW_BENCH_FOLDERS (200), RW_BENCH_CALLS (20),
-//   RW_BENCH_KEYS (300), RW_BENCH_TURN_MS (250: how often the output-delay agent ends a turn),
+//   RW_BENCH_KEYS (1000), RW_BENCH_TURN_MS (250: how often the output-delay agent ends a turn),
 //   RW_BENCH_KEEP=1 (keep the temp home and print where), RW_BENCH_ONLY (index,query,delay),
 //   RW_BENCH_MEMORY_OFF_ENV (RECAPWRAP_MEMORY: the env var set to false for the memory-off runs).
 // Small size: `npm run bench -- memory --small` (or RW_BENCH_SIZE=small): 500 sessions, 0.1 GB, 20
@@ -26,7 +26,8 @@ import { generateHome } from './lib/agent-homes.mjs';
 const require = createRequire(import.meta.url);
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(REPO, 'bin', 'recapwrap.js');
-const TURN_AGENT = join(REPO, 'bench', 'fixtures', 'pi-turns.mjs');
+// Named pi.mjs so recapwrap pins its session file (`--session <file>`) as it does for pi itself.
+const TURN_AGENT = join(REPO, 'bench', 'fixtures', 'turn-agent', 'pi.mjs');
 const NODE = process.execPath;
 const TIME = '/usr/bin/time';
 
@@ -35,7 +36,7 @@ const SESSIONS = Number(process.env.RW_BENCH_SESSIONS ?? (SMALL ? 500 : 10_000))
 const GB = Number(process.env.RW_BENCH_GB ?? (SMALL ? 0.1 : 3));
 const FOLDERS = Number(process.env.RW_BENCH_FOLDERS ?? (SMALL ? 20 : 200));
 const CALLS = Number(process.env.RW_BENCH_CALLS ?? 20);
-const KEYS = Number(process.env.RW_BENCH_KEYS ?? 300);
+const KEYS = Number(process.env.RW_BENCH_KEYS ?? 1000);
 const TURN_MS = Number(process.env.RW_BENCH_TURN_MS ?? 250);
 const KEEP = process.env.RW_BENCH_KEEP === '1';
 const ONLY = (process.env.RW_BENCH_ONLY ?? 'index,query,delay').split(',');
@@ -63,6 +64,7 @@ function quantile(xs, q) {
 }
 const median = (xs) => quantile(xs, 0.5);
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const plain = (text) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 const mb = (bytes) => `${fmt(bytes / 1048576, 0)} MB`;
 
 const rows = [];
@@ -142,7 +144,7 @@ async function benchIndex() {
   const updates = (out.match(/\r(?!\n)/g) ?? []).length;
   row(`first index of ${SESSIONS} sessions (${mb(gen.total)})`, `${fmt(firstS, 1)} s`, `exit ${code}`, `<= ${T.firstIndexS} s`, code === 0 && firstS <= T.firstIndexS);
   row('  peak RSS of that process', `${fmt(firstMb, 0)} MB`, '', `<= ${T.firstIndexMb} MB`, firstMb <= T.firstIndexMb);
-  row('  progress shown on a terminal', updates > 0 ? `yes (${updates} redraws)` : 'no', out.trim().split(/[\r\n]/).filter(Boolean).pop()?.slice(0, 60) ?? '', 'shown', updates > 0);
+  row('  progress shown on a terminal', updates > 0 ? `yes (${updates} redraws)` : 'no', plain(out).split(/[\r\n]/).map((l) => l.trim()).filter(Boolean).pop()?.slice(0, 60) ?? '', 'shown', updates > 0);
 
   const same = [];
   for (let i = 0; i < 5; i++) same.push(cli('index').ms);

@@ -42,6 +42,10 @@ export const PURE_FILES = [
   // newcomer (#28)
   'src/recap/substance.ts',
   'src/cli/suggest.ts',
+  // model summaries (#25)
+  'src/recap/summary-prompt.ts',
+  'src/recap/summary-schema.ts',
+  'src/recap/summary-gate.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

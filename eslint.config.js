@@ -46,6 +46,8 @@ export const PURE_FILES = [
   'src/recap/summary-prompt.ts',
   'src/recap/summary-schema.ts',
   'src/recap/summary-gate.ts',
+  // MCP server (#26)
+  'src/recap/question-prompt.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layOutFolder, layOutSession, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { startModelServer } from '../fakes/model-server.js';
 import { pollUntil } from '../helpers/poll.js';
 import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
@@ -128,6 +129,20 @@ describe('recapwrap mcp on the project fixtures', () => {
     expect(asked.session.id).toBe(marked.id);
     expect(asked.note).toMatch(/^These are excerpts of the session, not an answer/);
     expect(asked.excerpts.join('\n')).toContain('quartermaster ledger');
+  });
+
+  it('query_session answers with the fast model when the user allowed one for past sessions (pastGenerator)', async () => {
+    const model = await startModelServer([{ text: '<answer>The quartermaster ledger totals were checked.</answer>' }]);
+    const withModel = await connect({ ...env, RECAPWRAP_PAST_GENERATOR: 'openai', RECAPWRAP_OPENAI_BASE_URL: `${model.url}/v1`, RECAPWRAP_OPENAI_MODEL: 'fast-model', OPENAI_API_KEY: 'sk-test' });
+    try {
+      const asked = await call<{ kind: string; answer: string; generator: unknown }>(withModel, 'query_session', { session: marked.id, question: 'which ledger did we check?' });
+      expect(asked).toMatchObject({ kind: 'answer', answer: 'The quartermaster ledger totals were checked.', generator: { type: 'openai', model: 'fast-model' } });
+      expect(model.received).toHaveLength(1);
+      expect(JSON.stringify(model.received[0]?.body)).toContain('quartermaster ledger');
+    } finally {
+      await withModel.client.close();
+      await model.close();
+    }
   });
 
   it('turns wrong arguments, an unknown tool and an unknown session into tool errors, and keeps serving', async () => {

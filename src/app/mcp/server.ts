@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
+import { stringifyJsonSafely } from '../../util/sanitize.js';
 import type { McpMemory } from './memory-port.js';
 import {
   TOOL_DESCRIPTIONS, TOOL_INPUTS, ToolError, getSession, listSessions, querySession, searchSessions,
@@ -24,7 +25,8 @@ export type OpenMemory = () => Promise<McpMemory | { error: string }>;
 export type McpLog = (message: string, fields?: Record<string, unknown>) => void;
 
 function textResult(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 1) }] };
+  // Agents show tool results in their terminal UI: no raw C1, bidi or zero-width character gets through.
+  return { content: [{ type: 'text', text: typeof value === 'string' ? value : stringifyJsonSafely(value, 1) }] };
 }
 
 function errorResult(message: string): CallToolResult {

@@ -27,6 +27,8 @@ export interface McpAgentConfig {
   agent: AgentId;
   /** The agent's command on PATH. */
   command: string;
+  /** Our entry as the file names it, for messages. */
+  entryLabel: string;
   /** The file the agent keeps its user-scope MCP servers in. */
   configFile(env: Env): string;
   /** Our entry in that file, as the agent will run it. */
@@ -118,6 +120,7 @@ export const MCP_AGENTS: readonly (McpAgentConfig | McpUnsupportedAgent)[] = [
   {
     agent: 'claude',
     command: 'claude',
+    entryLabel: `mcpServers.${MCP_ENTRY_NAME}`,
     configFile: claudeConfigFile,
     readEntry: (env) => readJsonEntry(claudeConfigFile(env)),
     addArgs: (l) => ['mcp', 'add', '--scope', 'user', MCP_ENTRY_NAME, '--', l.command, ...l.args],
@@ -126,6 +129,7 @@ export const MCP_AGENTS: readonly (McpAgentConfig | McpUnsupportedAgent)[] = [
   {
     agent: 'codex',
     command: 'codex',
+    entryLabel: `[mcp_servers.${MCP_ENTRY_NAME}]`,
     configFile: codexConfigFile,
     readEntry: (env) => readTomlEntry(codexConfigFile(env)),
     addArgs: (l) => ['mcp', 'add', MCP_ENTRY_NAME, '--', l.command, ...l.args],
@@ -134,6 +138,7 @@ export const MCP_AGENTS: readonly (McpAgentConfig | McpUnsupportedAgent)[] = [
   {
     agent: 'gemini',
     command: 'gemini',
+    entryLabel: `mcpServers.${MCP_ENTRY_NAME}`,
     configFile: geminiConfigFile,
     readEntry: (env) => readJsonEntry(geminiConfigFile(env)),
     addArgs: (l) => ['mcp', 'add', '--scope', 'user', MCP_ENTRY_NAME, l.command, ...l.args],
@@ -142,6 +147,7 @@ export const MCP_AGENTS: readonly (McpAgentConfig | McpUnsupportedAgent)[] = [
   {
     agent: 'qwen',
     command: 'qwen',
+    entryLabel: `mcpServers.${MCP_ENTRY_NAME}`,
     configFile: qwenConfigFile,
     readEntry: (env) => readJsonEntry(qwenConfigFile(env)),
     addArgs: (l) => ['mcp', 'add', '--scope', 'user', MCP_ENTRY_NAME, l.command, ...l.args],

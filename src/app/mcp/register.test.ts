@@ -78,7 +78,7 @@ describe('diffLines', () => {
   it('shows only the changed middle', () => {
     expect(diffLines('a\nb\nc\nd', 'a\nb\nX\nY\nd')).toEqual(['- c', '+ X', '+ Y']);
     expect(diffLines('same', 'same')).toEqual([]);
-    expect(diffLines('', 'x'.repeat(3).split('').join('\n'), 2)).toEqual(['- ', '+ x', '  … 2 more changed line(s)']);
+    expect(diffLines('', 'x\ny\nz', 2)).toEqual(['+ x', '+ y', '  … 1 more changed line(s)']);
   });
 });
 
@@ -122,7 +122,7 @@ describe('mcp install / uninstall', () => {
     const plan = await installMcp({ launch: LAUNCH, dryRun: true, agent: 'claude' }, dry);
     expect(dry.ran).toEqual([]);
     expect(plan.lines).toEqual([
-      'claude: would run (~/.claude.json, mcpServers entry `recapwrap`: node /old/bin/recapwrap.js mcp → /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp):',
+      'claude: would run (~/.claude.json, mcpServers.recapwrap: node /old/bin/recapwrap.js mcp → /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp):',
       '  $ claude mcp remove --scope user recapwrap',
       '  $ claude mcp add --scope user recapwrap -- /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp',
     ]);

@@ -10,7 +10,7 @@ import type { Env } from '../../config/paths.js';
 import type { CheckResult } from '../../types.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { findOnPath } from '../doctor.js';
-import { MCP_AGENTS, MCP_ENTRY_NAME, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
+import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
 
 export interface RegisterDeps {
   env: Env;
@@ -73,10 +73,10 @@ function readFileOrEmpty(file: string): string {
   }
 }
 
-/** The changed lines between two texts as one hunk (common head and tail left out), `-`/`+` prefixed. */
+/** The changed lines between two texts as one hunk (common head and tail left out), `-`/`+` prefixed; a new file is all `+`. */
 export function diffLines(before: string, after: string, max = DIFF_MAX_LINES): string[] {
   if (before === after) return [];
-  const a = before.split('\n');
+  const a = before === '' ? [] : before.split('\n');
   const b = after.split('\n');
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
@@ -145,7 +145,7 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
     }
     const steps = before.kind === 'present' ? [config.removeArgs(), config.addArgs(want)] : [config.addArgs(want)];
     if (options.dryRun) {
-      lines.push(`${config.agent}: would run (${tilde(file, deps.env)}, mcpServers entry \`${MCP_ENTRY_NAME}\`: ${reportEntry(before)} → ${describeLaunch(want)}):`);
+      lines.push(`${config.agent}: would run (${tilde(file, deps.env)}, ${config.entryLabel}: ${reportEntry(before)} → ${describeLaunch(want)}):`);
       for (const args of steps) lines.push(`  $ ${formatCommand(config.command, args)}`);
       continue;
     }
@@ -159,7 +159,7 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
       ok = false;
     }
     const diff = diffLines(text, readFileOrEmpty(file));
-    if (diff.length) lines.push(`  ${tilde(file, deps.env)}:`, ...diff.map((l) => `    ${l}`));
+    if (diff.length) lines.push(`  ${tilde(file, deps.env)}${text === '' ? ' (new file)' : ''}:`, ...diff.map((l) => `    ${l}`));
     lines.push(ok ? `  registered: ${config.agent} starts \`${describeLaunch(want)}\`.` : `  not registered.`);
     if (!ok) failed = true;
   }
@@ -194,7 +194,7 @@ export async function uninstallMcp(options: Omit<RegisterOptions, 'launch'>, dep
       continue;
     }
     if (options.dryRun) {
-      lines.push(`${config.agent}: would run (${tilde(file, deps.env)}, removes mcpServers entry \`${MCP_ENTRY_NAME}\`: ${describeLaunch(before.launch)}):`);
+      lines.push(`${config.agent}: would run (${tilde(file, deps.env)}, removes ${config.entryLabel}: ${describeLaunch(before.launch)}):`);
       lines.push(`  $ ${formatCommand(config.command, config.removeArgs())}`);
       continue;
     }

@@ -175,4 +175,13 @@ describe('resolveSession', () => {
   it('returns the one row', () => {
     expect(resolveSession(new FakeMemory(ROWS), 'bbbb', '/').name).toBe('auth-refactor');
   });
+
+  it('refuses a guess on a part of a name shorter than three characters', () => {
+    const m = new FakeMemory(ROWS);
+    // The memory's fuzzy step would take "x" for a name containing it.
+    m.resolve = () => ({ ok: true as const, row: ROWS[2] as SessionRow });
+    expect(() => resolveSession(m, 'x', '/')).toThrow(/^No session matches "x" by id or name/);
+    expect(resolveSession(m, '@@auth', '/').name).toBe('auth-refactor');
+    expect(resolveSession(m, 'bb', '/').name).toBe('auth-refactor'); // an id prefix is not a guess
+  });
 });

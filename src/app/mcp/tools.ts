@@ -40,6 +40,8 @@ export const EXCERPT_MAX_CHARS = 1200;
 /** The most of a session's condensed text a model is sent for one question (cost gate). */
 export const QUESTION_CONTEXT_MAX_CHARS = 24_000;
 const REF_MAX_CHARS = 300;
+/** A reference shorter than this that matches only part of a name is refused rather than guessed. */
+export const FUZZY_MIN_CHARS = 3;
 
 const REF_TEXT = 'an id, an id prefix, a session name, or @@name as the user wrote it';
 
@@ -142,7 +144,15 @@ export function resolveSession(memory: McpMemory, ref: string, cwd: string): Ses
   const wanted = ref.trim();
   if (!wanted || wanted === '@@') throw new ToolError(`Expected \`session\` to be ${REF_TEXT}, got \`${ref}\``);
   const result = memory.resolve(wanted, { cwd });
-  if (result.ok) return result.row;
+  if (result.ok) {
+    // A match on a few letters of a name (the memory's fuzzy step) is a guess: refuse one this short.
+    const bare = wanted.replace(/^@@/, '').toLowerCase();
+    const direct = result.row.id === bare || result.row.id.startsWith(bare) || result.row.name === bare;
+    if (!direct && bare.replace(/[^\p{L}\p{N}]/gu, '').length < FUZZY_MIN_CHARS) {
+      throw new ToolError(`No session matches "${wanted}" by id or name (too short to guess from part of a name). Try search_sessions, or list_sessions.`);
+    }
+    return result.row;
+  }
   if (result.kind === 'ambiguous' && result.candidates.length > 0) {
     const shown = result.candidates.slice(0, 10);
     const more = result.candidates.length - shown.length;

@@ -137,6 +137,7 @@ describe('get_session', () => {
     await expect(getSession({ session: 'aaaa' }, ctx(m))).rejects.toThrow(/"aaaa" matches 2 sessions; call again with one of these names or ids:\n- billing-fk-fix \(id aaaa1111, claude, \/w\/billing, 2026-11-25 11:00\)/);
     await expect(getSession({ session: 'nothing-like-it' }, ctx(m))).rejects.toThrow(/^No session matches "nothing-like-it"\. Try search_sessions/);
     await expect(getSession({ session: '@@' }, ctx(m))).rejects.toThrow(/Expected `session` to be/);
+    await expect(getSession({ session: 'no\x1b[2Jthing' }, ctx(m))).rejects.toThrow(/^No session matches "nothing"/); // the escape sequence is not echoed
   });
 });
 
@@ -182,6 +183,7 @@ describe('resolveSession', () => {
     m.resolve = () => ({ ok: true as const, row: ROWS[2] as SessionRow });
     expect(() => resolveSession(m, 'x', '/')).toThrow(/^No session matches "x" by id or name/);
     expect(resolveSession(m, '@@auth', '/').name).toBe('auth-refactor');
-    expect(resolveSession(m, 'bb', '/').name).toBe('auth-refactor'); // an id prefix is not a guess
+    expect(resolveSession(m, 'bbbb', '/').name).toBe('auth-refactor'); // an id prefix is not a guess
+    expect(() => resolveSession(m, 'bb', '/')).toThrow(/too short/); // the memory takes no prefix this short: a guess
   });
 });

@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { AGENT_IDS } from '../../transcripts/agent-ids.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import type { McpMemory, SessionCard, SessionFilter, SessionRow } from './memory-port.js';
 
 /** A failure the calling model should read (bad argument, unknown session…): an MCP tool error, never a dead server. */
@@ -42,6 +43,8 @@ export const QUESTION_CONTEXT_MAX_CHARS = 24_000;
 const REF_MAX_CHARS = 300;
 /** A reference shorter than this that matches only part of a name is refused rather than guessed. */
 export const FUZZY_MIN_CHARS = 3;
+/** The shortest id prefix the memory resolves. */
+const ID_PREFIX_MIN_CHARS = 4;
 
 const REF_TEXT = 'an id, an id prefix, a session name, or @@name as the user wrote it';
 
@@ -136,18 +139,19 @@ function rowSummary(row: SessionRow): Record<string, unknown> {
 }
 
 function describeCandidate(row: SessionRow): string {
-  return `- ${row.name} (id ${row.id}, ${row.agent}, ${row.cwd}, ${row.updatedAt.slice(0, 16).replace('T', ' ')}): ${row.headline}`;
+  // Error texts are shown as they are (not JSON-escaped): no control or invisible character gets through.
+  return sanitizeLine(`- ${row.name} (id ${row.id}, ${row.agent}, ${row.cwd}, ${row.updatedAt.slice(0, 16).replace('T', ' ')}): ${row.headline}`);
 }
 
 /** The one session `ref` names, or a ToolError that lists the candidates. */
 export function resolveSession(memory: McpMemory, ref: string, cwd: string): SessionRow {
-  const wanted = ref.trim();
+  const wanted = sanitizeLine(ref).slice(0, REF_MAX_CHARS);
   if (!wanted || wanted === '@@') throw new ToolError(`Expected \`session\` to be ${REF_TEXT}, got \`${ref}\``);
   const result = memory.resolve(wanted, { cwd });
   if (result.ok) {
     // A match on a few letters of a name (the memory's fuzzy step) is a guess: refuse one this short.
     const bare = wanted.replace(/^@@/, '').toLowerCase();
-    const direct = result.row.id === bare || result.row.id.startsWith(bare) || result.row.name === bare;
+    const direct = result.row.id === bare || (bare.length >= ID_PREFIX_MIN_CHARS && result.row.id.startsWith(bare)) || result.row.name === bare;
     if (!direct && bare.replace(/[^\p{L}\p{N}]/gu, '').length < FUZZY_MIN_CHARS) {
       throw new ToolError(`No session matches "${wanted}" by id or name (too short to guess from part of a name). Try search_sessions, or list_sessions.`);
     }

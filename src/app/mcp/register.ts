@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Env } from '../../config/paths.js';
 import type { CheckResult } from '../../types.js';
 import type { AgentId } from '../../transcripts/types.js';
-import { findOnPath } from '../doctor.js';
+import { resolveCommand } from '../../pty/command-lookup.js';
 import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
 
 export interface RegisterDeps {
@@ -32,6 +32,12 @@ export interface RegisterReport {
 
 const RUN_TIMEOUT_MS = 60_000;
 const DIFF_MAX_LINES = 24;
+
+/** An agent's command on PATH, the way a shell finds it; undefined when it is not there. */
+export function findOnPath(command: string, env: Env): string | undefined {
+  const found = resolveCommand(command, env, '/');
+  return found.ok ? found.path : undefined;
+}
 
 export function createRegisterDeps(env: Env = process.env): RegisterDeps {
   return {

@@ -22,6 +22,8 @@ export async function runMcp(input: RunMcpOptions): Promise<number> {
   // stderr only: stdout is the JSON-RPC channel.
   for (const problem of config.problems) process.stderr.write(`recapwrap mcp: warning: ${problem.message}\n`);
   const log: McpLog = (message, fields) => debugLog('mcp', message, fields);
+  // Started by hand in a terminal: say what this is (agents start it with pipes, never a terminal).
+  if (process.stdin.isTTY) process.stderr.write('recapwrap mcp: an MCP server, speaking JSON-RPC on stdin and stdout; agents start it themselves (`recapwrap mcp install` registers it). Ctrl-D quits.\n');
   await runMcpServer({
     version: input.version,
     log,

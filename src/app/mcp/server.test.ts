@@ -6,7 +6,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { pollUntil } from '../../../test/helpers/poll.js';
 import type { McpMemory } from './memory-port.js';
-import { REFRESH_INTERVAL_MS, createMemoryGate, guardStdout, runMcpServer } from './server.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { INDEXING_NOTE, REFRESH_INTERVAL_MS, createMcpServer, createMemoryGate, guardStdout, runMcpServer } from './server.js';
 import { ToolError } from './tools.js';
 
 function stream(): NodeJS.WriteStream & { text(): string } {
@@ -69,6 +71,17 @@ describe('createMemoryGate', () => {
     expect([opens, memory.refreshes]).toEqual([1, 2]);
   });
 
+  it('stops waiting for a slow refresh and says so until it is done', async () => {
+    const memory = fakeMemory(400);
+    const gate = createMemoryGate(async () => memory, () => {}, Date.now, 50);
+    const started = Date.now();
+    await gate.get();
+    expect(Date.now() - started).toBeLessThan(350);
+    expect(gate.refreshing()).toBe(true);
+    await pollUntil(() => !gate.refreshing(), { description: 'the refresh to end' });
+    expect(memory.refreshes).toBe(1);
+  });
+
   it('turns an index that cannot be opened into a tool error, and tries again at the next call', async () => {
     let fail = true;
     const gate = createMemoryGate(async () => (fail ? { error: 'the state folder is writable by others' } : fakeMemory()), () => {});
@@ -102,5 +115,21 @@ describe('runMcpServer', () => {
     expect([opens, memory.refreshes]).toEqual([1, 1]);
     expect(lines().find((l) => l.id === 2)?.result?.content?.[0]?.text).toContain('"count": 0');
     expect(stderr.text()).toBe('');
+  });
+});
+
+describe('createMcpServer', () => {
+  it('says a result may be incomplete while the index is still being brought up to date', async () => {
+    let indexing = true;
+    const server = createMcpServer({ memory: async () => fakeMemory(), cwd: '/', now: Date.now, answerer: { unavailable: 'off' }, indexing: () => indexing }, '1', () => {});
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(b);
+    const text = async () => ((await client.callTool({ name: 'list_sessions', arguments: {} })).content as Array<{ text: string }>)[0]?.text ?? '';
+    expect(JSON.parse(await text())).toEqual({ count: 0, sessions: [], indexing: INDEXING_NOTE });
+    indexing = false;
+    expect(JSON.parse(await text())).toEqual({ count: 0, sessions: [] });
+    await client.close();
   });
 });

@@ -21,6 +21,9 @@ export const REFRESH_INTERVAL_MS = 30_000;
 /** A tool call waits at most this long for a refresh (a first index of a large home takes longer): it then answers from what is indexed. */
 export const REFRESH_WAIT_MS = 20_000;
 
+/** Added to a result given while the index is still being brought up to date. */
+export const INDEXING_NOTE = 'The index is still being brought up to date (a first run on a big home takes a while): these results may be incomplete; ask again shortly.';
+
 export type OpenMemory = () => Promise<McpMemory | { error: string }>;
 export type McpLog = (message: string, fields?: Record<string, unknown>) => void;
 
@@ -37,7 +40,14 @@ function errorResult(message: string): CallToolResult {
  * The memory as tools see it: opened on the first call (lazily: better-sqlite3 and the memory code load
  * then), refreshed then and again once REFRESH_INTERVAL_MS have passed; calls share one refresh in flight.
  */
-export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => number = Date.now): { get(): Promise<McpMemory>; close(): void } {
+export interface MemoryGate {
+  get(): Promise<McpMemory>;
+  /** Whether a refresh is still running (a call that stopped waiting answers from a partial index). */
+  refreshing(): boolean;
+  close(): void;
+}
+
+export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => number = Date.now, waitMs: number = REFRESH_WAIT_MS): MemoryGate {
   let opened: Promise<McpMemory> | undefined;
   let memory: McpMemory | undefined;
   let refreshing: Promise<void> | undefined;
@@ -60,9 +70,9 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
   const waitBounded = async (p: Promise<void>) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(() => {
-      log('refresh still running; answering from the index as it is', { waitedMs: REFRESH_WAIT_MS });
+      log('refresh still running; answering from the index as it is', { waitedMs: waitMs });
       resolve();
-    }, REFRESH_WAIT_MS)));
+    }, waitMs)));
     await Promise.race([p, late]);
     clearTimeout(timer);
   };
@@ -85,6 +95,7 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
       if (now() - lastRefresh >= REFRESH_INTERVAL_MS) await waitBounded(refresh(m));
       return m;
     },
+    refreshing: () => refreshing !== undefined,
     close() {
       memory?.close();
       memory = undefined;
@@ -93,13 +104,15 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
 }
 
 /** The MCP server with the four tools registered (not connected). */
-export function createMcpServer(ctx: ToolContext, version: string, log: McpLog): McpServer {
+export function createMcpServer(ctx: ToolContext & { indexing?: () => boolean }, version: string, log: McpLog): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
   const wrap = <A,>(name: ToolName, handler: (args: A, signal: AbortSignal) => Promise<unknown>) =>
     async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
       const started = Date.now();
       try {
-        const result = textResult(await handler(args, extra.signal));
+        const value = await handler(args, extra.signal);
+        if (ctx.indexing?.() && value && typeof value === 'object') Object.assign(value, { indexing: INDEXING_NOTE });
+        const result = textResult(value);
         log('tool call', { tool: name, ms: Date.now() - started, ok: true });
         return result;
       } catch (error) {
@@ -195,7 +208,7 @@ export async function runMcpServer(input: RunMcpInput): Promise<void> {
   const stderr = input.stderr ?? process.stderr;
   const guard = guardStdout(stdout, stderr);
   const gate = createMemoryGate(input.openMemory, input.log);
-  const server = createMcpServer({ ...input.ctx, memory: () => gate.get() }, input.version, input.log);
+  const server = createMcpServer({ ...input.ctx, memory: () => gate.get(), indexing: () => gate.refreshing() }, input.version, input.log);
   // A line that is not JSON-RPC is dropped by the transport and reported here: one stderr line, without its text.
   server.server.onerror = (error) => {
     const what = error instanceof SyntaxError ? 'a line that is not JSON' : error.name === 'ZodError' ? 'a line that is not a JSON-RPC message' : error.name;

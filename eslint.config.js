@@ -36,15 +36,21 @@ export const PURE_FILES = [
   'src/display/attention-order.ts',
   'src/display/boundary-writer.ts',
   'src/display/notify-text.ts',
-  // newcomer (#28)
-  'src/recap/substance.ts',
-  'src/cli/suggest.ts',
   // session memory (#25)
   'src/memory/secrets.ts',
   'src/memory/fts-query.ts',
   'src/memory/names.ts',
   'src/memory/condense.ts',
   'src/memory/passages.ts',
+  // newcomer (#28)
+  'src/recap/substance.ts',
+  'src/cli/suggest.ts',
+  // model summaries (#25)
+  'src/recap/summary-prompt.ts',
+  'src/recap/summary-schema.ts',
+  'src/recap/summary-gate.ts',
+  // MCP server (#26)
+  'src/recap/question-prompt.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -332,6 +332,18 @@ export function probeFocusReporting(timeoutMs: number, io: { stdin: NodeJS.ReadS
   });
 }
 
+// Where `recapwrap mcp` is registered, for each agent CLI on PATH (loaded on demand: doctor only).
+async function checkMcp(env: Env): Promise<CheckResult[]> {
+  const [{ checkMcpRegistration }, { mcpLaunch }] = await Promise.all([import('./mcp/register.js'), import('./mcp/launch.js')]);
+  let launch;
+  try {
+    launch = mcpLaunch();
+  } catch {
+    // No package folder found above this module (an unusual install): report entries without comparing.
+  }
+  return checkMcpRegistration(env, launch);
+}
+
 export interface DoctorOptions {
   interactive: boolean;
   endpoints: boolean;
@@ -361,5 +373,6 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   }
   results.push(await checkPrivateInternals());
   results.push(checkStateDir(env));
+  results.push(...(await checkMcp(env)));
   return { results, code: doctorExitCode(results) };
 }

@@ -8,7 +8,9 @@ import { suggestCommand } from './suggest.js';
 /** Every word the full CLI treats as a subcommand; fast-wrap.test.ts checks it against the program. */
 export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help', 'next', 'completion',
   // session memory (#25)
-  'index', 'sessions', 'search', 'show', 'name', 'forget'];
+  'index', 'sessions', 'search', 'show', 'name', 'forget',
+  // MCP server (#26)
+  'mcp'];
 
 // Whether argv is a plain wrap that needs no option parsing.
 export function isPlainWrap(argv: readonly string[]): boolean {

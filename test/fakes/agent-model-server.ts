@@ -5,6 +5,7 @@
  * - no tools in the request (a one-off recap or a side call) → `<recap>…</recap>` naming hello.txt when
  *   the request mentions it;
  * - the last message carries a tool result → a final answer that names hello.txt;
+ * - the user's last prompt names a session `@@name` and recapwrap's MCP `get_session` is offered → a call of it;
  * - the user's last prompt mentions `ls`/`list` → one shell tool call running `ls`;
  * - otherwise → one write tool call creating hello.txt (absolute when the tool wants `file_path` and the
  *   request states the working directory); apply_patch, or the shell, when the agent offers no write tool.
@@ -61,6 +62,10 @@ export function decideTurn(turn: Turn, finalAnswer = FINAL_ANSWER): Step {
   if (turn.prompt.length > 400) return { text: 'ok' };
   const names = turn.tools.map((t) => t.name);
   const find = (...wanted: string[]) => names.find((n) => wanted.includes(n));
+  // recapwrap's MCP server offered (test/agents/mcp-agent-call.test.ts): a prompt naming @@name looks it up.
+  const getSession = names.find((n) => /get_session$/.test(n));
+  const ref = /@@[a-z0-9-]+/.exec(turn.prompt)?.[0];
+  if (getSession && ref) return { tool: getSession, args: { session: ref }, preface: 'Looking that session up.' };
   const paramsOf = (name: string) => turn.tools.find((t) => t.name === name)?.params ?? [];
   if (/\b(ls|list)\b/i.test(turn.prompt)) {
     const shell = find('bash', 'Bash', 'run_shell_command', 'exec_command', 'shell_command', 'shell') ?? names[0] ?? 'bash';

@@ -6,6 +6,7 @@ import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerLs } from './ls.js';
+import { registerMcp } from './mcp.js';
 import { registerMemory } from './memory.js';
 import { registerNext } from './next.js';
 import { registerRecap } from './recap.js';
@@ -26,6 +27,7 @@ export function registerSubcommands(program: Command): void {
   registerResume(program);
   registerBoard(program);
   registerNext(program);
-  registerCompletion(program);
   registerMemory(program);
+  registerMcp(program);
+  registerCompletion(program);
 }

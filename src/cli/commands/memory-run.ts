@@ -24,6 +24,12 @@ export interface MemoryCliOptions {
   agent?: string;
   since?: string;
   limit?: string;
+  // index --summarize (index-summarize.ts)
+  summarize?: boolean;
+  session?: string;
+  generator?: string;
+  model?: string;
+  llm?: boolean;
 }
 
 export interface MemoryDeps {
@@ -36,6 +42,8 @@ export interface MemoryDeps {
   color: boolean;
   /** Writes progress to a terminal (stderr); absent when stderr is not one. */
   progress?: (text: string) => void;
+  /** Lines said as work goes (stderr), e.g. index --summarize's plan before anything is sent. */
+  log?: (text: string) => void;
 }
 
 interface Result { out: string; err: string; code: number }
@@ -178,6 +186,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   if (verb === 'index') {
     const stats = await memory.refresh({ rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
     const total = memory.store.count();
+    if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
     return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} sessions in the index\n`, err: '', code: 0 };
   }

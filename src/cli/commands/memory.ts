@@ -26,6 +26,7 @@ async function run(cmd: Command, verb: MemoryVerb, args: string[], options: Memo
     columns: process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY,
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     progress: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
+    log: (text) => process.stderr.write(text),
   });
   process.stdout.write(out);
   process.stderr.write(err);
@@ -38,6 +39,13 @@ export function registerMemory(program: Command): void {
     .description("bring the session index up to date with every agent's session folders (incremental)")
     .option('--rebuild', 're-read every session file, not only the changed ones', false)
     .option('--json', 'print what was done as JSON', false)
+    // Model summaries (#25): only when asked; says how many sessions and which model first.
+    .option('--summarize', 'then have a model summarise the sessions that have only heuristic summaries (says how many and which model first)', false)
+    .option('--limit <n>', 'with --summarize: at most this many sessions, newest first')
+    .option('--session <ref>', 'with --summarize: only this session')
+    .option('--generator <name>', 'with --summarize: who writes them (auto|agent|openai|anthropic)')
+    .option('--model <model>', 'with --summarize: the model')
+    .option('--no-llm', 'with --summarize: send nothing (model summaries are then off)')
     .action(async function (this: Command, options: MemoryCliOptions) {
       await run(this, 'index', [], options);
     });

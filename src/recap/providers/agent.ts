@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { buildPrompt, extractRecap, joinPrompts, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
+import type { Attempt, ModelRequest } from './http.js';
 import type { Env, OneShotCommand, OneShotRun } from '../../types.js';
 
 export interface AgentGeneratorSettings {
@@ -38,13 +39,16 @@ export function recapModelFor(oneShot: Pick<OneShotCommand, 'defaultModel'>, cho
 
 /** The inputs of one run of a spec: the prompts for this context, the model, the run's private paths. */
 export function oneShotRun(ctx: RecapContext, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home' | 'cells'>, tmp: string): OneShotRun {
-  const prompt = buildPrompt(ctx, settings.cells);
-  const system = systemPrompt(settings.cells);
+  // The context is rendered once (the costly part) and serves both forms.
+  return oneShotRunFor({ system: systemPrompt(settings.cells), prompt: buildPrompt(ctx, settings.cells) }, settings, tmp);
+}
+
+/** The inputs of one run of a spec for any request (a recap, a session summary). */
+export function oneShotRunFor(req: ModelRequest, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home'>, tmp: string): OneShotRun {
   return {
-    prompt,
-    systemPrompt: system,
-    // The context is rendered once (the costly part) and serves both forms.
-    combinedPrompt: joinPrompts(system, prompt),
+    prompt: req.prompt,
+    systemPrompt: req.system,
+    combinedPrompt: joinPrompts(req.system, req.prompt),
     model: recapModelFor(settings.oneShot, settings.model),
     answerFile: join(tmp, 'answer.txt'),
     sessionId: randomUUID(),
@@ -93,25 +97,32 @@ function run(command: string, args: string[], cwd: string, env: Env, timeoutMs: 
 }
 
 export async function agentGenerate(ctx: RecapContext, signal: AbortSignal, settings: AgentGeneratorSettings): Promise<GeneratorResult> {
+  const model = recapModelFor(settings.oneShot, settings.model) || 'default';
+  const attempt = await agentAttempt({ system: systemPrompt(settings.cells), prompt: buildPrompt(ctx, settings.cells) }, signal, settings);
+  if (attempt.kind !== 'text') return { ok: false, error: attempt.error, model };
+  const text = extractRecap(attempt.text);
+  return text ? { ok: true, text, model } : { ok: false, error: 'the answer had no <recap> tag', model };
+}
+
+/** One run of the agent's one-off mode: its answer's text, or why there is none (a failed run is not retried). */
+export async function agentAttempt(req: ModelRequest, signal: AbortSignal, settings: AgentGeneratorSettings): Promise<Attempt> {
   const spec = settings.oneShot;
-  const model = recapModelFor(spec, settings.model) || 'default';
   let tmp: string | undefined;
   let oneRun: OneShotRun | undefined;
   try {
     tmp = await mkdtemp(join(tmpdir(), 'recapwrap-recap-'));
-    oneRun = oneShotRun(ctx, settings, tmp);
+    oneRun = oneShotRunFor(req, settings, tmp);
     const projectDir = settings.cwd && (await stat(settings.cwd).then((st) => st.isDirectory(), () => false)) ? settings.cwd : undefined;
     const cwd = spec.projectCwd && projectDir ? projectDir : tmp;
     const result = await run(settings.command || settings.agent, spec.args(oneRun), cwd, { ...settings.env, ...spec.env }, settings.timeoutMs, signal);
-    if (result.error) return { ok: false, error: result.error, model };
-    if (result.code !== 0) return { ok: false, error: `${settings.agent} exited with ${result.code}: ${result.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}`, model };
+    if (result.error) return { kind: 'failed', error: result.error };
+    if (result.code !== 0) return { kind: 'failed', error: `${settings.agent} exited with ${result.code}: ${result.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}` };
     let answer = result.stdout;
     if (spec.answerFrom === 'answer-file') answer = await readFile(oneRun.answerFile, 'utf8').catch(() => '');
     if (spec.readAnswer) answer = spec.readAnswer(answer);
-    const text = extractRecap(answer);
-    return text ? { ok: true, text, model } : { ok: false, error: 'the answer had no <recap> tag', model };
+    return { kind: 'text', text: answer };
   } catch (error) {
-    return { ok: false, error: (error as Error).message, model };
+    return { kind: 'failed', error: (error as Error).message };
   } finally {
     if (oneRun) await spec.cleanup?.(oneRun).catch(() => {});
     if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => {});

@@ -21,7 +21,15 @@ export interface HttpGeneratorSettings {
   cells?: number;
 }
 
-type Attempt = { kind: 'text'; text: string } | { kind: 'malformed'; error: string } | { kind: 'failed'; error: string };
+/** One call's outcome: the model's text, an answer of the wrong shape (worth asking again), or a failure (not). */
+export type Attempt = { kind: 'text'; text: string } | { kind: 'malformed'; error: string } | { kind: 'failed'; error: string };
+
+/** What one call sends: the system prompt, the user message and the output budget. */
+export interface ModelRequest {
+  system: string;
+  prompt: string;
+  maxTokens?: number;
+}
 
 function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
@@ -72,50 +80,58 @@ async function runAttempts(model: string, signal: AbortSignal, attempt: () => Pr
 }
 
 export async function openaiGenerate(ctx: RecapContext, signal: AbortSignal, settings: HttpGeneratorSettings): Promise<GeneratorResult> {
+  const req = { system: systemPrompt(settings.cells), prompt: buildPrompt(ctx, settings.cells) };
+  return runAttempts(settings.model, signal, () => openaiAttempt(req, signal, settings));
+}
+
+/** One `/chat/completions` call (no retry here: callers decide what is worth asking again). */
+export async function openaiAttempt(req: ModelRequest, signal: AbortSignal, settings: HttpGeneratorSettings): Promise<Attempt> {
   const url = joinUrl(settings.baseUrl, '/chat/completions');
   const body = {
     model: settings.model,
     messages: [
-      { role: 'system', content: systemPrompt(settings.cells) },
-      { role: 'user', content: buildPrompt(ctx, settings.cells) },
+      { role: 'system', content: req.system },
+      { role: 'user', content: req.prompt },
     ],
-    max_tokens: MAX_OUTPUT_TOKENS,
+    max_tokens: req.maxTokens ?? MAX_OUTPUT_TOKENS,
     temperature: TEMPERATURE,
     stream: false,
   };
   const headers: Record<string, string> = settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {};
-  return runAttempts(settings.model, signal, async () => {
-    const res = await postJson(url, headers, body, signal, settings.timeoutMs);
-    if ('error' in res) return { kind: 'failed', error: res.error };
-    if (res.status < 200 || res.status >= 300) return { kind: 'failed', error: httpError(res.status, res.json, res.text) };
-    const content = (res.json as { choices?: Array<{ message?: { content?: unknown } }> } | undefined)?.choices?.[0]?.message?.content;
-    if (typeof content === 'string') return { kind: 'text', text: content };
-    if (Array.isArray(content)) return { kind: 'text', text: content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('') };
-    return { kind: 'malformed', error: 'the answer was not a chat completion' };
-  });
+  const res = await postJson(url, headers, body, signal, settings.timeoutMs);
+  if ('error' in res) return { kind: 'failed', error: res.error };
+  if (res.status < 200 || res.status >= 300) return { kind: 'failed', error: httpError(res.status, res.json, res.text) };
+  const content = (res.json as { choices?: Array<{ message?: { content?: unknown } }> } | undefined)?.choices?.[0]?.message?.content;
+  if (typeof content === 'string') return { kind: 'text', text: content };
+  if (Array.isArray(content)) return { kind: 'text', text: content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('') };
+  return { kind: 'malformed', error: 'the answer was not a chat completion' };
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 export async function anthropicGenerate(ctx: RecapContext, signal: AbortSignal, settings: HttpGeneratorSettings): Promise<GeneratorResult> {
+  const req = { system: systemPrompt(settings.cells), prompt: buildPrompt(ctx, settings.cells) };
+  return runAttempts(settings.model, signal, () => anthropicAttempt(req, signal, settings));
+}
+
+/** One `/v1/messages` call (no retry here). */
+export async function anthropicAttempt(req: ModelRequest, signal: AbortSignal, settings: HttpGeneratorSettings): Promise<Attempt> {
   const base = settings.baseUrl.replace(/\/+$/, '');
   const url = base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
   const body = {
     model: settings.model,
-    max_tokens: MAX_OUTPUT_TOKENS,
+    max_tokens: req.maxTokens ?? MAX_OUTPUT_TOKENS,
     temperature: TEMPERATURE,
-    system: systemPrompt(settings.cells),
-    messages: [{ role: 'user', content: buildPrompt(ctx, settings.cells) }],
+    system: req.system,
+    messages: [{ role: 'user', content: req.prompt }],
   };
   const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
   if (settings.apiKey) headers['x-api-key'] = settings.apiKey;
-  return runAttempts(settings.model, signal, async () => {
-    const res = await postJson(url, headers, body, signal, settings.timeoutMs);
-    if ('error' in res) return { kind: 'failed', error: res.error };
-    if (res.status < 200 || res.status >= 300) return { kind: 'failed', error: httpError(res.status, res.json, res.text) };
-    const content = (res.json as { content?: Array<{ type?: string; text?: unknown }> } | undefined)?.content;
-    if (!Array.isArray(content)) return { kind: 'malformed', error: 'the answer was not a Messages response' };
-    // Only text blocks: thinking blocks are never shown.
-    return { kind: 'text', text: content.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('') };
-  });
+  const res = await postJson(url, headers, body, signal, settings.timeoutMs);
+  if ('error' in res) return { kind: 'failed', error: res.error };
+  if (res.status < 200 || res.status >= 300) return { kind: 'failed', error: httpError(res.status, res.json, res.text) };
+  const content = (res.json as { content?: Array<{ type?: string; text?: unknown }> } | undefined)?.content;
+  if (!Array.isArray(content)) return { kind: 'malformed', error: 'the answer was not a Messages response' };
+  // Only text blocks: thinking blocks are never shown.
+  return { kind: 'text', text: content.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('') };
 }

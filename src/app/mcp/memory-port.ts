@@ -1,0 +1,12 @@
+/**
+ * The part of the session memory (src/app/memory/api.ts) the MCP server uses: the read calls and
+ * refresh. A narrow port, so the tool layer can be tested with a small in-memory fake.
+ */
+import type { SessionMemory } from '../memory/api.js';
+
+export type { RefResult, SearchHit, SessionCard, SessionFilter, SessionRow } from '../memory/api.js';
+
+export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'card' | 'passages' | 'condensedText' | 'close'> & {
+  /** Bring the index up to date (its stats are only logged). */
+  refresh(): Promise<unknown>;
+};

@@ -1,0 +1,68 @@
+/**
+ * `recapwrap index --summarize [--limit N] [--session REF]`: after the index is brought up to date, model
+ * summaries of the sessions that have only the heuristic's. It says first how many sessions and which
+ * model (stderr, before anything is sent), then one line per session as it goes; stdout gets the result
+ * (`--json`: one object). Nothing is sent with --no-llm. Loaded only when --summarize is given.
+ */
+import { formatExpected, resolveConfig } from '../../config/load.js';
+import type { Options } from '../../config/options-table.js';
+import type { SessionMemory } from '../../app/memory/api.js';
+import { describePlan, planSummaries, summarizeSessions, type SummaryPlan } from '../../app/summarize-sessions.js';
+import { summaryModel, summarySettings } from '../../app/model-summary.js';
+import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
+import type { Env } from '../../config/paths.js';
+
+export interface IndexSummarizeOptions {
+  limit?: string;
+  session?: string;
+  json?: boolean;
+  generator?: string;
+  model?: string;
+  llm?: boolean;
+}
+
+interface Result { out: string; err: string; code: number }
+
+export async function runIndexSummarize(memory: SessionMemory, options: IndexSummarizeOptions, deps: { env: Env; cwd: string; log?: (text: string) => void }): Promise<Result> {
+  const flags: Record<string, unknown> = {};
+  if (options.generator !== undefined) flags.generator = options.generator;
+  if (options.model !== undefined) flags.model = options.model;
+  if (options.llm === false) flags.llm = false;
+  const config = resolveConfig({ env: deps.env, cwd: deps.cwd, flags });
+  const bad = config.problems.find((p) => p.source === 'flag');
+  if (bad) return { out: '', err: `recapwrap: ${bad.message}\n`, code: 2 };
+  const limit = options.limit === undefined ? undefined : Number(options.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) return { out: '', err: `recapwrap: ${formatExpected('`--limit`', 'a whole number from 1 up', `\`${options.limit}\``)}\n`, code: 2 };
+  const plan = options.session !== undefined ? planOne(memory, options.session, config.options, deps) : planSummaries(memory, config.options, deps.env, limit);
+  if ('err' in plan) return plan;
+  const say = deps.log ?? (() => {});
+  const line = describePlan(plan);
+  say(`${line}\n`);
+  if (plan.sessions.length === 0) {
+    const off = plan.groups.find((g) => 'off' in g.model);
+    const code = off && plan.unreachable > 0 ? 1 : 0;
+    if (options.json) return { out: stringifyJsonSafely({ plan: line, summarised: 0, failed: 0, requests: 0, sessions: [] }, 2) + '\n', err: '', code };
+    return { out: '', err: code ? `recapwrap: ${line}\n` : '', code };
+  }
+  const done: Array<{ id: string; agent: string; name: string; ok: boolean; tries: number; error?: string }> = [];
+  const total = plan.sessions.length;
+  const result = await summarizeSessions(memory, plan, config.options, deps.env, {
+    onEach: (row, outcome, i) => {
+      const name = outcome.ok ? (memory.card(row.id)?.name ?? row.name) : row.name;
+      done.push({ id: row.id, agent: row.agent, name, ok: outcome.ok, tries: outcome.tries, ...(outcome.ok ? {} : { error: outcome.error }) });
+      say(`[${i + 1}/${total}] ${row.agent} ${sanitizeLine(name)}: ${outcome.ok ? 'summarised' : `kept the heuristic summary (${sanitizeLine(outcome.error)})`}\n`);
+    },
+  });
+  const code = result.failed > 0 ? 1 : 0;
+  if (options.json) return { out: stringifyJsonSafely({ plan: line, ...result, sessions: done }, 2) + '\n', err: '', code };
+  return { out: `summarised ${result.summarised} of ${total} sessions (${result.failed} kept the heuristic summary; ${result.requests} model calls)\n`, err: '', code };
+}
+
+// One session, whatever summary it has now (the live wrapper's exit, or a user's redo).
+function planOne(memory: SessionMemory, ref: string, options: Options, deps: { env: Env; cwd: string }): SummaryPlan | Result {
+  const found = memory.resolve(ref, { cwd: deps.cwd });
+  if (!found.ok) return { out: '', err: `recapwrap: ${found.kind === 'none' ? 'no session matches' : 'more than one session matches'} ${JSON.stringify(sanitizeLine(ref))}\n`, code: found.kind === 'none' ? 1 : 2 };
+  const model = summaryModel(summarySettings(options, deps.env, found.row.agent));
+  const group = { agent: found.row.agent, count: 'off' in model ? 0 : 1, model };
+  return { sessions: 'off' in model ? [] : [found.row], groups: [group], unreachable: 'off' in model ? 1 : 0 };
+}

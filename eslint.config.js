@@ -33,6 +33,10 @@ export const PURE_FILES = [
   'src/display/attention-order.ts',
   'src/display/boundary-writer.ts',
   'src/display/notify-text.ts',
+  // reference picker (#26)
+  'src/display/picker.ts',
+  'src/display/picker-view.ts',
+  'src/app/picker/reference-block.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];

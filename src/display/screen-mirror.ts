@@ -207,6 +207,28 @@ export class ScreenMirror {
     return { draw: this.framed(draw), restore: this.framed(restore) };
   }
 
+  /**
+   * The bytes that draw ready-made rows (the picker's: each exactly `cols` cells, ending with SGR 0) over
+   * the bottom of the screen, and the bytes that take them off again, if they can be drawn now.
+   */
+  cover(rows: readonly string[]): FrameResult {
+    if (this.pendingWrites > 0) return { skip: 'pending' };
+    if (this.lost) return { skip: 'unknown' };
+    if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
+    const count = Math.max(1, Math.min(rows.length, this.rows));
+    const top = this.rows - count;
+    if (this.term.buffer.active.type === 'normal' && top < this.knownFromRow) {
+      return { skip: 'unknown', knownRows: Math.max(0, this.rows - this.knownFromRow) };
+    }
+    let draw = '';
+    let restore = '';
+    for (let i = 0; i < count; i++) {
+      draw += cursorTo(top + i, 0) + (rows[i] ?? '');
+      restore += cursorTo(top + i, 0) + this.serializeRow(top + i);
+    }
+    return { draw: this.framed(draw), restore: this.framed(restore) };
+  }
+
   /** Every row the copy knows, repainted as it has them (the screen after a resize left bar text behind). */
   repaint(): RepaintResult {
     if (this.pendingWrites > 0) return { skip: 'pending' };

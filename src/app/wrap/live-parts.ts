@@ -20,6 +20,8 @@ import { startActivityReport } from './activity-report.js';
 import { startAttention } from './attention-wiring.js';
 import { startControlSocket } from './control-wiring.js';
 import { startLiveRecap, type RecapDisplay } from './live-recap.js';
+import type { PickerScreen } from '../picker/picker-session.js';
+import { startPickerKey } from './picker-key.js';
 import type { StateFolders } from './state-folders.js';
 import type { WrapRun } from './wrap-run.js';
 
@@ -40,6 +42,8 @@ export interface LivePartsInput {
   /** The state and socket folders, checked before the agent started (prepareStateFolders). */
   folders: StateFolders;
   display: LiveDisplay;
+  /** The copy of the agent's screen the reference picker draws over (when `pickKey` is set). */
+  pickerScreen?: PickerScreen & Disposable;
 }
 
 export interface LiveParts {
@@ -129,6 +133,11 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     resume: input.launch.resume,
     log,
   });
+  const pickKey = parseHotkey(options.pickKey);
+  const picker =
+    input.pickerScreen && pickKey && typeof pickKey !== 'string'
+      ? startPickerKey({ run, screen: input.pickerScreen, key: pickKey, env, options, log })
+      : undefined;
   tracker.start();
   log('recap', 'attached', { agent: adapter.id, display: input.display.kind, pinned: Boolean(input.launch.pinnedFile || input.launch.pinnedId) });
   const focus = run.onFocus((focused) => focused && state.update({ lastFocusAt: now() }));
@@ -148,6 +157,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     async stop() {
       stopped = true;
       focus.dispose();
+      picker?.dispose();
       await attention.dispose();
       state.update({ state: 'exited', stateSince: now() });
       activity.dispose();
@@ -155,6 +165,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
       await tracker.stop();
       await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap
       if (input.display.kind === 'overlay') input.display.screen.dispose();
+      else input.pickerScreen?.dispose();
       control.close();
       state.remove();
     },

@@ -39,6 +39,12 @@ export interface RunWrapOptions {
   agent?: AgentId;
 }
 
+// A key option that is set (not `none`); its syntax was checked with the options.
+function isKeySet(spec: string): boolean {
+  const s = spec.trim().toLowerCase();
+  return s !== '' && s !== 'none';
+}
+
 // Resolves to the exit code for the process.
 export async function runWrap(options: RunWrapOptions): Promise<number> {
   const env = process.env;
@@ -95,18 +101,22 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   // Where recaps appear, decided once. Even with --display none the live parts run: the transcript is
   // still followed for status, ls and recap --pane. A dumb terminal gets no overlay bar.
   const where = folders ? chooseDisplay(opts, env) : 'none';
+  // The picker (pickKey) draws over the pane from the same copy of the agent's screen as the overlay bar,
+  // in tmux too, where recaps use tmux itself: the copy must see every byte from the first, so it starts
+  // with the agent either way (in a worker thread: parsing stays off this thread and costs 0 when idle).
+  const picker = Boolean(folders) && !dumb && isKeySet(opts.pickKey) && (where === 'overlay' || where === 'tmux');
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
-  const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  const overlaySetup = (where === 'overlay' || picker) && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
-  const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
-  const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
+  const screen = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
+  const display: LiveDisplay = screen && where === 'overlay' ? { kind: 'overlay', screen } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;
   if (adapter && folders) {
     try {
       const { startLiveParts } = await import('./live-parts.js');
-      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display });
+      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display, pickerScreen: picker ? screen : undefined });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

@@ -33,13 +33,19 @@ export const PURE_FILES = [
   'src/display/attention-order.ts',
   'src/display/boundary-writer.ts',
   'src/display/notify-text.ts',
+  // session memory (#25)
+  'src/memory/secrets.ts',
+  'src/memory/fts-query.ts',
+  'src/memory/names.ts',
+  'src/memory/condense.ts',
+  'src/memory/passages.ts',
   // reference picker (#26)
   'src/display/picker.ts',
   'src/display/picker-view.ts',
   'src/app/picker/reference-block.ts',
 ];
 
-export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display'];
+export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];
 
 const NO_APP_OR_CLI = { group: ['**/app/**', '**/cli/**'], message: 'Feature layers and pure modules do not import app or cli.' };
 const NO_IO = IO_MODULES.map((name) => ({ name, message: 'Pure module: no I/O here (STYLE.md §2). Move I/O to a sibling file.' }));

@@ -70,7 +70,7 @@ export default defineConfig({
   },
   // Native, or required at run time next to their own files (blessed reads its terminfo files; its
   // sources also have legacy octal escapes the bundler refuses).
-  external: ['node-pty', '@xterm/headless', 'commander', 'blessed'],
+  external: ['node-pty', '@xterm/headless', 'commander', 'blessed', 'better-sqlite3'],
   // status.ts is an entry and also imported by the full CLI: let its entry file hold the module itself
   // (and export what the other chunks use) rather than re-export it from a chunk, one file fewer for
   // every status line.

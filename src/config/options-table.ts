@@ -66,6 +66,9 @@ export const OPTIONS = [
   { name: 'openaiModel', type: 'string', default: 'gpt-4o-mini', env: 'RECAPWRAP_OPENAI_MODEL', description: 'model for the openai generator' },
   { name: 'anthropicBaseUrl', type: 'string', default: 'https://api.anthropic.com', env: 'RECAPWRAP_ANTHROPIC_BASE_URL', description: 'Anthropic Messages endpoint; ANTHROPIC_BASE_URL also works' },
   { name: 'anthropicModel', type: 'string', default: 'claude-haiku-4-5', env: 'RECAPWRAP_ANTHROPIC_MODEL', description: 'model for the anthropic generator' },
+  // session memory (#25)
+  { name: 'memory', type: 'boolean', default: true, env: 'RECAPWRAP_MEMORY', description: 'keep the session index (<state>/index.db) that `sessions`, `search` and `show` read; false = nothing is indexed or written' },
+  { name: 'memoryFolders', type: 'string', default: '', env: 'RECAPWRAP_MEMORY_FOLDERS', description: "index only sessions in these folders and below (a ':'-separated list, ~ for home; empty = every folder)" },
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionName = (typeof OPTIONS)[number]['name'];

@@ -40,3 +40,18 @@ export function sessionInfosOf(agent: AgentId, files: readonly SessionFileStat[]
     .sort((a, b) => b.mtimeMs - a.mtimeMs)
     .map((f) => ({ agent, file: f.file, id: idOf(f.file), mtimeMs: f.mtimeMs, size: f.size }));
 }
+
+/** The sub-folders of `dir` (not links); [] when it is missing or unreadable. */
+export async function listSubdirs(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(dir, d.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Every non-empty session file in each folder, as infos (no order). */
+export async function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string): Promise<SessionFileInfo[]> {
+  const all = await Promise.all(dirs.map((d) => listSessionFiles(d, accept)));
+  return all.flat().filter((f) => f.size > 0).map((f) => ({ agent, file: f.file, id: idOf(f.file), mtimeMs: f.mtimeMs, size: f.size }));
+}

@@ -222,6 +222,11 @@ export interface TranscriptAdapter {
 
   /** Past sessions for ctx.cwd, newest first. */
   listSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
+  /**
+   * Every session file of this agent in every folder (the session index's scan), in no order; no file is
+   * opened (ids come from file names; the index reads the id from the file). Missing folders give [].
+   */
+  listAllSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
   /** Arguments that make the agent resume exactly this session. */
   resumeArgs(session: { id: string; file: string }): string[];
 

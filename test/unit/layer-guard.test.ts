@@ -52,6 +52,6 @@ describe('layer guard', () => {
   });
 
   it('lists every feature layer', () => {
-    expect(FEATURE_LAYERS).toEqual(['pty', 'focus', 'transcripts', 'recap', 'display']);
+    expect(FEATURE_LAYERS).toEqual(['pty', 'focus', 'transcripts', 'recap', 'display', 'memory']);
   });
 });

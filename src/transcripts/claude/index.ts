@@ -10,9 +10,9 @@ import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, Ses
 import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles, sessionInfosOf } from '../session-files.js';
+import { infosIn, listSessionFiles, listSubdirs, sessionInfosOf } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
-import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
+import { getClaudeDir, getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
 import { claudeOneShot } from './one-shot.js';
 
@@ -76,6 +76,12 @@ export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFile
   return sessionInfosOf('claude', await listJsonl(getClaudeProjectDir(ctx)), (file) => basename(file, '.jsonl'));
 }
 
+/** Every project's sessions: every `<config>/projects/<slug>/<id>.jsonl`. */
+export async function listAllClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
+  const dirs = await listSubdirs(join(getClaudeDir(ctx.env, ctx.home), 'projects'));
+  return infosIn('claude', dirs, (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'));
+}
+
 export function looksLikeClaude(firstLines: readonly string[]): boolean {
   for (const line of firstLines) {
     const rec = parseJsonObject(line);
@@ -97,6 +103,7 @@ export const claudeAdapter: TranscriptAdapter = {
   sessionDirs: (ctx) => [getClaudeProjectDir(ctx)],
   locateLive: locateClaudeLive,
   listSessions: listClaudeSessions,
+  listAllSessions: listAllClaudeSessions,
   resumeArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl')],
   command: 'claude',
   oneShot: claudeOneShot,

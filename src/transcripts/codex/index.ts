@@ -94,6 +94,13 @@ export async function locateCodexLive(ctx: LiveLocateContext): Promise<SessionCa
   return out;
 }
 
+/** Every rollout of every day (the index reads each one's folder from its first line). */
+export async function listAllCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
+  const dirs = await codexDayDirs(getCodexSessionsDir(ctx.env, ctx.home), Number.POSITIVE_INFINITY);
+  const all = await Promise.all(dirs.map((d) => rolloutsIn(d)));
+  return all.flat().filter((r) => r.size > 0).map((r) => ({ agent: 'codex' as const, file: r.file, id: codexIdFromFileName(basename(r.file)) ?? basename(r.file, '.jsonl'), mtimeMs: r.mtimeMs, size: r.size }));
+}
+
 export async function listCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const sessions = getCodexSessionsDir(ctx.env, ctx.home);
   const out: SessionFileInfo[] = [];
@@ -136,6 +143,7 @@ export const codexAdapter: TranscriptAdapter = {
   locateLive: locateCodexLive,
   outputSignal: codexOutputSignal,
   listSessions: listCodexSessions,
+  listAllSessions: listAllCodexSessions,
   resumeArgs: (session) => ['resume', session.id],
   command: 'codex',
   oneShot: codexOneShot,

@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles, type SessionFileStat } from '../session-files.js';
+import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
 import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiTmpDir } from './paths.js';
 import { geminiOneShot } from './one-shot.js';
@@ -89,6 +89,11 @@ async function sessionIdOf(file: string): Promise<string | undefined> {
   }
 }
 
+/** Every project's chats (`<gemini>/tmp/<slug>/chats/`); ids here are the short ones of the file names. */
+export async function listAllGeminiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
+  return infosIn('gemini', await allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string);
+}
+
 export async function listGeminiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const out: SessionFileInfo[] = [];
   for (const dir of await geminiChatsDirs(ctx)) {
@@ -127,6 +132,7 @@ export const geminiAdapter: TranscriptAdapter = {
   sessionDirs: (ctx) => [join(getGeminiTmpDir(ctx.env, ctx.home), geminiSlug(ctx.cwd), 'chats'), getGeminiTmpDir(ctx.env, ctx.home)],
   locateLive: locateGeminiLive,
   listSessions: listGeminiSessions,
+  listAllSessions: listAllGeminiSessions,
   resumeArgs: (session) => ['--resume', session.id],
   command: 'gemini',
   oneShot: geminiOneShot,

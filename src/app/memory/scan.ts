@@ -1,0 +1,115 @@
+/**
+ * The scan that keeps the index up to date with every agent's session folders: list every session file
+ * (each adapter's listAllSessions), skip those whose size and mtime match what the index saw, read the
+ * rest with the transcript parsers and store their heuristic card and condensed text. Files the scan no
+ * longer finds keep their rows, marked gone. Forgotten files are not read again while they exist.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Options } from '../../config/options-table.js';
+import type { Env } from '../../config/paths.js';
+import type { Store } from '../../memory/store.js';
+import type { RecapEngine } from '../../recap/engine.js';
+import { loadSessionFile } from '../../transcripts/load.js';
+import { listAdapters } from '../../transcripts/registry.js';
+import type { AgentId, SessionFileInfo } from '../../transcripts/types.js';
+import { debugLog } from '../../util/debug-log.js';
+import { createEngine } from '../recap-engine.js';
+import { sessionWrite } from './session-write.js';
+
+export interface RefreshStats {
+  /** Session files found in the agents' folders. */
+  files: number;
+  /** Read because new or changed. */
+  read: number;
+  /** Sessions written. */
+  indexed: number;
+  /** Left out: outside the configured folders, or unreadable. */
+  skipped: number;
+  /** Files no longer found (their rows stay). */
+  gone: number;
+  ms: number;
+}
+
+export interface ScanContext {
+  env: Env;
+  home: string;
+  cwd: string;
+  /** Only sessions under these folders are indexed; [] = every folder. */
+  folders: string[];
+  options: Options;
+}
+
+/** The `memoryFolders` option as absolute folders ('~' expanded); [] = every folder. */
+export function allowedFolders(value: string, home: string): string[] {
+  return value
+    .split(/[:,]/)
+    .map((f) => f.trim())
+    .filter(Boolean)
+    .map((f) => (f === '~' ? home : f.startsWith('~/') ? join(home, f.slice(2)) : f))
+    .filter((f) => isAbsolute(f))
+    .map((f) => resolve(f));
+}
+
+export function folderAllowed(cwd: string, folders: readonly string[]): boolean {
+  return folders.length === 0 || folders.some((f) => cwd === f || cwd.startsWith(f.endsWith('/') ? f : f + '/'));
+}
+
+/** Every session file of every agent under their homes (and the env vars that move them). */
+export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string }): Promise<SessionFileInfo[]> {
+  const lists = await Promise.all(listAdapters().map((a) => a.listAllSessions(ctx).catch(() => [])));
+  const seen = new Set<string>();
+  return lists.flat().filter((f) => (seen.has(f.file) ? false : (seen.add(f.file), true)));
+}
+
+export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
+  const started = Date.now();
+  const files = await listAllSessionFiles(ctx);
+  const marks = store.fileMarks();
+  const todo = files.filter((f) => {
+    const m = marks.get(f.file);
+    if (m?.state === 'forgotten') return false;
+    if (m?.state === 'gone') return true; // back again
+    return opts.rebuild || !m || m.size !== f.size || m.mtime !== f.mtimeMs;
+  });
+  // Newest first: a refresh cut short still has the sessions people look for.
+  todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
+  const engines = new Map<AgentId, RecapEngine>();
+  const engineFor = (agent: AgentId) => {
+    let e = engines.get(agent);
+    if (!e) engines.set(agent, (e = createEngine({ options: { ...ctx.options, llm: false, generator: 'heuristic' }, agent, env: ctx.env })));
+    return e;
+  };
+  opts.onProgress?.(0, todo.length);
+  for (const f of todo) {
+    stats.read++;
+    try {
+      const session = await loadSessionFile(f.file, { agent: f.agent });
+      if (session.events.length === 0 && !session.title) {
+        store.setFile(f.file, f.size, f.mtimeMs, 'unreadable');
+        stats.skipped++;
+      } else if (!folderAllowed(session.cwd ?? '', ctx.folders)) {
+        store.setFile(f.file, f.size, f.mtimeMs, 'excluded');
+        stats.skipped++;
+      } else {
+        store.upsert(sessionWrite(session, engineFor(f.agent).heuristic(session), f));
+        stats.indexed++;
+      }
+    } catch (error) {
+      debugLog('memory', 'index: a session file could not be read', { agent: f.agent, error: (error as Error).message });
+      try {
+        store.setFile(f.file, f.size, f.mtimeMs, 'unreadable');
+      } catch {}
+      stats.skipped++;
+    }
+    opts.onProgress?.(stats.read, todo.length);
+  }
+  // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
+  const listed = new Set(files.map((f) => f.file));
+  const gone = [...marks].filter(([t, m]) => m.state !== 'gone' && !listed.has(t) && !existsSync(t)).map(([t]) => t);
+  if (gone.length) store.markGone(gone);
+  stats.gone = gone.length;
+  stats.ms = Date.now() - started;
+  return stats;
+}

@@ -1,0 +1,113 @@
+/**
+ * Opening `<state>/index.db` safely: the folder is private (0700, ours, no link), the file is a regular
+ * file of ours (never a planted symlink), 0600, WAL with a busy timeout so concurrent writers wait rather
+ * than fail. A corrupt or unreadable database is moved aside (kept), reported in one warning, and rebuilt.
+ */
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, constants, lstatSync, openSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensurePrivateDir, UnsafeFolderError } from '../util/safe-fs.js';
+import { migrate } from './schema.js';
+import { Store } from './store.js';
+
+/** How long a writer waits for another's lock before giving up (20 wrappers at once wait, never fail). */
+export const BUSY_TIMEOUT_MS = 15_000;
+
+export type OpenStoreResult = { ok: true; store: Store; warning?: string } | { ok: false; error: string };
+
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+// Why this path may not be opened, or undefined; creates the file (0600, no link followed) when missing.
+function checkFile(file: string): string | undefined {
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `cannot use ${path}: ${(error as NodeJS.ErrnoException).code}`;
+      if (path === file) {
+        try {
+          closeSync(openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot create ${file}: ${(e as NodeJS.ErrnoException).code}`;
+          return checkFile(file); // another process created it first
+        }
+      }
+      continue;
+    }
+    if (st.isSymbolicLink()) return `${path} is a symbolic link; recapwrap opens only a real file of yours there`;
+    if (!st.isFile()) return `${path} is not a regular file`;
+    const uid = currentUid();
+    if (uid !== undefined && st.uid !== uid) return `${path} belongs to uid ${st.uid}, not to you (uid ${uid})`;
+    if ((st.mode & 0o077) !== 0) chmodSync(path, 0o600);
+  }
+  return undefined;
+}
+
+function isCorrupt(error: unknown): boolean {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+}
+
+function connect(file: string): Database.Database {
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('secure_delete = ON');
+    db.pragma('foreign_keys = OFF');
+    migrate(db);
+    db.prepare('SELECT count(*) FROM sessions').get();
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function moveAside(file: string, now: number): string {
+  const aside = `${file}.corrupt-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(file, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    try {
+      renameSync(file + suffix, aside + suffix);
+    } catch {
+      // not there: nothing to keep
+    }
+  }
+  return aside;
+}
+
+/** Open (creating or migrating) the index at `file`; never throws. */
+export function openStore(file: string, now = Date.now()): OpenStoreResult {
+  try {
+    ensurePrivateDir(dirname(file));
+  } catch (error) {
+    return { ok: false, error: error instanceof UnsafeFolderError ? error.message : `cannot use ${dirname(file)}: ${(error as Error).message}` };
+  }
+  const problem = checkFile(file);
+  if (problem) return { ok: false, error: problem };
+  try {
+    return { ok: true, store: new Store(connect(file)) };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'RECAPWRAP_NEWER') return { ok: false, error: (error as Error).message };
+    if (!isCorrupt(error)) return { ok: false, error: `cannot open the session index ${file}: ${(error as Error).message}` };
+    let aside: string;
+    try {
+      aside = moveAside(file, now);
+    } catch (e) {
+      return { ok: false, error: `the session index ${file} is unreadable and could not be moved aside: ${(e as Error).message}` };
+    }
+    const warning = `the session index ${file} was unreadable (${(error as { code?: string }).code}); kept it as ${aside} and started a new one`;
+    const again = checkFile(file);
+    if (again) return { ok: false, error: again };
+    try {
+      return { ok: true, store: new Store(connect(file)), warning };
+    } catch (e) {
+      return { ok: false, error: `cannot open the session index ${file}: ${(e as Error).message}` };
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The index's schema as numbered migrations: a database at version N runs N+1… in one write
+ * transaction; a fresh one runs them all. Never edit a shipped step: add one (names users gave survive
+ * because no step drops or rewrites the sessions table).
+ */
+import type Database from 'better-sqlite3';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: sessions, their condensed text (FTS5), and the files the scan has seen.
+  `CREATE TABLE sessions (
+     rowid INTEGER PRIMARY KEY,
+     id TEXT NOT NULL,
+     agent TEXT NOT NULL,
+     transcript TEXT NOT NULL UNIQUE,
+     cwd TEXT NOT NULL,
+     project TEXT NOT NULL,
+     name TEXT NOT NULL,
+     user_named INTEGER NOT NULL DEFAULT 0,
+     title TEXT,
+     headline TEXT NOT NULL DEFAULT '',
+     line TEXT NOT NULL DEFAULT '',
+     created_at INTEGER,
+     updated_at INTEGER NOT NULL,
+     model TEXT,
+     git_branch TEXT,
+     prompts INTEGER NOT NULL DEFAULT 0,
+     turns INTEGER NOT NULL DEFAULT 0,
+     tool_calls INTEGER NOT NULL DEFAULT 0,
+     status TEXT NOT NULL DEFAULT 'empty',
+     language TEXT NOT NULL DEFAULT 'en',
+     tags TEXT NOT NULL DEFAULT '[]',
+     generator TEXT NOT NULL DEFAULT '{"type":"heuristic"}',
+     done TEXT NOT NULL DEFAULT '[]',
+     next TEXT NOT NULL DEFAULT '[]',
+     artifacts TEXT NOT NULL DEFAULT '[]',
+     transcript_exists INTEGER NOT NULL DEFAULT 1,
+     mark_size INTEGER NOT NULL DEFAULT 0,
+     mark_mtime REAL NOT NULL DEFAULT 0,
+     mark_entry TEXT NOT NULL DEFAULT '',
+     indexed_at INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX sessions_updated ON sessions(updated_at DESC);
+   CREATE UNIQUE INDEX sessions_cwd_name ON sessions(cwd, name);
+   CREATE INDEX sessions_id ON sessions(id);
+   CREATE INDEX sessions_name ON sessions(name);
+   CREATE VIRTUAL TABLE session_text USING fts5(head, body, summary, tokenize = 'unicode61 remove_diacritics 2');
+   CREATE TABLE files (
+     transcript TEXT PRIMARY KEY,
+     size INTEGER NOT NULL,
+     mtime REAL NOT NULL,
+     state TEXT NOT NULL
+   ) WITHOUT ROWID;`,
+  // 2: model summaries (description, summary, the prompts count they were written at) and the fork link.
+  `ALTER TABLE sessions ADD COLUMN description TEXT;
+   ALTER TABLE sessions ADD COLUMN summary TEXT;
+   ALTER TABLE sessions ADD COLUMN summary_prompts INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE sessions ADD COLUMN parent TEXT;
+   INSERT INTO session_text(session_text, rank) VALUES ('secure-delete', 1);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Bring the database to `upTo` (default: the latest) in one write transaction; returns the version it was at. */
+export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number {
+  const run = db.transaction(() => {
+    const at = db.pragma('user_version', { simple: true }) as number;
+    if (at > SCHEMA_VERSION) throw Object.assign(new Error(`Expected a session index of version ${SCHEMA_VERSION} or older, got version ${at} (written by a newer recapwrap)`), { code: 'RECAPWRAP_NEWER' });
+    for (let v = at; v < upTo; v++) db.exec(MIGRATIONS[v] as string);
+    if (at < upTo) db.pragma(`user_version = ${upTo}`);
+    return at;
+  });
+  return run.immediate();
+}

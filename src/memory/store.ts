@@ -1,0 +1,337 @@
+/**
+ * The session index's reads and writes over an open database (open-store.ts opens it): one row per
+ * session keyed by its transcript, its condensed text in FTS5, the files the scan has seen with their
+ * size and mtime. Every string is masked for secrets before it is stored. Writes are IMMEDIATE
+ * transactions, so concurrent writers queue on the busy timeout instead of failing.
+ */
+import type Database from 'better-sqlite3';
+import { toFtsQuery } from './fts-query.js';
+import { baseName, normalizeUserName, uniqueName } from './names.js';
+import { relevantPassages } from './passages.js';
+import { maskSecrets } from './secrets.js';
+import { HIT_END, HIT_START, type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
+
+/** What the scan remembers of a file: a session (indexed), forgotten by the user, left out by config, unreadable, or gone. */
+export type FileState = 'indexed' | 'forgotten' | 'excluded' | 'unreadable' | 'gone';
+export interface FileMark { size: number; mtime: number; state: FileState }
+
+export type StoreRef = { ok: true; row: StoredSession } | { ok: false; kind: 'none' | 'ambiguous'; candidates: StoredSession[] };
+
+interface Row {
+  rowid: number; id: string; agent: string; transcript: string; cwd: string; project: string; name: string; user_named: number;
+  title: string | null; headline: string; line: string; created_at: number | null; updated_at: number; model: string | null;
+  git_branch: string | null; prompts: number; turns: number; tool_calls: number; status: string; language: string; tags: string;
+  generator: string; done: string; next: string; artifacts: string; transcript_exists: number; mark_size: number; mark_mtime: number;
+  mark_entry: string; description: string | null; summary: string | null; summary_prompts: number; parent: string | null;
+}
+
+const DEFAULT_LIMIT = 50;
+const SNIPPET_TOKENS = 14;
+
+const json = <T>(text: string, fallback: T): T => {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+const opt = (v: string | null) => (v === null || v === '' ? undefined : v);
+const iso = (ms: number | null) => new Date(ms ?? 0).toISOString();
+const mask = (s: string) => maskSecrets(s);
+const maskList = (list: readonly string[]) => list.map(mask);
+
+function toSession(r: Row): StoredSession {
+  const out: StoredSession = {
+    id: r.id, agent: r.agent, cwd: r.cwd, project: r.project, name: r.name, headline: r.headline, line: r.line,
+    createdAt: iso(r.created_at ?? r.updated_at), updatedAt: iso(r.updated_at), transcript: r.transcript,
+    transcriptExists: r.transcript_exists === 1, counts: { prompts: r.prompts, turns: r.turns, toolCalls: r.tool_calls },
+    status: r.status, language: r.language, tags: json<string[]>(r.tags, []), generator: json(r.generator, { type: 'heuristic' }),
+    userNamed: r.user_named === 1, done: json<string[]>(r.done, []), next: json<string[]>(r.next, []),
+    artifacts: json<StoredArtifact[]>(r.artifacts, []), summaryPrompts: r.summary_prompts ?? 0,
+    mark: { size: r.mark_size, mtimeMs: r.mark_mtime, entry: r.mark_entry },
+  };
+  for (const [key, value] of [['title', r.title], ['model', r.model], ['gitBranch', r.git_branch], ['parent', r.parent], ['description', r.description], ['summary', r.summary]] as const) {
+    const v = opt(value);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+// LIKE pattern for "this folder or below" with % and _ escaped.
+const below = (dir: string) => dir.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\/+$/, '') + '/%';
+
+function filterSql(filter: ListFilter, alias: string): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.agent) {
+    where.push(`${alias}.agent = ?`);
+    params.push(filter.agent);
+  }
+  if (filter.folder) {
+    where.push(`(${alias}.cwd = ? OR ${alias}.cwd LIKE ? ESCAPE '\\')`);
+    params.push(filter.folder.replace(/(.)\/+$/, '$1'), below(filter.folder));
+  }
+  if (filter.since !== undefined) {
+    where.push(`${alias}.updated_at >= ?`);
+    params.push(filter.since);
+  }
+  return { where, params };
+}
+
+export class Store {
+  constructor(readonly db: Database.Database) {}
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Every file the scan has seen, by path. */
+  fileMarks(): Map<string, FileMark> {
+    const rows = this.db.prepare('SELECT transcript, size, mtime, state FROM files').all() as Array<FileMark & { transcript: string }>;
+    return new Map(rows.map((r) => [r.transcript, { size: r.size, mtime: r.mtime, state: r.state }]));
+  }
+
+  setFile(transcript: string, size: number, mtime: number, state: FileState): void {
+    this.db.prepare('INSERT INTO files(transcript, size, mtime, state) VALUES (?, ?, ?, ?) ON CONFLICT(transcript) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, state = excluded.state').run(transcript, size, mtime, state);
+  }
+
+  /**
+   * Files the scan no longer finds: their sessions stay (rows outlive transcripts) marked gone; a
+   * forgotten or left-out file's record goes (a new file at that path is a new session).
+   */
+  markGone(transcripts: readonly string[]): void {
+    const gone = this.db.prepare('UPDATE sessions SET transcript_exists = 0 WHERE transcript = ?');
+    const drop = this.db.prepare("DELETE FROM files WHERE transcript = ? AND state NOT IN ('indexed', 'gone')");
+    const mark = this.db.prepare("UPDATE files SET state = 'gone' WHERE transcript = ? AND state = 'indexed'");
+    this.db.transaction(() => {
+      for (const t of transcripts) {
+        gone.run(t);
+        drop.run(t);
+        mark.run(t);
+      }
+    }).immediate();
+  }
+
+  isForgotten(transcript: string): boolean {
+    return (this.db.prepare("SELECT 1 FROM files WHERE transcript = ? AND state = 'forgotten'").get(transcript) as unknown) !== undefined;
+  }
+
+  /** Insert or update one session (a user's name, model summary and first-seen time are kept). */
+  upsert(w: SessionWrite, now = Date.now()): void {
+    const tx = this.db.transaction(() => {
+      if (this.isForgotten(w.transcript)) return;
+      const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description FROM sessions WHERE transcript = ?').get(w.transcript) as
+        | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null }
+        | undefined;
+      const cwd = w.cwd;
+      let name = existing?.name;
+      if (!name) {
+        const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
+        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ?');
+        name = uniqueName(base, (n) => taken.get(cwd, n) !== undefined);
+      }
+      const values = {
+        id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
+        title: w.title === undefined ? null : mask(w.title), headline: mask(w.headline), line: mask(w.line),
+        created_at: existing?.created_at ?? w.createdAt ?? w.updatedAt, updated_at: w.updatedAt,
+        model: w.model ?? null, git_branch: w.gitBranch ?? null, parent: w.parent ?? null,
+        prompts: w.counts.prompts, turns: w.counts.turns, tool_calls: w.counts.toolCalls, status: w.status, language: w.language,
+        tags: JSON.stringify(maskList(w.tags)), done: JSON.stringify(maskList(w.done)), next: JSON.stringify(maskList(w.next)),
+        artifacts: JSON.stringify(w.artifacts.map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }))),
+        mark_size: w.mark.size, mark_mtime: w.mark.mtimeMs, mark_entry: w.mark.entry, indexed_at: now,
+      };
+      // A model summary's generator stays until a new model summary replaces it.
+      const generator = existing?.summary ? undefined : JSON.stringify(w.generator);
+      let rowid: number;
+      if (existing) {
+        rowid = existing.rowid;
+        this.db.prepare(
+          `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, title=@title, headline=@headline, line=@line,
+             created_at=@created_at, updated_at=@updated_at, model=@model, git_branch=@git_branch, parent=COALESCE(@parent, parent),
+             prompts=@prompts, turns=@turns, tool_calls=@tool_calls, status=@status, language=@language,
+             tags=CASE WHEN summary IS NULL THEN @tags ELSE tags END, done=@done,
+             next=CASE WHEN summary IS NULL THEN @next ELSE next END, artifacts=@artifacts, transcript_exists=1,
+             mark_size=@mark_size, mark_mtime=@mark_mtime, mark_entry=@mark_entry, indexed_at=@indexed_at
+             ${generator ? ', generator=@generator' : ''}
+           WHERE rowid=@rowid`,
+        ).run({ ...values, rowid, ...(generator ? { generator } : {}) });
+      } else {
+        rowid = Number(
+          this.db.prepare(
+            `INSERT INTO sessions(id, agent, transcript, cwd, project, name, title, headline, line, created_at, updated_at, model, git_branch, parent,
+               prompts, turns, tool_calls, status, language, tags, generator, done, next, artifacts, mark_size, mark_mtime, mark_entry, indexed_at)
+             VALUES (@id, @agent, @transcript, @cwd, @project, @name, @title, @headline, @line, @created_at, @updated_at, @model, @git_branch, @parent,
+               @prompts, @turns, @tool_calls, @status, @language, @tags, @generator, @done, @next, @artifacts, @mark_size, @mark_mtime, @mark_entry, @indexed_at)`,
+          ).run({ ...values, generator: JSON.stringify(w.generator) }).lastInsertRowid,
+        );
+      }
+      this.writeText(rowid, mask(w.text));
+      this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
+    });
+    tx.immediate();
+  }
+
+  // The FTS row of a session: head (name, title, headline, tags, project), body (condensed text), summary.
+  private writeText(rowid: number, body?: string): void {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
+    const old = this.db.prepare('SELECT body FROM session_text WHERE rowid = ?').get(rowid) as { body: string } | undefined;
+    const head = [r.name.replace(/-/g, ' '), r.title ?? '', r.headline, json<string[]>(r.tags, []).join(' '), r.project].join('\n');
+    const summary = [r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
+    this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(rowid);
+    this.db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, head, body ?? old?.body ?? '', summary);
+  }
+
+  private rowsOf(sql: string, params: unknown[]): StoredSession[] {
+    return (this.db.prepare(sql).all(...params) as Row[]).map(toSession);
+  }
+
+  list(filter: ListFilter = {}): StoredSession[] {
+    const { where, params } = filterSql(filter, 's');
+    return this.rowsOf(`SELECT s.* FROM sessions s ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY s.updated_at DESC LIMIT ?`, [...params, filter.limit ?? DEFAULT_LIMIT]);
+  }
+
+  /** Ranked hits for a user's plain words; `error` when the query holds no word. Never an FTS syntax error. */
+  search(query: string, filter: ListFilter = {}): { hits: StoredHit[] } | { error: string } {
+    const match = toFtsQuery(query);
+    if (!match) return { error: `Expected words to search for, got ${JSON.stringify(query)}` };
+    const { where, params } = filterSql(filter, 's');
+    const rows = this.db
+      .prepare(
+        `SELECT s.*, snippet(session_text, -1, ?, ?, '…', ${SNIPPET_TOKENS}) AS snip, bm25(session_text, 4.0, 1.0, 2.0) AS score
+         FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
+         WHERE session_text MATCH ? ${where.length ? 'AND ' + where.join(' AND ') : ''}
+         ORDER BY score LIMIT ?`,
+      )
+      .all(HIT_START, HIT_END, match, ...params, filter.limit ?? DEFAULT_LIMIT) as Array<Row & { snip: string; score: number }>;
+    return { hits: rows.map((r) => ({ ...toSession(r), snippet: r.snip, score: r.score })) };
+  }
+
+  get(id: string): StoredSession | undefined {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE id = ? ORDER BY updated_at DESC LIMIT 1').get(id) as Row | undefined;
+    return r ? toSession(r) : undefined;
+  }
+
+  byTranscript(transcript: string): StoredSession | undefined {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE transcript = ?').get(transcript) as Row | undefined;
+    return r ? toSession(r) : undefined;
+  }
+
+  /** id → id prefix → exact name → fuzzy name (`@@name` accepted); a name in `cwd` wins over the same name elsewhere. */
+  resolve(ref: string, opts: { cwd?: string } = {}): StoreRef {
+    const r = ref.trim().replace(/^@@/, '');
+    if (!r) return { ok: false, kind: 'none', candidates: [] };
+    const pick = (rows: StoredSession[]): StoreRef | undefined => {
+      if (rows.length === 1) return { ok: true, row: rows[0] as StoredSession };
+      if (rows.length > 1) {
+        const here = opts.cwd ? rows.filter((x) => x.cwd === opts.cwd) : [];
+        if (here.length === 1) return { ok: true, row: here[0] as StoredSession };
+        return { ok: false, kind: 'ambiguous', candidates: rows.slice(0, 10) };
+      }
+      return undefined;
+    };
+    const likeEsc = r.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return (
+      pick(this.rowsOf('SELECT * FROM sessions WHERE id = ? ORDER BY updated_at DESC LIMIT 11', [r])) ??
+      (r.length >= 4 ? pick(this.rowsOf("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 11", [likeEsc + '%'])) : undefined) ??
+      pick(this.rowsOf('SELECT * FROM sessions WHERE name = ? ORDER BY updated_at DESC LIMIT 11', [normalizeUserName(r) ?? r])) ??
+      pick(this.fuzzy(r)) ?? { ok: false, kind: 'none', candidates: [] }
+    );
+  }
+
+  // Names holding every word of the ref (in order of recency).
+  private fuzzy(ref: string): StoredSession[] {
+    const words = (normalizeUserName(ref) ?? '').split('-').filter(Boolean);
+    if (words.length === 0) return [];
+    const where = words.map(() => "name LIKE ? ESCAPE '\\'").join(' AND ');
+    return this.rowsOf(`SELECT * FROM sessions WHERE ${where} ORDER BY updated_at DESC LIMIT 11`, words.map((w) => '%' + w.replace(/[\\%_]/g, (c) => `\\${c}`) + '%'));
+  }
+
+  /** Give a session the user's own name; an error when the name is empty or taken in that folder. */
+  rename(id: string, name: string): { ok: true; name: string } | { ok: false; error: string } {
+    const clean = normalizeUserName(name);
+    if (!clean) return { ok: false, error: `Expected a name with letters or digits, got ${JSON.stringify(name)}` };
+    return this.db.transaction((): { ok: true; name: string } | { ok: false; error: string } => {
+      const row = this.db.prepare('SELECT rowid, cwd FROM sessions WHERE id = ?').get(id) as { rowid: number; cwd: string } | undefined;
+      if (!row) return { ok: false, error: `no session ${id} in the index` };
+      const other = this.db.prepare('SELECT id FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?').get(row.cwd, clean, row.rowid) as { id: string } | undefined;
+      if (other) return { ok: false, error: `the name ${clean} is taken by session ${other.id} in that folder` };
+      this.db.prepare('UPDATE sessions SET name = ?, user_named = 1 WHERE rowid = ?').run(clean, row.rowid);
+      this.writeText(row.rowid);
+      return { ok: true, name: clean };
+    }).immediate();
+  }
+
+  /** A model's summary: name (unless the user named it), description, summary, tags, next step. */
+  setModelSummary(id: string, s: { name: string; description: string; summary: string; tags: string[]; next: string }, generator: { type: string; model?: string }): void {
+    this.db.transaction(() => {
+      const row = this.db.prepare('SELECT rowid, cwd, name, user_named, prompts FROM sessions WHERE id = ?').get(id) as { rowid: number; cwd: string; name: string; user_named: number; prompts: number } | undefined;
+      if (!row) return;
+      let name = row.name;
+      const wanted = normalizeUserName(mask(s.name))?.replace(/[^a-z0-9-]/g, '').replace(/^-+|-+$/g, '');
+      if (!row.user_named && wanted && wanted !== row.name) {
+        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
+        name = uniqueName(wanted.slice(0, 40), (n) => taken.get(row.cwd, n, row.rowid) !== undefined);
+      }
+      this.db
+        .prepare('UPDATE sessions SET name = ?, description = ?, summary = ?, tags = ?, next = ?, generator = ?, summary_prompts = ? WHERE rowid = ?')
+        .run(name, mask(s.description), mask(s.summary), JSON.stringify(maskList(s.tags)), JSON.stringify(s.next ? [mask(s.next)] : []), JSON.stringify(generator), row.prompts, row.rowid);
+      this.writeText(row.rowid);
+    }).immediate();
+  }
+
+  condensedText(id: string): string {
+    const r = this.db.prepare('SELECT t.body FROM session_text t JOIN sessions s ON s.rowid = t.rowid WHERE s.id = ?').get(id) as { body: string } | undefined;
+    return r?.body ?? '';
+  }
+
+  passages(id: string, question: string, limit?: number): string[] {
+    return relevantPassages(this.condensedText(id), question, limit);
+  }
+
+  /** Delete sessions and their text for good; their files are remembered only as forgotten. Returns how many. */
+  forget(ids: readonly string[]): number {
+    const n = this.db.transaction(() => {
+      let count = 0;
+      for (const id of ids) {
+        const rows = this.db.prepare('SELECT rowid, transcript, mark_size, mark_mtime FROM sessions WHERE id = ?').all(id) as Array<{ rowid: number; transcript: string; mark_size: number; mark_mtime: number }>;
+        for (const r of rows) count += this.dropRow(r);
+      }
+      return count;
+    }).immediate();
+    this.checkpoint();
+    return n;
+  }
+
+  /** Forget every session whose folder is `dir` or below it. */
+  forgetFolder(dir: string): number {
+    const n = this.db.transaction(() => {
+      const { where, params } = filterSql({ folder: dir }, 's');
+      const rows = this.db.prepare(`SELECT s.rowid, s.transcript, s.mark_size, s.mark_mtime FROM sessions s WHERE ${where.join(' AND ')}`).all(...params) as Array<{ rowid: number; transcript: string; mark_size: number; mark_mtime: number }>;
+      let count = 0;
+      for (const r of rows) count += this.dropRow(r);
+      return count;
+    }).immediate();
+    this.checkpoint();
+    return n;
+  }
+
+  private dropRow(r: { rowid: number; transcript: string; mark_size: number; mark_mtime: number }): number {
+    this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
+    this.db.prepare('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
+    this.setFile(r.transcript, r.mark_size, r.mark_mtime, 'forgotten');
+    return 1;
+  }
+
+  // Forgotten text must not linger in the write-ahead log either.
+  private checkpoint(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // another reader holds the log: the next checkpoint overwrites it (secure_delete zeroes the pages)
+    }
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+  }
+}

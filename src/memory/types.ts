@@ -1,0 +1,110 @@
+/**
+ * The memory layer's plain data: a stored session row, what a writer hands the store, the events the
+ * condensed text is built from (structurally the transcript layer's events; app passes them through).
+ */
+
+export interface SessionCounts {
+  prompts: number;
+  turns: number;
+  toolCalls: number;
+}
+
+export interface StoredArtifact {
+  kind: string;
+  label: string;
+  locator: string;
+}
+
+/** One session as the index keeps it. Times are ISO-8601. */
+export interface StoredSession {
+  id: string;
+  agent: string;
+  cwd: string;
+  project: string;
+  name: string;
+  title?: string;
+  headline: string;
+  line: string;
+  createdAt: string;
+  updatedAt: string;
+  transcript: string;
+  transcriptExists: boolean;
+  model?: string;
+  gitBranch?: string;
+  parent?: string;
+  counts: SessionCounts;
+  status: string;
+  language: string;
+  tags: string[];
+  generator: { type: string; model?: string };
+  userNamed: boolean;
+  done: string[];
+  next: string[];
+  artifacts: StoredArtifact[];
+  description?: string;
+  summary?: string;
+  /** User prompts counted when the last model summary was written (the ≥ 5 new prompts gate). */
+  summaryPrompts: number;
+  /** The indexed-up-to mark: bytes and mtime of the transcript when read, and its last entry's stamp. */
+  mark: { size: number; mtimeMs: number; entry: string };
+}
+
+/** What a writer (the scan, the live wrapper) gives the store for one session. */
+export interface SessionWrite {
+  id: string;
+  agent: string;
+  transcript: string;
+  cwd: string;
+  project: string;
+  title?: string;
+  headline: string;
+  line: string;
+  createdAt?: number;
+  updatedAt: number;
+  model?: string;
+  gitBranch?: string;
+  parent?: string;
+  counts: SessionCounts;
+  status: string;
+  language: string;
+  tags: string[];
+  generator: { type: string; model?: string };
+  done: string[];
+  next: string[];
+  artifacts: StoredArtifact[];
+  /** Condensed text for full-text search (condense.ts). */
+  text: string;
+  /** Words a generated name is made from (condense.ts nameHints). */
+  nameHints: { task: string; files: string[]; commands: string[] };
+  mark: { size: number; mtimeMs: number; entry: string };
+}
+
+/** The normalized events the condensed text is made of (the transcript layer's, by structure). */
+export type MemoryEvent =
+  | { kind: 'user'; text: string; command?: boolean }
+  | { kind: 'assistant'; text: string }
+  | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; callId?: string }
+  | { kind: 'tool-result'; ok: boolean; text: string; callId?: string }
+  | { kind: 'summary'; text: string }
+  | { kind: 'title'; text: string }
+  | { kind: string; text?: string };
+
+export interface ListFilter {
+  agent?: string;
+  /** Only sessions whose cwd is this folder or below it. */
+  folder?: string;
+  /** Epoch ms: only sessions updated since. */
+  since?: number;
+  limit?: number;
+}
+
+export interface StoredHit extends StoredSession {
+  /** The best matching passage; matched words between HIT_START and HIT_END. */
+  snippet: string;
+  /** bm25 rank: lower is better (negative). */
+  score: number;
+}
+
+/** Markers around matched words in snippets (private-use characters: never in sanitized output by chance). */
+export const HIT_START = '\uE000';
+export const HIT_END = '\uE001';

@@ -9,11 +9,12 @@
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
   ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
-  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, eraseChars,
+  RESTORE_CURSOR, SAVE_CURSOR, SET_WHOLE_SCROLL_REGION, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, deleteLines, eraseChars,
+  setScrollRegion,
 } from './ansi.js';
 import { barTopRow, renderOverlayRows, type BarPosition } from './overlay.js';
 import {
-  loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollTop, type CellAttributes,
+  loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollRegion, readXtermScrollTop, type CellAttributes,
 } from '../util/private-internals/xterm.js';
 
 /**
@@ -221,12 +222,23 @@ export class ScreenMirror {
       return { skip: 'unknown', knownRows: Math.max(0, this.rows - this.knownFromRow) };
     }
     let draw = '';
-    let restore = '';
+    let rowsBack = '';
     for (let i = 0; i < count; i++) {
       draw += cursorTo(top + i, 0) + (rows[i] ?? '');
-      restore += cursorTo(top + i, 0) + this.serializeRow(top + i);
+      rowsBack += cursorTo(top + i, 0) + this.serializeRow(top + i);
     }
-    return { draw: this.framed(draw), restore: this.framed(restore) };
+    return { draw: this.framed(draw), restore: this.framed(this.freshLines(top, count) + rowsBack) };
+  }
+
+  // The bottom rows from `top` down deleted (DL), so blank lines come in: the rows are then rewritten on
+  // lines as fresh as the agent's were. Full-width picker rows would otherwise leave tmux's lines longer
+  // than the agent wrote them (the same on screen, but not in capture-pane -e). DL works inside the
+  // scroll region only: the region is widened to the whole screen for it, then put back.
+  private freshLines(top: number, count: number): string {
+    const region = readXtermScrollRegion(this.term);
+    if (!region) return '';
+    const whole = region.top === 0 && region.bottom === this.rows - 1;
+    return SGR_RESET + (whole ? '' : SET_WHOLE_SCROLL_REGION) + cursorTo(top, 0) + deleteLines(count) + (whole ? '' : setScrollRegion(region.top, region.bottom));
   }
 
   /** Every row the copy knows, repainted as it has them (the screen after a resize left bar text behind). */

@@ -11,8 +11,8 @@ const ROWS = [row('1', 'auth-refactor', 'Split the auth module'), row('2', 'bill
 function rig(options: { bracketed?: boolean; memory?: PickerMemory | { error: string }; coverFails?: boolean } = {}) {
   const log: string[] = [];
   let capture: ((data: string) => void) | undefined;
-  const listeners = { resize: new Set<() => void>(), exit: new Set<() => void>() };
-  const sub = (set: Set<() => void>, fn: () => void): Disposable => (set.add(fn), { dispose: () => set.delete(fn) });
+  const listeners = { resize: new Set<(v: never) => void>(), exit: new Set<(v: never) => void>() };
+  const sub = (set: Set<(v: never) => void>, fn: (v: never) => void): Disposable => (set.add(fn), { dispose: () => set.delete(fn) });
   let holds = 0;
   const run: PickerRun = {
     cols: 80,
@@ -113,11 +113,11 @@ describe('openPicker', () => {
   it('a resize or the agent exit closes it; a picker that cannot be drawn gives the keys back', async () => {
     const resized = rig();
     await pollUntil(() => resized.draws.length > 0, { description: 'a draw' });
-    for (const fn of resized.listeners.resize) fn();
+    for (const fn of resized.listeners.resize) fn({ cols: 80, rows: 24 } as never);
     expect(await resized.session.closed).toBe('resized');
     const exited = rig();
     await pollUntil(() => exited.draws.length > 0, { description: 'a draw' });
-    for (const fn of exited.listeners.exit) fn();
+    for (const fn of exited.listeners.exit) fn({} as never);
     expect(await exited.session.closed).toBe('exited');
     expect(exited.holdCount()).toBe(0);
     const failed = rig({ coverFails: true });

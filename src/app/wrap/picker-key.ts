@@ -16,6 +16,7 @@ export interface PickerKeyInput {
   key: Hotkey;
   env: Env;
   options: Options;
+  cwd: string;
   log: DebugLog;
 }
 
@@ -34,7 +35,7 @@ export function startPickerKey(input: PickerKeyInput): Disposable {
         return openPicker({
           run,
           screen: input.screen,
-          openMemory: () => openPickerMemory({ env: input.env, options: input.options }),
+          openMemory: () => openPickerMemory({ env: input.env, options: input.options, cwd: input.cwd }),
           initialInput: typed,
           now: () => Date.now(),
           log,

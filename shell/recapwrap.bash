@@ -18,13 +18,13 @@ _recapwrap_complete() {
   [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
   local agents="pi claude codex qwen gemini"
   local commands="recap next transcript status ls board resume config doctor demo help"
-  local root_opts="--agent --away --idle --display --position --generator --model --hotkey --bar-rows --notify --no-focus --no-llm --tmux-focus --help --version"
+  local root_opts="--agent --away --idle --display --position --generator --model --hotkey --pick-key --bar-rows --notify --no-focus --no-llm --tmux-focus --help --version"
   # The subcommand (or wrapped command): the first word that is neither an option nor an option's value.
   local i=1 sub= w
   while [ "$i" -lt "$COMP_CWORD" ]; do
     w=${COMP_WORDS[i]}
     case $w in
-      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--bar-rows|--notify) i=$((i + 2)) ;;
+      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--pick-key|--bar-rows|--notify) i=$((i + 2)) ;;
       -*) i=$((i + 1)) ;;
       *) sub=$w; break ;;
     esac
@@ -43,7 +43,7 @@ _recapwrap_complete() {
     --pane) COMPREPLY=($(compgen -W "$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)" -- "$cur")); return ;;
     --from) COMPREPLY=($(compgen -W "$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)" -- "$cur")); return ;;
     --notify) COMPREPLY=($(compgen -W "auto bell osc tmux none command:" -- "$cur")); return ;;
-    --away|--idle|--model|--hotkey|--bar-rows|--pick|--limit|--width) COMPREPLY=(); return ;;
+    --away|--idle|--model|--hotkey|--pick-key|--bar-rows|--pick|--limit|--width) COMPREPLY=(); return ;;
   esac
   if [ -z "$sub" ]; then
     if [[ $cur == -* ]]; then

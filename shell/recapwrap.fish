@@ -44,6 +44,7 @@ complete -c recapwrap -n $__rw_no_sub -l position -x -a 'top bottom' -d 'overlay
 complete -c recapwrap -n $__rw_no_sub -l generator -x -a 'auto heuristic agent openai anthropic' -d 'who writes recaps'
 complete -c recapwrap -n $__rw_no_sub -l model -x -d 'model for the generators'
 complete -c recapwrap -n $__rw_no_sub -l hotkey -x -d 'key that shows a recap now'
+complete -c recapwrap -n $__rw_no_sub -l pick-key -x -d 'key that opens the past-session picker'
 complete -c recapwrap -n $__rw_no_sub -l no-focus -d 'leave terminal focus reporting alone'
 complete -c recapwrap -n $__rw_no_sub -l no-llm -d 'offline heuristic recaps only'
 complete -c recapwrap -n $__rw_no_sub -l tmux-focus -d 'turn on tmux focus-events when off'

@@ -44,6 +44,7 @@ _recapwrap() {
     '--generator[who writes recaps]:name:(auto heuristic agent openai anthropic)'
     '--model[model for the generators]:model:'
     '--hotkey[key that shows a recap now]:key:'
+    '--pick-key[key that opens the past-session picker]:key:'
     '--no-focus[leave terminal focus reporting alone]'
     '--no-llm[offline heuristic recaps only]'
     '--tmux-focus[turn on tmux focus-events when off]'
@@ -54,13 +55,13 @@ _recapwrap() {
   local i=2 sub=
   while (( i < CURRENT )); do
     case ${words[i]} in
-      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--bar-rows|--notify) (( i += 2 )) ;;
+      --agent|--away|--idle|--display|--position|--generator|--model|--hotkey|--pick-key|--bar-rows|--notify) (( i += 2 )) ;;
       -*) (( i++ )) ;;
       *) sub=${words[i]}; break ;;
     esac
   done
   if [[ -z $sub ]]; then
-    if [[ $PREFIX == -* || ${words[CURRENT-1]} == --(agent|away|idle|display|position|generator|model|hotkey|bar-rows|notify) ]]; then
+    if [[ $PREFIX == -* || ${words[CURRENT-1]} == --(agent|away|idle|display|position|generator|model|hotkey|pick-key|bar-rows|notify) ]]; then
       _arguments -s $root_opts
     else
       _describe -t commands 'recapwrap command' subcommands

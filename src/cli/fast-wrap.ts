@@ -5,7 +5,9 @@
  */
 
 /** Every word the full CLI treats as a subcommand; fast-wrap.test.ts checks it against the program. */
-export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help', 'next'];
+export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help', 'next',
+  // session memory (#25)
+  'index', 'sessions', 'search', 'show', 'name', 'forget'];
 
 // Whether argv is a plain wrap that needs no option parsing.
 export function isPlainWrap(argv: readonly string[]): boolean {

@@ -51,10 +51,10 @@ function isCorrupt(error: unknown): boolean {
   return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
 }
 
-function connect(file: string): Database.Database {
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+function connect(file: string, busyMs: number): Database.Database {
+  const db = new Database(file, { timeout: busyMs });
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${busyMs}`);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('secure_delete = ON');
@@ -82,7 +82,9 @@ function moveAside(file: string, now: number): string {
 }
 
 /** Open (creating or migrating) the index at `file`; never throws. */
-export function openStore(file: string, now = Date.now()): OpenStoreResult {
+export function openStore(file: string, opts: { now?: number; busyMs?: number } = {}): OpenStoreResult {
+  const now = opts.now ?? Date.now();
+  const busyMs = opts.busyMs ?? BUSY_TIMEOUT_MS;
   try {
     ensurePrivateDir(dirname(file));
   } catch (error) {
@@ -91,7 +93,7 @@ export function openStore(file: string, now = Date.now()): OpenStoreResult {
   const problem = checkFile(file);
   if (problem) return { ok: false, error: problem };
   try {
-    return { ok: true, store: new Store(connect(file)) };
+    return { ok: true, store: new Store(connect(file, busyMs)) };
   } catch (error) {
     if ((error as { code?: string }).code === 'RECAPWRAP_NEWER') return { ok: false, error: (error as Error).message };
     if (!isCorrupt(error)) return { ok: false, error: `cannot open the session index ${file}: ${(error as Error).message}` };
@@ -105,7 +107,7 @@ export function openStore(file: string, now = Date.now()): OpenStoreResult {
     const again = checkFile(file);
     if (again) return { ok: false, error: again };
     try {
-      return { ok: true, store: new Store(connect(file)), warning };
+      return { ok: true, store: new Store(connect(file, busyMs)), warning };
     } catch (e) {
       return { ok: false, error: `cannot open the session index ${file}: ${(e as Error).message}` };
     }

@@ -227,6 +227,8 @@ export interface TranscriptAdapter {
    * opened (ids come from file names; the index reads the id from the file). Missing folders give [].
    */
   listAllSessions(ctx: AgentContext): Promise<SessionFileInfo[]>;
+  /** The project folder of a session file whose content does not name it (from the agent's own records). */
+  folderOfFile?(file: string, ctx: AgentContext): Promise<string | undefined>;
   /** Arguments that make the agent resume exactly this session. */
   resumeArgs(session: { id: string; file: string }): string[];
 

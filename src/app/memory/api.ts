@@ -95,9 +95,9 @@ function toCard(s: StoredSession): SessionCard {
 }
 
 /** Open the session index of this user; an error (one line) when memory is off or the state folder is unsafe. */
-export async function openSessionMemory(input: { env: Env; options: Options; cwd?: string }): Promise<SessionMemory | { error: string }> {
+export async function openSessionMemory(input: { env: Env; options: Options; cwd?: string; busyMs?: number }): Promise<SessionMemory | { error: string }> {
   if (!input.options.memory) return { error: 'session memory is off (`memory: false` in the config, or RECAPWRAP_MEMORY=0)' };
-  const opened = openStore(indexFile(input.env));
+  const opened = openStore(indexFile(input.env), { busyMs: input.busyMs });
   if (!opened.ok) return { error: opened.error };
   const store = opened.store;
   const home = getHomeDir(input.env);

@@ -11,7 +11,7 @@ import type { Env } from '../../config/paths.js';
 import type { Store } from '../../memory/store.js';
 import type { RecapEngine } from '../../recap/engine.js';
 import { loadSessionFile } from '../../transcripts/load.js';
-import { listAdapters } from '../../transcripts/registry.js';
+import { findAdapter, listAdapters } from '../../transcripts/registry.js';
 import type { AgentId, SessionFileInfo } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { createEngine } from '../recap-engine.js';
@@ -86,6 +86,10 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     stats.read++;
     try {
       const session = await loadSessionFile(f.file, { agent: f.agent });
+      if (!session.cwd) {
+        const cwd = await findAdapter(f.agent)?.folderOfFile?.(f.file, ctx).catch(() => undefined);
+        if (cwd) session.cwd = cwd;
+      }
       if (session.events.length === 0 && !session.title) {
         store.setFile(f.file, f.size, f.mtimeMs, 'unreadable');
         stats.skipped++;

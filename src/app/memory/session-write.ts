@@ -3,7 +3,7 @@
  * counts, tags, name hints and the indexed-up-to mark. Shared by the scan and the live wrapper.
  */
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
 import type { MemoryEvent, SessionWrite } from '../../memory/types.js';
 import type { Recap } from '../../recap/types.js';
@@ -14,6 +14,8 @@ const projectCache = new Map<string, string>();
 /** The project a folder belongs to: the name of its git repository's top folder, else the folder's own name. */
 export function projectOf(cwd: string): string {
   if (!cwd) return 'unknown';
+  // A folder of another system (a Windows path read on Linux): its last part, no file system walk.
+  if (!isAbsolute(cwd)) return cwd.split(/[\\/]/).filter(Boolean).pop() ?? cwd;
   const cached = projectCache.get(cwd);
   if (cached !== undefined) return cached;
   let dir = cwd;

@@ -22,6 +22,7 @@ import { startControlSocket } from './control-wiring.js';
 import { startLiveRecap, type RecapDisplay } from './live-recap.js';
 import type { PickerScreen } from '../picker/picker-session.js';
 import { startPickerKey } from './picker-key.js';
+import { startMemoryWriter } from './memory-writer.js';
 import type { StateFolders } from './state-folders.js';
 import type { WrapRun } from './wrap-run.js';
 
@@ -93,6 +94,8 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     recapLine: () => state.current.lastRecap?.line,
     onMark: (mark) => state.update({ attention: mark }, { now: true }),
   });
+  // Session memory (#25): the index gets this session's row at each turn end and at exit.
+  const memory = startMemoryWriter({ options, env, cwd, log: (message, data) => log('memory', message, data) });
   const tracker = new SessionTracker({ adapter, plan: input.launch, cwd, env, home: getHomeDir(env), childPid: run.pid, startedAt, stateDir, log });
   const tmux =
     input.display.kind === 'tmux'
@@ -118,6 +121,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
         ...(quick ? { lastRecap: { line: drafter.quickLine(session), stamp: session.stamp, createdAt: now() } } : {}),
       });
       attention.report(activity, session);
+      if (activity === 'idle' || activity === 'waiting') memory.turnEnd(session);
     },
   });
   const hotkey = parseHotkey(options.hotkey);
@@ -162,6 +166,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
       state.update({ state: 'exited', stateSince: now() });
       activity.dispose();
       live.dispose();
+      await memory.exit(tracker.current);
       await tracker.stop();
       await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap
       if (input.display.kind === 'overlay') input.display.screen.dispose();

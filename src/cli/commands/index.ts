@@ -5,6 +5,7 @@ import { registerConfig } from './config.js';
 import { registerDemo } from './demo.js';
 import { registerDoctor } from './doctor.js';
 import { registerLs } from './ls.js';
+import { registerMemory } from './memory.js';
 import { registerNext } from './next.js';
 import { registerRecap } from './recap.js';
 import { registerResume } from './resume.js';
@@ -24,4 +25,5 @@ export function registerSubcommands(program: Command): void {
   registerResume(program);
   registerBoard(program);
   registerNext(program);
+  registerMemory(program);
 }

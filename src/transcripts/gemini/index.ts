@@ -7,13 +7,14 @@
  * appends to the old file: the file of this folder written since our start is the one.
  */
 import { openRegular } from '../regular-file.js';
-import { basename, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { readSmallFile } from '../regular-file.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
-import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiTmpDir } from './paths.js';
+import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiDir, getGeminiTmpDir } from './paths.js';
 import { geminiOneShot } from './one-shot.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -94,6 +95,20 @@ export async function listAllGeminiSessions(ctx: AgentContext): Promise<SessionF
   return infosIn('gemini', await allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string);
 }
 
+/** The project root of a chats file: the `.project_root` marker beside chats/, else the projects.json entry for its slug. */
+export async function geminiFolderOfFile(file: string, ctx: AgentContext): Promise<string | undefined> {
+  const projectDir = dirname(dirname(file));
+  const marker = (await readSmallFile(join(projectDir, '.project_root'), 64 * 1024))?.trim();
+  if (marker && isAbsolute(marker)) return marker;
+  const slug = basename(projectDir);
+  try {
+    const reg = JSON.parse((await readSmallFile(join(getGeminiDir(ctx.env, ctx.home), 'projects.json'), 16 * 1024 * 1024)) ?? '') as { projects?: Record<string, unknown> };
+    return Object.entries(reg.projects ?? {}).find(([, s]) => s === slug)?.[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export async function listGeminiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const out: SessionFileInfo[] = [];
   for (const dir of await geminiChatsDirs(ctx)) {
@@ -133,6 +148,7 @@ export const geminiAdapter: TranscriptAdapter = {
   locateLive: locateGeminiLive,
   listSessions: listGeminiSessions,
   listAllSessions: listAllGeminiSessions,
+  folderOfFile: geminiFolderOfFile,
   resumeArgs: (session) => ['--resume', session.id],
   command: 'gemini',
   oneShot: geminiOneShot,

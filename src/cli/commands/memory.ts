@@ -1,0 +1,81 @@
+/**
+ * The session-memory commands: `index`, `sessions`, `search`, `show`, `name`, `forget`. Thin: options
+ * in, the work in memory-run.ts (loaded when one of them runs, never on the wrapper's start-up path).
+ */
+import type { Command } from 'commander';
+import { formatAgentIds } from '../../transcripts/agent-ids.js';
+import { setExitCode } from '../exit-code.js';
+import type { MemoryCliOptions, MemoryVerb } from './memory-run.js';
+
+function filters(cmd: Command): Command {
+  return cmd
+    .option('--here', 'only sessions of this folder (and below)', false)
+    .option('--folder <dir>', 'only sessions of this folder (and below)')
+    .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
+    .option('--since <age>', 'only sessions active in this time: 30m, 12h, 3d, 2w')
+    .option('--limit <n>', 'at most this many')
+    .option('--json', 'print JSON', false);
+}
+
+async function run(cmd: Command, verb: MemoryVerb, args: string[], options: MemoryCliOptions): Promise<void> {
+  const { runMemoryCommand } = await import('./memory-run.js');
+  const { out, err, code } = await runMemoryCommand(verb, args, options, {
+    env: process.env,
+    cwd: process.cwd(),
+    now: Date.now(),
+    columns: process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY,
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+    progress: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
+  });
+  process.stdout.write(out);
+  process.stderr.write(err);
+  setExitCode(cmd, code);
+}
+
+export function registerMemory(program: Command): void {
+  program
+    .command('index')
+    .description("bring the session index up to date with every agent's session folders (incremental)")
+    .option('--rebuild', 're-read every session file, not only the changed ones', false)
+    .option('--json', 'print what was done as JSON', false)
+    .action(async function (this: Command, options: MemoryCliOptions) {
+      await run(this, 'index', [], options);
+    });
+  filters(program.command('sessions'))
+    .description('past sessions of every agent in every folder, newest first: name, agent, age, folder, headline')
+    .action(async function (this: Command, options: MemoryCliOptions) {
+      await run(this, 'sessions', [], options);
+    });
+  filters(program.command('search'))
+    .description('full-text search over every past session (prompts, answers, files, commands, summaries)')
+    .argument('<query...>', 'plain words; every word must match (as a word or its start)')
+    .action(async function (this: Command, query: string[], options: MemoryCliOptions) {
+      await run(this, 'search', [query.join(' ')], options);
+    });
+  program
+    .command('show')
+    .description("one session's card: name, summary, done/next, files, stats, transcript, the command that resumes it")
+    .argument('<ref>', 'session id, id prefix, name or @@name')
+    .option('--json', 'print the card as JSON', false)
+    .action(async function (this: Command, ref: string, options: MemoryCliOptions) {
+      await run(this, 'show', [ref], options);
+    });
+  program
+    .command('name')
+    .description('give a session your own name (never overwritten by a generator)')
+    .argument('<ref>', 'session id, id prefix, name or @@name')
+    .argument('<name>', 'the new name (lowercase kebab: my-login-fix)')
+    .option('--json', 'print the renamed session as JSON', false)
+    .action(async function (this: Command, ref: string, name: string, options: MemoryCliOptions) {
+      await run(this, 'name', [ref, name], options);
+    });
+  program
+    .command('forget')
+    .description("delete sessions' rows and text from the index for good (not indexed again while the transcript exists)")
+    .argument('[ref]', 'session id, id prefix, name or @@name')
+    .option('--folder <dir>', "forget every session of this folder and below")
+    .option('--json', 'print how many were forgotten as JSON', false)
+    .action(async function (this: Command, ref: string | undefined, options: MemoryCliOptions) {
+      await run(this, 'forget', ref === undefined ? [] : [ref], options);
+    });
+}

@@ -1,0 +1,197 @@
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from './open-store.js';
+import { migrate, SCHEMA_VERSION } from './schema.js';
+import type { Store } from './store.js';
+import { HIT_END, HIT_START, type SessionWrite } from './types.js';
+
+let dir: string;
+let file: string;
+const stores: Store[] = [];
+
+function open(): Store {
+  const r = openStore(file);
+  if (!r.ok) throw new Error(r.error);
+  stores.push(r.store);
+  return r.store;
+}
+
+function write(over: Partial<SessionWrite> & { id: string }): SessionWrite {
+  return {
+    agent: 'claude', transcript: `/t/${over.id}.jsonl`, cwd: '/home/u/shop', project: 'shop', headline: 'headline', line: 'recap: x',
+    updatedAt: Date.parse('2026-11-20T10:00:00Z'), counts: { prompts: 1, turns: 1, toolCalls: 0 }, status: 'idle', language: 'en', tags: [],
+    generator: { type: 'heuristic' }, done: [], next: [], artifacts: [], text: '> fix the checkout page', nameHints: { task: 'fix the checkout page', files: [], commands: [] },
+    mark: { size: 10, mtimeMs: 1, entry: 's1' },
+    ...over,
+  };
+}
+
+beforeEach(() => {
+  dir = join(mkdtempSync(join(tmpdir(), 'rw-store-')), 'state');
+  file = join(dir, 'index.db');
+});
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  rmSync(join(dir, '..'), { recursive: true, force: true });
+});
+
+describe('the session store', () => {
+  it('creates a private WAL database at the latest schema', () => {
+    const store = open();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    store.upsert(write({ id: 'a1' }));
+    for (const f of readdirSync(dir)) expect(statSync(join(dir, f)).mode & 0o077, f).toBe(0);
+  });
+
+  it('names sessions from project and task, unique per folder, and keeps a user name', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1' }));
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl' }));
+    store.upsert(write({ id: 'a3', transcript: '/t/a3.jsonl', cwd: '/home/u/other' }));
+    expect(store.get('a1')?.name).toBe('shop-fix-checkout-page');
+    expect(store.get('a2')?.name).toBe('shop-fix-checkout-page-2');
+    expect(store.get('a3')?.name).toBe('shop-fix-checkout-page');
+    expect(store.rename('a2', 'Checkout v2')).toEqual({ ok: true, name: 'checkout-v2' });
+    expect(store.rename('a1', 'checkout-v2')).toMatchObject({ ok: false });
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl', text: '> later prompt', mark: { size: 20, mtimeMs: 2, entry: 's2' } }));
+    store.setModelSummary('a2', { name: 'model-name', description: 'd', summary: 's', tags: ['t'], next: 'n' }, { type: 'openai', model: 'm' });
+    expect(store.get('a2')).toMatchObject({ name: 'checkout-v2', userNamed: true, summary: 's' });
+    store.setModelSummary('a1', { name: 'Checkout Flow Fix', description: 'd', summary: 's', tags: ['t'], next: 'n' }, { type: 'openai', model: 'm' });
+    expect(store.get('a1')).toMatchObject({ name: 'checkout-flow-fix', generator: { type: 'openai', model: 'm' }, next: ['n'] });
+  });
+
+  it('resolves id, id prefix, exact name, fuzzy name and @@name; ambiguity lists the candidates', () => {
+    const store = open();
+    store.upsert(write({ id: 'abcdef-1' }));
+    store.upsert(write({ id: 'abcxyz-2', transcript: '/t/2.jsonl', nameHints: { task: 'add dark mode', files: [], commands: [] } }));
+    expect(store.resolve('abcdef-1')).toMatchObject({ ok: true, row: { id: 'abcdef-1' } });
+    expect(store.resolve('abcx')).toMatchObject({ ok: true, row: { id: 'abcxyz-2' } });
+    expect(store.resolve('abc')).toMatchObject({ ok: false }); // too short for a prefix; no name has it either
+    expect(store.resolve('@@shop-add-dark-mode')).toMatchObject({ ok: true, row: { id: 'abcxyz-2' } });
+    expect(store.resolve('dark')).toMatchObject({ ok: true, row: { id: 'abcxyz-2' } });
+    const amb = store.resolve('shop');
+    expect(amb).toMatchObject({ ok: false, kind: 'ambiguous' });
+    expect(amb.ok ? [] : amb.candidates.map((c) => c.id).sort()).toEqual(['abcdef-1', 'abcxyz-2']);
+    expect(store.resolve('nothing-like-it')).toMatchObject({ ok: false, kind: 'none' });
+  });
+
+  it('searches plain words with bm25 and a highlighted snippet; odd queries never throw', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1', text: '> migrate the billing tables\nThe invoices table fails its FK constraint' }));
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl', text: '> billing dashboard colours' }));
+    const r = store.search('invoices constraint');
+    expect('hits' in r && r.hits.map((h) => h.id)).toEqual(['a1']);
+    const hit = 'hits' in r ? r.hits[0] : undefined;
+    expect(hit?.snippet).toContain(`${HIT_START}invoices${HIT_END}`);
+    for (const q of ['"foo', '(bar', '-x', 'a*', 'AND', 'OR NOT', 'NEAR(', "'; DROP TABLE sessions; --", 'billing)']) {
+      expect(() => store.search(q), q).not.toThrow();
+    }
+    expect('hits' in store.search('billing)') && (store.search('billing)') as { hits: unknown[] }).hits).toHaveLength(2);
+    expect(store.search('')).toMatchObject({ error: expect.stringContaining('Expected words') });
+    expect(store.search('  "  ')).toMatchObject({ error: expect.any(String) });
+    expect(store.count()).toBe(2);
+  });
+
+  it('filters by agent, folder (and below) and time', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1', cwd: '/home/u/shop' }));
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl', agent: 'codex', cwd: '/home/u/shop/web', updatedAt: Date.parse('2026-11-01T00:00:00Z') }));
+    store.upsert(write({ id: 'a3', transcript: '/t/a3.jsonl', cwd: '/home/u/shopping' }));
+    expect(store.list({ folder: '/home/u/shop' }).map((s) => s.id).sort()).toEqual(['a1', 'a2']);
+    expect(store.list({ agent: 'codex' }).map((s) => s.id)).toEqual(['a2']);
+    expect(store.list({ since: Date.parse('2026-11-10T00:00:00Z') }).map((s) => s.id).sort()).toEqual(['a1', 'a3']);
+    expect(store.list({ limit: 1 })).toHaveLength(1);
+  });
+
+  it('masks secrets in everything it stores: nothing of the key is in the files', () => {
+    const key = 'sk-proj-Zq8XwV7uT6sR5qP4oN3mL2kJ1iH0gF9e';
+    const store = open();
+    store.upsert(write({ id: 'a1', headline: `use ${key}`, text: `> my key is ${key} please wire up the weather widget`, nameHints: { task: `wire ${key}`, files: [], commands: [] } }));
+    expect('hits' in store.search('weather') && (store.search('weather') as { hits: unknown[] }).hits).toHaveLength(1);
+    expect((store.search(key) as { hits: unknown[] }).hits).toHaveLength(0);
+    store.close();
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes('Zq8XwV7uT6sR5qP4oN3mL2kJ1iH0gF9e'), f).toBe(false);
+  });
+
+  it('forgets for good: row, text and the text in the files; the file is remembered as forgotten', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1', text: '> the zanzibar-unique-word project' }));
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl' }));
+    expect(store.forget(['a1'])).toBe(1);
+    expect(store.get('a1')).toBeUndefined();
+    expect((store.search('zanzibar') as { hits: unknown[] }).hits).toHaveLength(0);
+    expect(store.isForgotten('/t/a1.jsonl')).toBe(true);
+    store.upsert(write({ id: 'a1', text: '> again' }));
+    expect(store.get('a1')).toBeUndefined();
+    expect(store.forgetFolder('/home/u')).toBe(1);
+    expect(store.count()).toBe(0);
+    store.close();
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes('zanzibar'), f).toBe(false);
+  });
+
+  it('keeps rows whose transcript is gone, marked so', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1' }));
+    store.markGone(['/t/a1.jsonl']);
+    expect(store.get('a1')).toMatchObject({ transcriptExists: false });
+    expect(store.fileMarks().get('/t/a1.jsonl')?.state).toBe('gone');
+  });
+
+  it('migrates a version-1 database and keeps the names users gave', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const db = new Database(file);
+    migrate(db, 1);
+    db.prepare("INSERT INTO sessions(id, agent, transcript, cwd, project, name, user_named, updated_at) VALUES ('old', 'pi', '/t/old.jsonl', '/w', 'w', 'my-own-name', 1, 1)").run();
+    db.prepare("INSERT INTO session_text(rowid, head, body, summary) SELECT rowid, name, 'old body words', '' FROM sessions").run();
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    db.close();
+    chmodSync(file, 0o600);
+    const store = open();
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.get('old')).toMatchObject({ name: 'my-own-name', userNamed: true, summaryPrompts: 0 });
+    store.upsert(write({ id: 'old', transcript: '/t/old.jsonl', text: '> new words' }));
+    expect(store.get('old')?.name).toBe('my-own-name');
+    expect((store.search('new words') as { hits: unknown[] }).hits).toHaveLength(1);
+  });
+
+  it('moves a corrupt database aside (kept) with one warning, and starts a new one', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, 'this is not a database '.repeat(400), { mode: 0o600 });
+    const r = openStore(file);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    stores.push(r.store);
+    expect(r.warning).toMatch(/unreadable .*kept it as .*index\.db\.corrupt-/);
+    const aside = readdirSync(dir).filter((f) => f.startsWith('index.db.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0] as string), 'utf8')).toContain('this is not a database');
+    r.store.upsert(write({ id: 'a1' }));
+    expect(r.store.count()).toBe(1);
+  });
+
+  it('refuses a database planted as a symlink, and a state folder open to others', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const elsewhere = join(dir, '..', 'elsewhere.db');
+    writeFileSync(elsewhere, '');
+    symlinkSync(elsewhere, file);
+    expect(openStore(file)).toMatchObject({ ok: false, error: expect.stringContaining('symbolic link') });
+    rmSync(file);
+    chmodSync(dir, 0o777);
+    expect(openStore(file)).toMatchObject({ ok: false, error: expect.stringContaining('writable by other users') });
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('refuses a database of a newer recapwrap rather than guess', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(openStore(file)).toMatchObject({ ok: false, error: expect.stringContaining('newer recapwrap') });
+  });
+});

@@ -1,0 +1,205 @@
+// The session memory as a user meets it, through the built CLI on temp homes: real session files laid out
+// where each agent keeps them (the project's fixtures; the third-party corpus when ../shared is here),
+// `index`, `sessions`, `search`, `show`, `name`, `forget`; twenty `index` processes writing one database at
+// once; a deleted transcript keeps its row; an API key typed into a prompt is stored nowhere.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { layOutFolder, layOutSession, type LaidOut } from '../helpers/agent-homes.js';
+import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../helpers/shared.js';
+
+interface Row { id: string; agent: string; cwd: string; name: string; headline: string; updatedAt: string; transcript: string; transcriptExists: boolean; snippet?: string }
+
+const roots: string[] = [];
+function tempHome(): { home: string; env: NodeJS.ProcessEnv } {
+  const root = mkdtempSync(join(tmpdir(), 'rw-mem-'));
+  roots.push(root);
+  const home = join(root, 'home');
+  mkdirSync(home);
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, RECAPWRAP_STATE_DIR: join(root, 'state'), RECAPWRAP_GENERATOR: 'heuristic', TERM: 'dumb' };
+  return { home, env };
+}
+
+function cli(env: NodeJS.ProcessEnv, ...args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI_BIN, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+function json<T>(env: NodeJS.ProcessEnv, ...args: string[]): T {
+  const r = cli(env, ...args, '--json');
+  expect(r.err).toBe('');
+  return JSON.parse(r.out) as T;
+}
+
+// Files of a folder, recursively, as bytes (to look for a secret anywhere in the state folder).
+function filesUnder(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+}
+
+beforeAll(() => assertBuilt());
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+describe('session memory on the project fixtures', () => {
+  let env: NodeJS.ProcessEnv;
+  let laid: LaidOut[];
+
+  beforeAll(async () => {
+    const t = tempHome();
+    env = t.env;
+    laid = [];
+    for (const agent of ['pi', 'qwen', 'claude', 'codex', 'gemini'] as const) laid.push(await layOutSession(t.home, agent, join(TRANSCRIPTS_DIR, agent, 'interactive-2turns.jsonl')));
+  });
+
+  it('indexes every agent and lists each session with a name, newest first', () => {
+    const first = cli(env, 'index');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/^indexed 5 of 5 changed session files/);
+    const rows = json<Row[]>(env, 'sessions');
+    expect(rows.map((r) => r.transcript).sort()).toEqual(laid.map((l) => l.file).sort());
+    for (const r of rows) {
+      expect(r.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(r).toMatchObject({ id: expect.any(String), agent: expect.any(String), cwd: expect.any(String), headline: expect.any(String), updatedAt: expect.any(String) });
+    }
+    const times = rows.map((r) => Date.parse(r.updatedAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(cli(env, 'index').out).toMatch(/^indexed 0 of 0 changed/); // nothing changed: nothing read
+  });
+
+  it('filters, shows a card, names, and says so when nothing matches (exit 1)', () => {
+    const codex = json<Row[]>(env, 'sessions', '--agent', 'codex');
+    expect(codex).toHaveLength(1);
+    const card = json<Row & { resumeCommand: string[] }>(env, 'show', (codex[0] as Row).id.slice(0, 8));
+    expect(card.resumeCommand).toEqual(['codex', 'resume', (codex[0] as Row).id]);
+    const shown = cli(env, 'show', (codex[0] as Row).name);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('resume:     recapwrap codex resume');
+    expect(cli(env, 'name', (codex[0] as Row).id, 'My Codex Try').out).toContain('my-codex-try');
+    expect(json<Row>(env, 'show', '@@my-codex-try').id).toBe((codex[0] as Row).id);
+    expect(cli(env, 'index', '--rebuild').code).toBe(0);
+    expect(json<Row>(env, 'show', (codex[0] as Row).id).name).toBe('my-codex-try'); // a rebuild keeps it
+    const none = cli(env, 'sessions', '--folder', '/nowhere/at/all');
+    expect(none).toMatchObject({ code: 1, out: '' });
+    expect(none.err).toContain('no sessions');
+    expect(cli(env, 'search', 'zzqqxxnothing')).toMatchObject({ code: 1, out: '' });
+    expect(cli(env, 'show', 'no-such-session').code).toBe(1);
+    expect(cli(env, 'sessions', '--since', 'yesterday').code).toBe(2);
+  });
+
+  it('answers odd queries without an error from the database', () => {
+    for (const q of ['"foo', '(bar', 'a*', 'AND', 'NOT OR', "x'; DROP TABLE sessions; --"]) {
+      const r = cli(env, 'search', q);
+      expect([0, 1], q).toContain(r.code);
+      expect(r.err, q).not.toMatch(/sqlite|fts5|syntax/i);
+    }
+    expect(cli(env, 'search', '--', '-x').err).not.toMatch(/sqlite|fts5|syntax/i);
+    const punct = cli(env, 'search', '*');
+    expect(punct.code).toBe(2);
+    expect(punct.err).toContain('Expected words to search for');
+    expect(json<Row[]>(env, 'sessions')).toHaveLength(5);
+  });
+});
+
+describe('privacy', () => {
+  it('never stores an API key typed into a prompt; the session is found by its other words; forget is for good', async () => {
+    const { home, env } = tempHome();
+    const key = 'sk-proj-Q7wE9rT2yU4iO6pA8sD0fG1hJ3kL5zX';
+    const src = join(home, '..', 'src.jsonl');
+    const raw = readFileSync(join(TRANSCRIPTS_DIR, 'claude', 'print-2turns.jsonl'), 'utf8').replaceAll('List the files here', `List the files here, use ${key} for the pomegranate service`);
+    writeFileSync(src, raw);
+    const placed = await layOutSession(home, 'claude', src);
+    const hits = json<Row[]>(env, 'search', 'pomegranate');
+    expect(hits.map((h) => h.transcript)).toEqual([placed.file]);
+    expect(hits[0]?.snippet).toContain('pomegranate');
+    expect(cli(env, 'search', key).code).toBe(1);
+    const state = env.RECAPWRAP_STATE_DIR as string;
+    for (const f of filesUnder(state)) expect(readFileSync(f).includes(key.slice(8)), f).toBe(false);
+
+    expect(cli(env, 'forget', placed.id).code).toBe(0);
+    expect(cli(env, 'sessions').code).toBe(1); // refreshed, and not indexed again: the transcript is still there
+    expect(cli(env, 'index', '--rebuild').code).toBe(0);
+    expect(cli(env, 'search', 'pomegranate').code).toBe(1);
+    for (const f of filesUnder(state)) expect(readFileSync(f).includes('pomegranate'), f).toBe(false);
+  });
+
+  it('memory off: the commands say so and write nothing', () => {
+    const { env } = tempHome();
+    const r = cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('session memory is off');
+  });
+});
+
+describe('twenty writers at once', () => {
+  it('lose no row', async () => {
+    const { home, env } = tempHome();
+    const src = readFileSync(join(TRANSCRIPTS_DIR, 'claude', 'print-2turns.jsonl'), 'utf8');
+    const runs: Array<Promise<number>> = [];
+    for (let i = 0; i < 20; i++) {
+      // Each process has its own Claude home with one session of its own; all share the one index.
+      const dir = join(home, `claude-${i}`, 'projects', '-w');
+      mkdirSync(dir, { recursive: true });
+      const id = `a93c9192-d292-423a-8e76-${String(i).padStart(12, '0')}`;
+      writeFileSync(join(dir, `${id}.jsonl`), src.replaceAll('a93c9192-d292-423a-8e76-15f3a01128b9', id).replaceAll('List the files here', `List the files of writer${i}`));
+      const child = spawn(process.execPath, [CLI_BIN, 'index'], { env: { ...env, CLAUDE_CONFIG_DIR: join(home, `claude-${i}`) }, stdio: 'ignore' });
+      runs.push(new Promise((resolve) => child.on('exit', (code) => resolve(code ?? -1))));
+    }
+    expect(await Promise.all(runs)).toEqual(Array(20).fill(0));
+    const rows = json<Row[]>({ ...env, CLAUDE_CONFIG_DIR: join(home, 'none') }, 'sessions', '--limit', '100');
+    expect(rows).toHaveLength(20);
+    for (let i = 0; i < 20; i++) expect(json<Row[]>(env, 'search', `writer${i}`).length, `writer${i}`).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});
+
+describe.skipIf(!corpusPresent)('session memory on the third-party corpus laid out in the agents\' homes', () => {
+  let env: NodeJS.ProcessEnv;
+  let laid: LaidOut[];
+
+  beforeAll(async () => {
+    const t = tempHome();
+    env = t.env;
+    laid = await layOutFolder(t.home, RECAP_CORPUS_DIR);
+  });
+
+  it('lists every session of all five agents, each with a name unique in its folder', () => {
+    expect(laid.length).toBeGreaterThanOrEqual(40);
+    const rows = json<Row[]>(env, 'sessions', '--limit', '1000');
+    expect(rows.map((r) => r.transcript).sort()).toEqual(laid.map((l) => l.file).sort());
+    expect(new Set(rows.map((r) => r.agent))).toEqual(new Set(['pi', 'qwen', 'claude', 'codex', 'gemini']));
+    const perFolder = new Set(rows.map((r) => `${r.cwd}\n${r.name}`));
+    expect(perFolder.size).toBe(rows.length);
+    for (const r of rows) expect(r.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('finds a session in the top 3 by a word only one of its later prompts has', async () => {
+    const { loadSessionFile } = await import('../../src/transcripts/load.js');
+    const raws = laid.map((l) => readFileSync(l.file, 'utf8').toLowerCase());
+    let probe: { word: string; file: string } | undefined;
+    for (const [i, l] of laid.entries()) {
+      const s = await loadSessionFile(l.file, { agent: l.agent });
+      const prompts = s.events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text);
+      if (prompts.length < 3) continue;
+      const words = (prompts[prompts.length - 1] as string).toLowerCase().match(/\b[a-z]{8,}\b/g) ?? [];
+      const word = words.find((w) => !prompts[0]?.toLowerCase().includes(w) && raws.every((r, j) => j === i || !r.includes(w)));
+      if (word) {
+        probe = { word, file: l.file };
+        break;
+      }
+    }
+    expect(probe, 'a session with a word of its own in a later prompt').toBeDefined();
+    const hits = json<Row[]>(env, 'search', (probe as { word: string }).word);
+    expect(hits.slice(0, 3).map((h) => h.transcript)).toContain((probe as { file: string }).file);
+  });
+
+  it('keeps the rows of deleted transcripts', () => {
+    const gone = laid.slice(0, 3);
+    for (const l of gone) unlinkSync(l.file);
+    const rows = json<Row[]>(env, 'sessions', '--limit', '1000');
+    expect(rows).toHaveLength(laid.length);
+    for (const l of gone) expect(rows.find((r) => r.transcript === l.file)).toMatchObject({ transcriptExists: false });
+    expect(cli(env, 'show', rows.find((r) => r.transcript === gone[0]?.file)?.id as string).out).toContain('gone: the agent deleted it');
+  });
+});

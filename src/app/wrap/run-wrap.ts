@@ -37,6 +37,8 @@ export interface RunWrapOptions {
   flags?: Partial<Record<OptionName, unknown>>;
   /** --agent: read this agent's transcripts whatever the command is called. */
   agent?: AgentId;
+  /** Text to type into the agent's input once it is ready, never sent (resume --next; typed-draft.ts). */
+  draft?: string;
 }
 
 // A key option that is set (not `none`); its syntax was checked with the options.
@@ -110,6 +112,10 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const startedAt = Date.now();
   const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
+  if (options.draft) {
+    const draft = options.draft;
+    void import('./typed-draft.js').then(({ typeDraftWhenReady }) => typeDraftWhenReady(run, draft, debugLog)).catch((error: unknown) => debugLog('draft', 'failed', { error: (error as Error).message }));
+  }
   const screen = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = screen && where === 'overlay' ? { kind: 'overlay', screen } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;

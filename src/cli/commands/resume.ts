@@ -13,13 +13,14 @@ export function registerResume(program: Command): void {
   program
     .command('resume')
     .description('past sessions of this folder with their recaps; relaunch one under recapwrap')
-    .argument('[query]', 'only sessions whose title, first prompt or recap contains this')
+    .argument('[ref]', 'a session of the index (id, id prefix, name or @@name, any folder) to relaunch at once; otherwise only sessions of this folder whose title, first prompt or recap contains it')
     .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
     .option('--cwd <dir>', 'the project folder (default: this one)')
     .option('--list', 'print the list and exit', false)
     .option('--json', 'print the list as JSON (with each recap and resume command) and exit', false)
     .option('--pick <n>', 'resume session N of the list without asking')
     .option('--limit <n>', 'read at most this many sessions (newest first)', '30')
+    .option('--next', "also type the recap's next step into the agent's input once it is ready (never sent)", false)
     .action(async function (this: Command, query: string | undefined, options: ResumeCliOptions) {
       const deps: ResumeDeps = {
         env: process.env,
@@ -45,12 +46,12 @@ export function registerResume(program: Command): void {
             );
           }),
         write: (text) => process.stdout.write(text),
-        launch: async (command, args, agent, cwd) => {
+        launch: async (command, args, agent, cwd, draft) => {
           const { runWrap } = await import('../../app/wrap/run-wrap.js');
           // The agent resumes in the session's folder (agents find their sessions by cwd).
           if (cwd !== process.cwd()) process.chdir(cwd);
           process.stderr.write(`recapwrap: resuming with: ${[command, ...args].join(' ')}\n`);
-          return runWrap({ command, args, agent });
+          return runWrap({ command, args, agent, draft });
         },
       };
       const { runResume } = await import('./resume-run.js');

@@ -326,15 +326,17 @@ export class ScreenMirror {
     let prev = '';
     for (let x = 0; x < end; x++) {
       line.getCell(x, cell);
-      if (cell.getWidth() === 0) continue; // right half of a wide character
+      const chars = cell.getChars();
+      if (cell.getWidth() === 0 && chars === '') continue; // right half of a wide character
       const sgr = sgrOf(cell);
       if (sgr !== prev) {
         s += sgr;
         prev = sgr;
       }
-      const chars = cell.getChars();
       if (chars !== '') {
-        s += chars;
+        // A zero-width character alone in its cell (qwen's U+200B after an SGR): written, it would not
+        // move the cursor, so the next cell is addressed explicitly.
+        s += cell.getWidth() === 0 ? chars + cursorTo(row, x + 1) : chars;
         continue;
       }
       let n = 1;

@@ -60,3 +60,16 @@ describe('planResumeRef', () => {
     expect(await plan('zzzz-no-such', false)).toEqual({ kind: 'not-one' });
   });
 });
+
+describe('planResumeRef names', () => {
+  it('a word that only matches a name loosely stays a query; @@word resolves it', async () => {
+    writePiSession('3c3c0000-1111-4222-8333-444455556666');
+    const exact = await plan('3c3c0000', false);
+    expect(exact.kind).toBe('plan');
+    const name = exact.kind === 'plan' ? exact.plan.name : '';
+    expect((await plan(name, false)).kind).toBe('plan');
+    const word = name.split('-')[0] as string;
+    expect(await plan(word, false)).toEqual({ kind: 'not-one' });
+    expect((await plan(`@@${word}`, false)).kind).toBe('plan');
+  });
+});

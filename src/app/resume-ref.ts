@@ -1,6 +1,6 @@
 /**
- * `recapwrap resume REF`: when REF names one session of the index (any folder; id, id prefix, name or
- * `@@name`), the plan that relaunches it: its agent, in its folder, with the agent's own resume flag,
+ * `recapwrap resume REF`: when REF names one session of the index (any folder; id, id prefix, exact name,
+ * or `@@name` with the index's fuzzy match), the plan that relaunches it: its agent, in its folder, with the agent's own resume flag,
  * and with `--next` the recap's next step as a draft to type (never sent). A session whose transcript is
  * gone starts a fresh session of the same agent, its reference block as the draft. Nothing here runs
  * anything; the index is loaded only when a REF is given.
@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { Options } from '../config/options-table.js';
 import type { Env } from '../config/paths.js';
+import { normalizeUserName } from '../memory/names.js';
 import { findAdapter } from '../transcripts/registry.js';
 import type { AgentId } from '../transcripts/types.js';
 import { formatReferenceBlock } from './picker/reference-block.js';
@@ -28,6 +29,16 @@ export interface ResumePlan {
   note?: string;
 }
 
+/**
+ * Whether REF names the session itself (its id, an id prefix, its name) or is `@@name`: a plain word
+ * that only matched a name loosely (`auth` in auth-refactor) stays a query, so `resume auth` still lists.
+ */
+function namesExactly(ref: string, row: { id: string; name: string }): boolean {
+  const r = ref.trim();
+  if (r.startsWith('@@')) return true;
+  return row.id === r || (r.length >= 4 && row.id.startsWith(r)) || row.name === (normalizeUserName(r) ?? r);
+}
+
 export type ResumeRefResult = { kind: 'plan'; plan: ResumePlan } | { kind: 'not-one' } | { kind: 'error'; message: string };
 
 export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean }): Promise<ResumeRefResult> {
@@ -38,7 +49,7 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
   try {
     await memory.refresh();
     const resolved = memory.resolve(input.ref, { cwd: input.cwd });
-    if (!resolved.ok) return { kind: 'not-one' };
+    if (!resolved.ok || !namesExactly(input.ref, resolved.row)) return { kind: 'not-one' };
     const card = memory.card(resolved.row.id);
     if (!card) return { kind: 'not-one' };
     const agent = card.agent;

@@ -107,6 +107,18 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
     expect(a.received()).toBe('');
   });
 
+  it('a resize closes it: the agent redraws for the new size and gets no key', async () => {
+    const a = await start();
+    a.keys(PICK_KEY);
+    await pollUntil(() => a.plain().includes('✦ session:') && a.plain().includes('pi-tui'), { description: 'the picker' });
+    a.text('cre');
+    setup.server.run(['resize-window', '-t', a.pane, '-x', '90', '-y', '26']);
+    await pollUntil(() => !a.plain().includes('✦ session:') && a.plain().includes('status: READY'), { description: 'the picker to go and the agent to redraw' });
+    expect(a.received()).toBe('');
+    a.text('x'); // the picker let go of the keys
+    await pollUntil(() => a.received() === 'x', { description: 'a key to reach the agent' });
+  });
+
   it('an agent without bracketed paste gets the block as one line, with no CR or LF', async () => {
     const a = await start({ agentArgs: ['--no-paste'] });
     a.keys(PICK_KEY);

@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pollUntil } from '../helpers/poll.js';
+import { holdsFor, pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
@@ -104,6 +104,27 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
     a.keys('Escape');
     await pollUntil(() => !a.plain().includes('✦ session:'), { description: 'the picker to go' });
     expect(a.screen()).toBe(before);
+    expect(a.received()).toBe('');
+  });
+
+  it("the agent's output while it is up is held, then goes out in order: the screen is the agent's", async () => {
+    const a = await start({ agentArgs: ['--tick', '40'] });
+    const tickOf = () => Number(/tick (\d+)/.exec(a.plain())?.[1] ?? 0);
+    await pollUntil(() => tickOf() > 2, { description: 'the agent to tick' });
+    const before = a.screen().split('\n').slice(1);
+    const cursorBefore = a.cursor();
+    a.keys(PICK_KEY);
+    await pollUntil(() => a.plain().includes('✦ session:'), { description: 'the picker' });
+    const frozen = tickOf();
+    // The ticks are held while the picker is up: the top row must not move (nothing else can show it).
+    await holdsFor(() => tickOf() === frozen, { forMs: 400, description: 'the held output not to reach the screen' });
+    a.keys('Escape');
+    await pollUntil(() => tickOf() > frozen + 10, { description: 'the held and new ticks to go out' });
+    // Apart from the counter, every row is as the agent drew it.
+    expect(a.screen().split('\n').slice(1)).toEqual(before);
+    expect(a.cursor()).toBe(cursorBefore);
+    expect(a.plain()).not.toContain('✦ session:');
+    expect(a.plain()).toContain('status: READY');
     expect(a.received()).toBe('');
   });
 

@@ -61,7 +61,7 @@ _recapwrap_complete() {
     status) opts="--pane --format --width --help" ;;
     ls) opts="--json --help" ;;
     board) opts="--help" ;;
-    resume) opts="--agent --cwd --all --list --json --pick --limit --help" ;;
+    resume) opts="--agent --cwd --all --list --json --pick --limit --next --help" ;;
     index) opts="--rebuild --json --help" ;;
     sessions|search) opts="--here --folder --agent --since --limit --json --help" ;;
     show|name) opts="--json --help" ;;

@@ -75,6 +75,7 @@ complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l list -d 'print 
 complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l pick -x -d 'resume session N of the list'
 complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l limit -x -d 'read at most N sessions'
 complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l all -d 'every folder'
+complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l next -d 'type the next step as a draft (never sent)'
 complete -c recapwrap -n '__fish_seen_subcommand_from index' -l rebuild -d 're-read every session file'
 complete -c recapwrap -n '__fish_seen_subcommand_from index sessions search show name forget' -l json -d 'print JSON'
 complete -c recapwrap -n '__fish_seen_subcommand_from sessions search' -l here -d 'this folder and below'

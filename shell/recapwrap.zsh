@@ -98,7 +98,7 @@ _recapwrap() {
     status) _arguments '--pane[tmux pane id]:pane:' '--format[output format]:format:(plain tmux)' '--width[compose for this many cells]:cells:' '--help[show help]' ;;
     ls) _arguments '--json[print JSON]' '--help[show help]' ;;
     board) _arguments '--help[show help]' ;;
-    resume) _arguments "--agent[only this agent]:agent:$agent_ids" '--cwd[the project folder]:dir:_directories' '--all[every folder]' '--list[print the list and exit]' '--json[print the list as JSON]' '--pick[resume session N]:n:' '--limit[read at most N sessions]:n:' '--help[show help]' '1:query:' ;;
+    resume) _arguments "--agent[only this agent]:agent:$agent_ids" '--cwd[the project folder]:dir:_directories' '--all[every folder]' '--list[print the list and exit]' '--json[print the list as JSON]' '--pick[resume session N]:n:' '--limit[read at most N sessions]:n:' '--next[type the next step as a draft]' '--help[show help]' '1:ref or query:' ;;
     config) _arguments '--json[print JSON]' '--markdown[print the options table as Markdown]' '--help[show help]' ;;
     doctor) _arguments '--no-interactive[do not probe focus reporting]' '--endpoints[also contact the model endpoint]' '--json[print JSON]' '--help[show help]' ;;
     demo) _arguments '--here[run in this terminal or pane]' '--help[show help]' ;;

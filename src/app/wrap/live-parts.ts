@@ -140,7 +140,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
   const pickKey = parseHotkey(options.pickKey);
   const picker =
     input.pickerScreen && pickKey && typeof pickKey !== 'string'
-      ? startPickerKey({ run, screen: input.pickerScreen, key: pickKey, env, options, cwd, log })
+      ? startPickerKey({ run, screen: input.pickerScreen, key: pickKey, env, options, cwd, log, onOpen: () => display.clear('key') })
       : undefined;
   tracker.start();
   log('recap', 'attached', { agent: adapter.id, display: input.display.kind, pinned: Boolean(input.launch.pinnedFile || input.launch.pinnedId) });

@@ -17,6 +17,8 @@ export interface PickerKeyInput {
   env: Env;
   options: Options;
   cwd: string;
+  /** Called as the picker opens: the key counts as a keypress for a recap on screen (taken off, not brought back). */
+  onOpen?(): void;
   log: DebugLog;
 }
 
@@ -26,6 +28,11 @@ export function startPickerKey(input: PickerKeyInput): Disposable {
   return run.interceptKey(input.key.sequences, () => {
     if (open) return;
     open = true;
+    try {
+      input.onOpen?.();
+    } catch (error) {
+      log('picker', 'open hook failed', { error: (error as Error).message });
+    }
     // Keys typed before the picker is loaded are its own, not the agent's.
     const typed: string[] = [];
     const early = run.captureInput((data) => typed.push(data));

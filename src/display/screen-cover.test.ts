@@ -45,6 +45,21 @@ describe('OverlayScreen.cover', () => {
     await rig.same();
   });
 
+  it("tmux's line lengths rebuilt as the rows come off change nothing on screen", async () => {
+    const rig = screenRig({ rows: 24, cols: 80 });
+    await rig.agent('\x1b[?1049h\x1b[2J\x1b[H');
+    for (let r = 13; r <= 24; r++) await rig.agent(`\x1b[${r};1H\x1b[4${r % 7}m${r % 2 ? 'text ' + r : ''}\x1b[K\x1b[0m`);
+    await rig.agent('\x1b[24;3H');
+    const widths = Array.from({ length: 12 }, (_, i) => [0, 80, 40, 3][i % 4] as number);
+    expect((await rig.screen.cover(pickerRows(80), undefined, widths)).drawn).toBe(true);
+    rig.screen.uncover();
+    await rig.user.settled();
+    await rig.reference.settled();
+    // Cell for cell (a blank written where the agent erased is the same on screen; `text` would tell them apart).
+    const seen = (t: typeof rig.user) => ({ ...t.snapshot(), text: t.snapshot().text.map((l) => l.trimEnd()) });
+    expect(seen(rig.user)).toEqual(seen(rig.reference));
+  });
+
   it('waits while the agent is inside an escape sequence, then draws', async () => {
     const rig = screenRig();
     await rig.agent('\x1b[2J\x1b[Hhello \x1b[3');

@@ -212,7 +212,7 @@ export class ScreenMirror {
    * The bytes that draw ready-made rows (the picker's: each exactly `cols` cells, ending with SGR 0) over
    * the bottom of the screen, and the bytes that take them off again, if they can be drawn now.
    */
-  cover(rows: readonly string[]): FrameResult {
+  cover(rows: readonly string[], widths?: readonly number[]): FrameResult {
     if (this.pendingWrites > 0) return { skip: 'pending' };
     if (this.lost) return { skip: 'unknown' };
     if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
@@ -225,7 +225,7 @@ export class ScreenMirror {
     let rowsBack = '';
     for (let i = 0; i < count; i++) {
       draw += cursorTo(top + i, 0) + (rows[i] ?? '');
-      rowsBack += cursorTo(top + i, 0) + this.serializeRow(top + i);
+      rowsBack += cursorTo(top + i, 0) + this.serializeRow(top + i) + this.lineTail(top + i, widths?.[i]);
     }
     return { draw: this.framed(draw), restore: this.framed(this.freshLines(top, count) + rowsBack) };
   }
@@ -309,12 +309,28 @@ export class ScreenMirror {
     return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
   }
 
-  // The row as the copy has it: written cells with their attributes; erased (never written) cells
-  // erased again with their background (ECH), not written as spaces; then a clear to the end.
-  private serializeRow(row: number): string {
+  // The agent's line in tmux held `width` cells (see readRowWidths in tmux.ts); the fresh line holds only
+  // the cells written back. A blank written as its last cell, with the attributes the copy has for it
+  // (an erased cell and a space look the same), makes it run on as the agent's did.
+  private lineTail(row: number, width: number | undefined): string {
+    if (!width) return '';
+    const x = Math.min(width, this.cols) - 1;
     const buffer = this.term.buffer.active;
     const line = buffer.getLine(buffer.viewportY + row);
-    if (!line) return SGR_RESET + ERASE_TO_EOL;
+    if (!line) return '';
+    const cell = buffer.getNullCell();
+    line.getCell(x, cell);
+    if (cell.getChars() !== '' || cell.getWidth() === 0) return ''; // written back already
+    // tmux skips a write that leaves a cell as it is (a blank over a blank), so the cell is first made
+    // different, inside the same synchronized frame, then blanked.
+    return cursorTo(row, x) + SGR_RESET + '.' + cursorTo(row, x) + sgrOf(cell) + ' ';
+  }
+
+  // Cells up to the last one that is written or has attributes (the rest of the row is blank).
+  private rowEnd(row: number): number {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + row);
+    if (!line) return 0;
     const cell = buffer.getNullCell();
     let end = this.cols;
     while (end > 0) {
@@ -322,6 +338,17 @@ export class ScreenMirror {
       if (cell.getChars() !== '' || !cell.isAttributeDefault()) break;
       end--;
     }
+    return end;
+  }
+
+  // The row as the copy has it: written cells with their attributes; erased (never written) cells
+  // erased again with their background (ECH), not written as spaces; then a clear to the end.
+  private serializeRow(row: number): string {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + row);
+    if (!line) return SGR_RESET + ERASE_TO_EOL;
+    const cell = buffer.getNullCell();
+    const end = this.rowEnd(row);
     let s = '';
     let prev = '';
     for (let x = 0; x < end; x++) {

@@ -25,7 +25,7 @@ if (port) {
       case 'cover':
       case 'repaint':
         mirror.whenCaughtUp(() => {
-          const result = msg.type === 'frame' ? mirror.frame(msg.lines, msg.position) : msg.type === 'cover' ? mirror.cover(msg.rows) : mirror.repaint();
+          const result = msg.type === 'frame' ? mirror.frame(msg.lines, msg.position) : msg.type === 'cover' ? mirror.cover(msg.rows, msg.widths) : mirror.repaint();
           const reply: MirrorReply = { type: 'reply', id: msg.id, result, rebuilt: mirror.rebuilt };
           mirror.rebuilt = false;
           port.postMessage(reply);

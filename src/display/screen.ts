@@ -48,7 +48,7 @@ export type MirrorRequest =
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'lose' }
   | { type: 'frame'; id: number; lines: string[]; position: BarPosition }
-  | { type: 'cover'; id: number; rows: string[] }
+  | { type: 'cover'; id: number; rows: string[]; widths?: number[] }
   | { type: 'repaint'; id: number }
   | { type: 'dispose' };
 export type MirrorReply = { type: 'reply'; id: number; result: FrameResult | RepaintResult; rebuilt: boolean };
@@ -60,7 +60,7 @@ interface MirrorHost {
   resize(cols: number, rows: number): void;
   /** Resolve once every chunk fed before the call is parsed. */
   frame(lines: string[], position: BarPosition): Promise<FrameResult>;
-  cover(rows: string[]): Promise<FrameResult>;
+  cover(rows: string[], widths?: number[]): Promise<FrameResult>;
   repaint(): Promise<RepaintResult>;
   dispose(): void;
 }
@@ -94,8 +94,8 @@ function inlineHost(init: MirrorInit): MirrorHost {
     resize: (cols, rows) => run((m) => m.resize(cols, rows)),
     frame: (lines, position) =>
       ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.frame(lines, position)))) : { skip: 'unknown' as const })),
-    cover: (rows) =>
-      ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.cover(rows)))) : { skip: 'unknown' as const })),
+    cover: (rows, widths) =>
+      ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.cover(rows, widths)))) : { skip: 'unknown' as const })),
     repaint: () => ready.then((m) => (m ? new Promise<RepaintResult>((resolve) => m.whenCaughtUp(() => resolve(m.repaint()))) : { skip: 'unknown' as const })),
     dispose: () => run((m) => m.dispose()),
   };
@@ -177,11 +177,11 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
         waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
         post({ type: 'frame', id, lines, position });
       }),
-    cover: (rows) =>
+    cover: (rows, widths) =>
       new Promise((resolve) => {
         const id = nextId++;
         waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
-        post({ type: 'cover', id, rows });
+        post({ type: 'cover', id, rows, widths });
       }),
     repaint: () =>
       new Promise((resolve) => {
@@ -372,9 +372,10 @@ export class OverlayScreen {
    * Draw ready-made rows over the bottom of the screen (the picker; renderPicker's rows), waiting while
    * the agent is mid-frame or mid-sequence. `beforeDraw` runs right before the bytes are written: the
    * caller holds the agent's output there, so nothing moves under the rows until uncover(). Drawing
-   * again while covered replaces the rows (same count).
+   * again while covered replaces the rows (same count). `widths` (inside tmux, from readRowWidths): how
+   * many cells each row's line held in tmux, rebuilt as the rows come off.
    */
-  async cover(rows: string[], beforeDraw?: () => void): Promise<CoverResult> {
+  async cover(rows: string[], beforeDraw?: () => void, widths?: number[]): Promise<CoverResult> {
     const wasCovered = this.coverRestore !== undefined;
     this.covering = true;
     for (let attempt = 0; attempt < COVER_TRIES && !this.disposed; attempt++) {
@@ -386,7 +387,7 @@ export class OverlayScreen {
         }
         const seq = this.outputSeq;
         const generation = this.generation;
-        const result = await this.mirror.cover(rows);
+        const result = await this.mirror.cover(rows, widths);
         if (this.disposed) break;
         if (seq === this.outputSeq && generation === this.generation && this.unfinished.length === 0 && !this.repaintWanted) {
           if ('draw' in result) {

@@ -40,7 +40,7 @@ export interface PickerMemory {
 
 /** Where the picker is drawn: the overlay screen (its copy of the agent's screen). */
 export interface PickerScreen {
-  cover(rows: string[], beforeDraw?: () => void): Promise<CoverResult>;
+  cover(rows: string[], beforeDraw?: () => void, widths?: number[]): Promise<CoverResult>;
   uncover(): void;
 }
 
@@ -60,6 +60,11 @@ export interface PickerSessionDeps {
   run: PickerRun;
   screen: PickerScreen;
   openMemory(): Promise<PickerMemory | { error: string }>;
+  /**
+   * Inside tmux: how many cells tmux's lines top..top+count-1 hold (display/tmux.ts readRowWidths), so
+   * taking the picker off leaves capture-pane byte-identical.
+   */
+  readWidths?(top: number, count: number): Promise<number[] | undefined>;
   /** Keys typed between the pick key and this module's load, in order. */
   initialInput?: readonly string[];
   now(): number;
@@ -92,6 +97,7 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
   let rows = new Map<string, PickerRow>();
   let hold: { release(): void } | undefined;
   let height = pickerHeight(run.rows);
+  let widths: { height: number; rows: number[] | undefined } | undefined;
   let closing = false;
   let chain: Promise<unknown> = Promise.resolve();
   let resolveClosed: (outcome: PickerOutcome) => void = () => {};
@@ -123,9 +129,19 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
     chain = chain.then(async () => {
       if (closing) return;
       if (height === 0) return close('not-drawn');
-      const result = await screen.cover(renderPicker({ state, cols: run.cols, rows: height, status }), () => {
-        hold ??= run.holdOutput();
-      });
+      // Asked once, before the first draw (the rows still hold the agent's text).
+      if (deps.readWidths && hold === undefined && widths?.height !== height) {
+        widths = { height, rows: await deps.readWidths(run.rows - height, height).catch(() => undefined) };
+        log('picker', 'row widths', { widths: widths.rows?.join(',') ?? null });
+        if (closing) return;
+      }
+      const result = await screen.cover(
+        renderPicker({ state, cols: run.cols, rows: height, status }),
+        () => {
+          hold ??= run.holdOutput();
+        },
+        widths?.rows,
+      );
       if (result.drawn || closing) return;
       // Only the bottom rows the agent drew are known (older shell output above): fewer rows, if enough.
       if (hold === undefined && result.knownRows !== undefined && result.knownRows >= PICKER_MIN_ROWS && result.knownRows < height) {

@@ -24,6 +24,8 @@ export interface PickerKeyInput {
 
 export function startPickerKey(input: PickerKeyInput): Disposable {
   const { run, log } = input;
+  // Inside tmux (any display), tmux can say how long its lines are: see PickerSessionDeps.readWidths.
+  const pane = input.env.TMUX_PANE;
   let open = false;
   return run.interceptKey(input.key.sequences, () => {
     if (open) return;
@@ -43,6 +45,7 @@ export function startPickerKey(input: PickerKeyInput): Disposable {
           run,
           screen: input.screen,
           openMemory: () => openPickerMemory({ env: input.env, options: input.options, cwd: input.cwd }),
+          readWidths: pane ? (top, count) => import('../../display/tmux.js').then((t) => t.readRowWidths({ pane, env: input.env }, top, top + count - 1)) : undefined,
           initialInput: typed,
           now: () => Date.now(),
           log,

@@ -3,7 +3,7 @@
 // `index`, `sessions`, `search`, `show`, `name`, `forget`; twenty `index` processes writing one database at
 // once; a deleted transcript keeps its row; an API key typed into a prompt is stored nowhere.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,8 @@ describe('privacy', () => {
     const hits = json<Row[]>(env, 'search', 'pomegranate');
     expect(hits.map((h) => h.transcript)).toEqual([placed.file]);
     expect(hits[0]?.snippet).toContain('pomegranate');
+    expect(hits[0]?.snippet).not.toMatch(/[\uE000\uE001\x1b]/); // no highlight in JSON
+    expect(cli(env, 'search', 'pomegranate').out).not.toContain('\x1b'); // nor when piped
     expect(cli(env, 'search', key).code).toBe(1);
     const state = env.RECAPWRAP_STATE_DIR as string;
     for (const f of filesUnder(state)) expect(readFileSync(f).includes(key.slice(8)), f).toBe(false);
@@ -154,11 +156,20 @@ describe('privacy', () => {
     for (const f of filesUnder(state)) expect(readFileSync(f).includes('pomegranate'), f).toBe(false);
   });
 
+  it('memoryFolders: only sessions in those folders are indexed', async () => {
+    const { home, env } = tempHome();
+    for (const agent of ['pi', 'qwen', 'claude'] as const) await layOutSession(home, agent, join(TRANSCRIPTS_DIR, agent, 'interactive-2turns.jsonl'));
+    const limited = { ...env, RECAPWRAP_MEMORY_FOLDERS: '/home/dev/proj/pi-tui:/home/dev/proj/qwen-tui' };
+    expect(cli(limited, 'index').out).toMatch(/^indexed 2 of 3 changed session files \(3 found, 1 left out/);
+    expect(json<Row[]>(limited, 'sessions').map((r) => r.agent).sort()).toEqual(['pi', 'qwen']);
+  });
+
   it('memory off: the commands say so and write nothing', () => {
     const { env } = tempHome();
     const r = cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions');
     expect(r.code).toBe(1);
     expect(r.err).toContain('session memory is off');
+    expect(existsSync(env.RECAPWRAP_STATE_DIR as string)).toBe(false);
   });
 });
 

@@ -3,6 +3,8 @@
  * end, and once at exit with `final`). The heuristic card is already stored; a model summary may follow only
  * through the generator's cost gates (at exit, or ≥ 5 new user prompts since the last one: row.counts.prompts
  * against the stored summaryPrompts). Nothing here yet: the model summaries (zod schema, retries) plug in.
+ * In the built CLI this runs in the wrapper's memory worker thread (app/memory/worker.ts), not on its main
+ * thread; at exit the wrapper waits for it at most 4 s plus the generator timeout (memory-writer.ts).
  */
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';

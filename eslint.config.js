@@ -51,6 +51,10 @@ export const PURE_FILES = [
   'src/recap/summary-gate.ts',
   // MCP server (#26)
   'src/recap/question-prompt.ts',
+  // reference picker (#26)
+  'src/display/picker.ts',
+  'src/display/picker-view.ts',
+  'src/app/picker/reference-block.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -85,7 +85,7 @@ export function validateOption(
     }
     case 'string': {
       if (typeof raw !== 'string') return fail('a string');
-      if (spec.name === 'hotkey') {
+      if (spec.name === 'hotkey' || spec.name === 'pickKey') {
         const parsed = parseHotkey(raw);
         if (typeof parsed === 'string') return fail(parsed);
       }

@@ -35,6 +35,16 @@ export type OptionSpec = NumberOption | BooleanOption | StringOption | ChoiceOpt
  */
 export const DEFAULT_HOTKEY = 'ctrl-]';
 
+/**
+ * Default reference-picker key: Ctrl-\ (0x1c). Checked against the agents' documented default keys
+ * (Claude Code's keybindings, Gemini CLI's keyboard-shortcuts reference, which Qwen Code inherits, pi's
+ * keybindings, Codex's TUI keys): they bind Ctrl-letters, Ctrl-[ (Esc), pi also Ctrl-] and Ctrl-_, Claude
+ * Code Ctrl-_; none binds Ctrl-\, and tmux binds it in no default table. In a cooked terminal it is
+ * SIGQUIT, but the wrapper reads the terminal raw and takes the key out of the input: the agent never
+ * receives it. Ctrl-^ is the other free byte.
+ */
+export const DEFAULT_PICK_KEY = 'ctrl-\\';
+
 export const OPTIONS = [
   { name: 'awaySeconds', type: 'number', default: 30, min: 0, max: 86_400, unit: 's', env: 'RECAPWRAP_AWAY', flag: 'away', valueName: 'seconds', description: 'show a recap when you come back after at least this long away' },
   { name: 'idleSeconds', type: 'number', default: 120, min: 0, max: 86_400, unit: 's', env: 'RECAPWRAP_IDLE', flag: 'idle', valueName: 'seconds', description: 'without focus reports: show a recap this long after a turn ends with no input (0 = never)' },
@@ -45,6 +55,7 @@ export const OPTIONS = [
   { name: 'pastGenerator', type: 'choice', default: 'heuristic', choices: ['heuristic', 'auto', 'agent', 'openai', 'anthropic'], env: 'RECAPWRAP_PAST_GENERATOR', description: 'who writes recaps of past sessions (recap --session/--agent, resume, sessions, show, MCP query_session): heuristic = nothing leaves the machine; a model only when set here or with --generator' },
   { name: 'model', type: 'string', default: '', env: 'RECAPWRAP_MODEL', flag: 'model', valueName: 'model', description: "model for the agent/openai/anthropic generators (empty = the generator's default)" },
   { name: 'hotkey', type: 'string', default: DEFAULT_HOTKEY, env: 'RECAPWRAP_HOTKEY', flag: 'hotkey', valueName: 'key', description: 'key that shows a recap now (ctrl-<letter or ]\\^_>, f1–f12, or none)' },
+  { name: 'pickKey', type: 'string', default: DEFAULT_PICK_KEY, env: 'RECAPWRAP_PICK_KEY', flag: 'pick-key', valueName: 'key', description: "key that opens the past-session picker over the agent and pastes the chosen session's reference (ctrl-<letter or ]\\^_>, f1–f12, or none)" },
   { name: 'focus', type: 'boolean', default: true, env: 'RECAPWRAP_FOCUS', flag: 'focus', description: 'turn on terminal focus reporting so recapwrap knows when you come back', negatedDescription: 'leave terminal focus reporting alone (the agent may still turn it on); recaps then use the idle timer' },
   { name: 'llm', type: 'boolean', default: true, env: 'RECAPWRAP_LLM', flag: 'llm', description: 'allow model-written recaps (the agent CLI or an HTTP model)', negatedDescription: 'offline heuristic recaps only: no model is asked, nothing leaves the machine' },
   { name: 'tmuxFocus', type: 'boolean', default: false, env: 'RECAPWRAP_TMUX_FOCUS', flag: 'tmux-focus', description: "inside tmux, turn on tmux's focus-events when it is off (server-wide)" },

@@ -37,3 +37,16 @@ export function cursorForward(n: number): string {
 export function eraseChars(n: number): string {
   return `\x1b[${n}X`;
 }
+
+/** DECSTBM with no parameters: the scroll region is the whole screen again (the cursor goes home). */
+export const SET_WHOLE_SCROLL_REGION = '\x1b[r';
+
+/** DECSTBM: scroll region from a 0-based top row to a 0-based bottom row (the cursor goes home). */
+export function setScrollRegion(top: number, bottom: number): string {
+  return `\x1b[${top + 1};${bottom + 1}r`;
+}
+
+/** DL: delete n lines at the cursor's row; blank lines come in at the bottom of the scroll region. */
+export function deleteLines(n: number): string {
+  return `\x1b[${n}M`;
+}

@@ -9,11 +9,12 @@
 import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';
 import {
   ASCII_CHARSET, AUTOWRAP_OFF, AUTOWRAP_ON, ERASE_TO_EOL, INSERT_MODE_OFF, INSERT_MODE_ON, ORIGIN_MODE_OFF,
-  RESTORE_CURSOR, SAVE_CURSOR, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, eraseChars,
+  RESTORE_CURSOR, SAVE_CURSOR, SET_WHOLE_SCROLL_REGION, SGR_RESET, SYNC_BEGIN, SYNC_END, cursorForward, cursorTo, deleteLines, eraseChars,
+  setScrollRegion,
 } from './ansi.js';
 import { barTopRow, renderOverlayRows, type BarPosition } from './overlay.js';
 import {
-  loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollTop, type CellAttributes,
+  loadXtermTerminal, readXtermCurrentAttributes, readXtermSavedCursor, readXtermScrollRegion, readXtermScrollTop, type CellAttributes,
 } from '../util/private-internals/xterm.js';
 
 /**
@@ -228,6 +229,39 @@ export class ScreenMirror {
     return { draw: this.framed(draw), restore: this.framed(restore) };
   }
 
+  /**
+   * The bytes that draw ready-made rows (the picker's: each exactly `cols` cells, ending with SGR 0) over
+   * the bottom of the screen, and the bytes that take them off again, if they can be drawn now.
+   */
+  cover(rows: readonly string[], widths?: readonly number[]): FrameResult {
+    if (this.pendingWrites > 0) return { skip: 'pending' };
+    if (this.lost) return { skip: 'unknown' };
+    if (this.term.modes.synchronizedOutputMode) return { skip: 'sync' };
+    const count = Math.max(1, Math.min(rows.length, this.rows));
+    const top = this.rows - count;
+    if (this.term.buffer.active.type === 'normal' && top < this.knownFromRow) {
+      return { skip: 'unknown', knownRows: Math.max(0, this.rows - this.knownFromRow) };
+    }
+    let draw = '';
+    let rowsBack = '';
+    for (let i = 0; i < count; i++) {
+      draw += cursorTo(top + i, 0) + (rows[i] ?? '');
+      rowsBack += cursorTo(top + i, 0) + this.serializeRow(top + i) + this.lineTail(top + i, widths?.[i]);
+    }
+    return { draw: this.framed(draw), restore: this.framed(this.freshLines(top, count) + rowsBack) };
+  }
+
+  // The bottom rows from `top` down deleted (DL), so blank lines come in: the rows are then rewritten on
+  // lines as fresh as the agent's were. Full-width picker rows would otherwise leave tmux's lines longer
+  // than the agent wrote them (the same on screen, but not in capture-pane -e). DL works inside the
+  // scroll region only: the region is widened to the whole screen for it, then put back.
+  private freshLines(top: number, count: number): string {
+    const region = readXtermScrollRegion(this.term);
+    if (!region) return '';
+    const whole = region.top === 0 && region.bottom === this.rows - 1;
+    return SGR_RESET + (whole ? '' : SET_WHOLE_SCROLL_REGION) + cursorTo(top, 0) + deleteLines(count) + (whole ? '' : setScrollRegion(region.top, region.bottom));
+  }
+
   /** Every row the copy knows, repainted as it has them (the screen after a resize left bar text behind). */
   repaint(): RepaintResult {
     if (this.pendingWrites > 0) return { skip: 'pending' };
@@ -296,12 +330,28 @@ export class ScreenMirror {
     return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
   }
 
-  // The row as the copy has it: written cells with their attributes; erased (never written) cells
-  // erased again with their background (ECH), not written as spaces; then a clear to the end.
-  private serializeRow(row: number): string {
+  // The agent's line in tmux held `width` cells (see readRowWidths in tmux.ts); the fresh line holds only
+  // the cells written back. A blank written as its last cell, with the attributes the copy has for it
+  // (an erased cell and a space look the same), makes it run on as the agent's did.
+  private lineTail(row: number, width: number | undefined): string {
+    if (!width) return '';
+    const x = Math.min(width, this.cols) - 1;
     const buffer = this.term.buffer.active;
     const line = buffer.getLine(buffer.viewportY + row);
-    if (!line) return SGR_RESET + ERASE_TO_EOL;
+    if (!line) return '';
+    const cell = buffer.getNullCell();
+    line.getCell(x, cell);
+    if (cell.getChars() !== '' || cell.getWidth() === 0) return ''; // written back already
+    // tmux skips a write that leaves a cell as it is (a blank over a blank), so the cell is first made
+    // different, inside the same synchronized frame, then blanked.
+    return cursorTo(row, x) + SGR_RESET + '.' + cursorTo(row, x) + sgrOf(cell) + ' ';
+  }
+
+  // Cells up to the last one that is written or has attributes (the rest of the row is blank).
+  private rowEnd(row: number): number {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + row);
+    if (!line) return 0;
     const cell = buffer.getNullCell();
     let end = this.cols;
     while (end > 0) {
@@ -309,19 +359,32 @@ export class ScreenMirror {
       if (cell.getChars() !== '' || !cell.isAttributeDefault()) break;
       end--;
     }
+    return end;
+  }
+
+  // The row as the copy has it: written cells with their attributes; erased (never written) cells
+  // erased again with their background (ECH), not written as spaces; then a clear to the end.
+  private serializeRow(row: number): string {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + row);
+    if (!line) return SGR_RESET + ERASE_TO_EOL;
+    const cell = buffer.getNullCell();
+    const end = this.rowEnd(row);
     let s = '';
     let prev = '';
     for (let x = 0; x < end; x++) {
       line.getCell(x, cell);
-      if (cell.getWidth() === 0) continue; // right half of a wide character
+      const chars = cell.getChars();
+      if (cell.getWidth() === 0 && chars === '') continue; // right half of a wide character
       const sgr = sgrOf(cell);
       if (sgr !== prev) {
         s += sgr;
         prev = sgr;
       }
-      const chars = cell.getChars();
       if (chars !== '') {
-        s += chars;
+        // A zero-width character alone in its cell (qwen's U+200B after an SGR): written, it would not
+        // move the cursor, so the next cell is addressed explicitly.
+        s += cell.getWidth() === 0 ? chars + cursorTo(row, x + 1) : chars;
         continue;
       }
       let n = 1;

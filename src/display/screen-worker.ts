@@ -22,9 +22,10 @@ if (port) {
         mirror.resize(msg.cols, msg.rows);
         break;
       case 'frame':
+      case 'cover':
       case 'repaint':
         mirror.whenCaughtUp(() => {
-          const result = msg.type === 'frame' ? mirror.frame(msg.lines, msg.position) : mirror.repaint();
+          const result = msg.type === 'frame' ? mirror.frame(msg.lines, msg.position) : msg.type === 'cover' ? mirror.cover(msg.rows, msg.widths) : mirror.repaint();
           const reply: MirrorReply = { type: 'reply', id: msg.id, result, rebuilt: mirror.rebuilt };
           mirror.rebuilt = false;
           port.postMessage(reply);

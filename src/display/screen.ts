@@ -48,6 +48,7 @@ export type MirrorRequest =
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'lose' }
   | { type: 'frame'; id: number; lines: string[]; position: BarPosition }
+  | { type: 'cover'; id: number; rows: string[]; widths?: number[] }
   | { type: 'repaint'; id: number }
   | { type: 'dispose' };
 export type MirrorReply = { type: 'reply'; id: number; result: FrameResult | RepaintResult; rebuilt: boolean };
@@ -59,6 +60,7 @@ interface MirrorHost {
   resize(cols: number, rows: number): void;
   /** Resolve once every chunk fed before the call is parsed. */
   frame(lines: string[], position: BarPosition): Promise<FrameResult>;
+  cover(rows: string[], widths?: number[]): Promise<FrameResult>;
   repaint(): Promise<RepaintResult>;
   dispose(): void;
 }
@@ -92,6 +94,8 @@ function inlineHost(init: MirrorInit): MirrorHost {
     resize: (cols, rows) => run((m) => m.resize(cols, rows)),
     frame: (lines, position) =>
       ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.frame(lines, position)))) : { skip: 'unknown' as const })),
+    cover: (rows, widths) =>
+      ready.then((m) => (m ? new Promise<FrameResult>((resolve) => m.whenCaughtUp(() => resolve(m.cover(rows, widths)))) : { skip: 'unknown' as const })),
     repaint: () => ready.then((m) => (m ? new Promise<RepaintResult>((resolve) => m.whenCaughtUp(() => resolve(m.repaint()))) : { skip: 'unknown' as const })),
     dispose: () => run((m) => m.dispose()),
   };
@@ -173,6 +177,12 @@ function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
         waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
         post({ type: 'frame', id, lines, position });
       }),
+    cover: (rows, widths) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
+        post({ type: 'cover', id, rows, widths });
+      }),
     repaint: () =>
       new Promise((resolve) => {
         const id = nextId++;
@@ -202,6 +212,11 @@ export interface OverlayScreenOptions {
   now?: () => number;
   log?: DebugLog;
 }
+
+/** What cover() did: drew the rows, or not (knownRows: how many bottom rows it could have drawn over). */
+export type CoverResult = { drawn: true } | { drawn: false; knownRows?: number };
+/** cover() tries this many times, SYNC_RETRY_MS apart, while the agent is mid-frame or mid-sequence. */
+const COVER_TRIES = 50;
 
 /** What show() takes: a recap view from app (composed here for the bar's cells), or fixed text. */
 export type BarContent = RecapView | string;
@@ -238,6 +253,10 @@ export class OverlayScreen {
   private windowStart = 0;
   private windowBytes = 0;
   private flooding = false;
+  /** The picker covers the bottom rows (or is about to): the bar waits. */
+  private covering = false;
+  /** The bytes that take the picker's rows off (set once it is drawn). */
+  private coverRestore: string | undefined;
   /** The agent's last bytes that do not yet end an escape sequence or UTF-8 character ([] at a boundary). */
   private unfinished: Uint8Array = new Uint8Array(0);
 
@@ -257,6 +276,12 @@ export class OverlayScreen {
   /** Output gate, before an agent chunk is written: take the bar off first. */
   before(): string {
     this.outputSeq++;
+    if (this.coverRestore !== undefined) {
+      // Output while the picker is up (its owner holds output; this is the exit's last flush): rows first.
+      const restore = this.coverRestore;
+      this.coverRestore = undefined;
+      return restore;
+    }
     if (!this.visible) return '';
     this.visible = false;
     this.barOffAt = this.clock();
@@ -321,7 +346,8 @@ export class OverlayScreen {
   resize(cols: number, rows: number): void {
     // The terminal resizes before we hear of it: a bar taken off just before (agent output, a key) was
     // restored for the old size over rows the terminal had already moved, so that counts too.
-    if (this.visible || this.active || this.clock() - this.barOffAt < RESIZE_RACE_MS) this.repaintWanted = true;
+    if (this.visible || this.active || this.coverRestore !== undefined || this.clock() - this.barOffAt < RESIZE_RACE_MS) this.repaintWanted = true;
+    this.coverRestore = undefined; // the terminal moved the picker's rows: repainted from the copy instead
     this.visible = false;
     this.generation++;
     this.cols = cols;
@@ -340,6 +366,58 @@ export class OverlayScreen {
       this.kick();
     }, RESIZE_SETTLE_MS);
     this.settleTimer.unref?.();
+  }
+
+  /**
+   * Draw ready-made rows over the bottom of the screen (the picker; renderPicker's rows), waiting while
+   * the agent is mid-frame or mid-sequence. `beforeDraw` runs right before the bytes are written: the
+   * caller holds the agent's output there, so nothing moves under the rows until uncover(). Drawing
+   * again while covered replaces the rows (same count). `widths` (inside tmux, from readRowWidths): how
+   * many cells each row's line held in tmux, rebuilt as the rows come off.
+   */
+  async cover(rows: string[], beforeDraw?: () => void, widths?: number[]): Promise<CoverResult> {
+    const wasCovered = this.coverRestore !== undefined;
+    this.covering = true;
+    for (let attempt = 0; attempt < COVER_TRIES && !this.disposed; attempt++) {
+      if (this.unfinished.length === 0 && !this.repaintWanted) {
+        if (this.visible) {
+          this.visible = false;
+          this.barOffAt = this.clock();
+          this.options.write(this.restoreBytes);
+        }
+        const seq = this.outputSeq;
+        const generation = this.generation;
+        const result = await this.mirror.cover(rows, widths);
+        if (this.disposed) break;
+        if (seq === this.outputSeq && generation === this.generation && this.unfinished.length === 0 && !this.repaintWanted) {
+          if ('draw' in result) {
+            beforeDraw?.();
+            this.coverRestore ??= result.restore;
+            this.options.write(result.draw);
+            return { drawn: true };
+          }
+          if (result.skip === 'unknown') {
+            if (!wasCovered) this.endCover();
+            return { drawn: false, knownRows: 'knownRows' in result ? result.knownRows : 0 };
+          }
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, SYNC_RETRY_MS).unref?.());
+    }
+    if (!wasCovered) this.endCover();
+    return { drawn: false };
+  }
+
+  /** Take the picker's rows off (repainted from the copy as they were); a recap waiting for the bar comes back. */
+  uncover(): void {
+    if (this.coverRestore !== undefined && !this.disposed) this.options.write(this.coverRestore);
+    this.coverRestore = undefined;
+    this.endCover();
+  }
+
+  private endCover(): void {
+    this.covering = false;
+    this.kick();
   }
 
   dispose(): void {
@@ -365,7 +443,7 @@ export class OverlayScreen {
   // request is out (its answer kicks again) or the agent is in the middle of a sequence (its next
   // chunk schedules a kick).
   private kick(): void {
-    if (this.disposed || this.requesting || this.unfinished.length > 0) return;
+    if (this.disposed || this.requesting || this.covering || this.unfinished.length > 0) return;
     if (this.repaintWanted) {
       if (!this.settleTimer && this.clock() >= this.repaintAt - 1) this.requestRepaint();
       return;
@@ -398,7 +476,7 @@ export class OverlayScreen {
         (result) => {
           this.requesting = false;
           if (this.disposed) return;
-          if (seq !== this.outputSeq || generation !== this.generation || !this.active || this.visible || this.repaintWanted) {
+          if (seq !== this.outputSeq || generation !== this.generation || !this.active || this.visible || this.repaintWanted || this.covering) {
             this.kick(); // the screen moved on while the copy worked: ask again
             return;
           }

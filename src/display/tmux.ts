@@ -8,7 +8,7 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import type { ActivityState } from '../types.js';
 import { sanitizeLine } from '../util/sanitize.js';
-import { truncateToWidth } from '../util/text-width.js';
+import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import { escapeTmuxText } from './tmux-escape.js';
 
 export { escapeTmuxText };
@@ -172,4 +172,17 @@ export async function tmuxDisplayMessages(
     'display-message', '-c', client, '-t', target.pane, '-d', String(durationMs), escapeForTmux(text, Number.MAX_SAFE_INTEGER),
   ]);
   return (await runTmux(target, args)) !== undefined;
+}
+
+/**
+ * For the pane's rows top..bottom: how many cells tmux's line holds (written or cleared, trailing blanks
+ * included: capture-pane -N). A terminal cannot show this, but capture-pane -e can (a row ends with an
+ * SGR change when its line runs on past the text); the picker rebuilds it when it takes its rows off,
+ * so the pane captures byte for byte as before. Undefined when tmux does not answer.
+ */
+export async function readRowWidths(target: TmuxTarget, top: number, bottom: number): Promise<number[] | undefined> {
+  const out = await runTmux(target, ['capture-pane', '-p', '-e', '-N', '-t', target.pane, '-S', String(top), '-E', String(bottom)]);
+  if (out === undefined) return undefined;
+  const lines = out.split('\n');
+  return Array.from({ length: bottom - top + 1 }, (_, i) => displayWidth((lines[i] ?? '').replace(/\x1b\[[0-9;:]*m/g, '')));
 }

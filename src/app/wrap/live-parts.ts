@@ -20,6 +20,8 @@ import { startActivityReport } from './activity-report.js';
 import { startAttention } from './attention-wiring.js';
 import { startControlSocket } from './control-wiring.js';
 import { startLiveRecap, type RecapDisplay } from './live-recap.js';
+import type { PickerScreen } from '../picker/picker-session.js';
+import { startPickerKey } from './picker-key.js';
 import { startMemoryWriter } from './memory-writer.js';
 import type { StateFolders } from './state-folders.js';
 import type { WrapRun } from './wrap-run.js';
@@ -41,6 +43,8 @@ export interface LivePartsInput {
   /** The state and socket folders, checked before the agent started (prepareStateFolders). */
   folders: StateFolders;
   display: LiveDisplay;
+  /** The copy of the agent's screen the reference picker draws over (when `pickKey` is set). */
+  pickerScreen?: PickerScreen & Disposable;
 }
 
 export interface LiveParts {
@@ -133,6 +137,11 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     resume: input.launch.resume,
     log,
   });
+  const pickKey = parseHotkey(options.pickKey);
+  const picker =
+    input.pickerScreen && pickKey && typeof pickKey !== 'string'
+      ? startPickerKey({ run, screen: input.pickerScreen, key: pickKey, env, options, cwd, log, onOpen: () => display.clear('key') })
+      : undefined;
   tracker.start();
   log('recap', 'attached', { agent: adapter.id, display: input.display.kind, pinned: Boolean(input.launch.pinnedFile || input.launch.pinnedId) });
   const focus = run.onFocus((focused) => focused && state.update({ lastFocusAt: now() }));
@@ -152,6 +161,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     async stop() {
       stopped = true;
       focus.dispose();
+      picker?.dispose();
       await attention.dispose();
       state.update({ state: 'exited', stateSince: now() });
       activity.dispose();
@@ -160,6 +170,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
       await tracker.stop();
       await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap
       if (input.display.kind === 'overlay') input.display.screen.dispose();
+      else input.pickerScreen?.dispose();
       control.close();
       state.remove();
     },

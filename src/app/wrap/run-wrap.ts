@@ -42,6 +42,14 @@ export interface RunWrapOptions {
   agent?: AgentId;
   /** A command that is not found: the recapwrap subcommand it may be a typo of (`doctr` → doctor). */
   suggest?: (command: string) => string | undefined;
+  /** Text to type into the agent's input once it is ready, never sent (resume --next; typed-draft.ts). */
+  draft?: string;
+}
+
+// A key option that is set (not `none`); its syntax was checked with the options.
+function isKeySet(spec: string): boolean {
+  const s = spec.trim().toLowerCase();
+  return s !== '' && s !== 'none';
 }
 
 // Resolves to the exit code for the process.
@@ -105,13 +113,21 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const where = folders ? chooseDisplay(opts, env) : 'none';
   // The bar is the only place a recap would show here: say once that none can, as the tmux notice does (#28).
   if (where === 'overlay' && dumb) process.stderr.write(`recapwrap: ${DUMB_TERMINAL_NOTICE}\n`);
+  // The picker (pickKey) draws over the pane from the same copy of the agent's screen as the overlay bar,
+  // in tmux too, where recaps use tmux itself: the copy must see every byte from the first, so it starts
+  // with the agent either way (in a worker thread: parsing stays off this thread and costs 0 when idle).
+  const picker = Boolean(folders) && !dumb && isKeySet(opts.pickKey) && (where === 'overlay' || where === 'tmux');
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
-  const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  const overlaySetup = (where === 'overlay' || picker) && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
-  const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
-  const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
+  if (options.draft) {
+    const draft = options.draft;
+    void import('./typed-draft.js').then(({ typeDraftWhenReady }) => typeDraftWhenReady(run, draft, debugLog)).catch((error: unknown) => debugLog('draft', 'failed', { error: (error as Error).message }));
+  }
+  const screen = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
+  const display: LiveDisplay = screen && where === 'overlay' ? { kind: 'overlay', screen } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;
   let commandState: { remove(): void } | undefined;
   if (!adapter) {
@@ -125,7 +141,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (adapter && folders) {
     try {
       const { startLiveParts } = await import('./live-parts.js');
-      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display });
+      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display, pickerScreen: picker ? screen : undefined });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

@@ -25,6 +25,8 @@ export const RECAPWRAP_PID_ENV = 'RECAPWRAP_PID';
 const OUTPUT_SIGNAL_PEEK_CHARS = 16;
 /** Activity (input/output) is logged once per burst: after this much silence. */
 const ACTIVITY_LOG_GAP_MS = 1000;
+/** Held output past this many bytes pauses the child (it waits, as on a slow terminal) until released. */
+const HOLD_PAUSE_BYTES = 4 * 1024 * 1024;
 
 export interface WrapExit {
   exitCode: number;
@@ -62,8 +64,24 @@ export interface WrapRun {
   onResize(listener: (size: { cols: number; rows: number }) => void): Disposable;
   /** Fires once when the child is gone and its output drained, before the terminal is restored. */
   onExit(listener: (exit: WrapExit) => void): Disposable;
+  /** Whether the child turned bracketed paste on (?2004h). */
+  readonly childWantsBracketedPaste: boolean;
   /** Write our own bytes to the terminal, serialized with the child's output. */
   writeToTerminal(data: string): void;
+  /** Write to the child's input, as if typed (the picker's paste). */
+  writeToChild(data: string): void;
+  /**
+   * Take a key out of the user's input: those bytes never reach the child (nor onInput); onKey runs
+   * where the key was, so input after it goes wherever onKey sent it (captureInput).
+   */
+  interceptKey(sequences: readonly string[], onKey: () => void): Disposable;
+  /** While set, the user's input (focus reports aside) goes to the handler (decoded), not to the child. */
+  captureInput(handler: (data: string) => void): Disposable;
+  /**
+   * Hold the child's output: chunks are kept, in order, and go out (to the gate, the terminal and the
+   * listeners) on release; past HOLD_PAUSE_BYTES the child is paused. An exit releases every hold.
+   */
+  holdOutput(): { release(): void };
   setOutputGate(gate: OutputGate | undefined): void;
   /** Resolves with the exit once the terminal has been restored. */
   readonly exited: Promise<WrapExit>;
@@ -137,6 +155,14 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   const inputDecoder = new StringDecoder('utf8');
   const outputDecoder = new StringDecoder('utf8');
   let gate: OutputGate | undefined;
+  const intercepts = new Set<{ sequences: readonly string[]; onKey: () => void }>();
+  let capture: ((data: string) => void) | undefined;
+  const captureDecoder = new StringDecoder('utf8');
+  let holds = 0;
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  let pausedForHold = false;
+  let backpressured = false;
   let flushTimer: NodeJS.Timeout | undefined;
   let lastInputAt = 0;
   let lastOutputAt = 0;
@@ -175,8 +201,9 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
       hangUpChild();
     },
     onBackpressure(blocked) {
+      backpressured = blocked;
       if (blocked) child?.pause();
-      else child?.resume();
+      else if (!pausedForHold) child?.resume();
     },
     restoreSequence() {
       const reset = modes.buildResetSequence({ includeFocus: false });
@@ -210,8 +237,21 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   const pty = child;
   debugLog('wrap', 'start', { childPid: pty.pid, cols: pty.cols, rows: pty.rows, focus: options.focus });
 
-  // Child output: forwarded first; modes, gate and listeners look at it afterwards.
+  // Child output: forwarded first; modes, gate and listeners look at it afterwards. Held output waits.
   pty.onData((buf) => {
+    if (holds > 0) {
+      held.push(buf);
+      heldBytes += buf.length;
+      if (heldBytes > HOLD_PAUSE_BYTES && !pausedForHold) {
+        pausedForHold = true;
+        pty.pause();
+      }
+      return;
+    }
+    forwardOutput(buf);
+  });
+
+  function forwardOutput(buf: Buffer): void {
     const observed = outputEvent.size > 0;
     const text = observed ? outputDecoder.write(buf) : '';
     if (gate) {
@@ -236,7 +276,19 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
     lastOutputAt = now;
     if (observed) outputEvent.fire(text);
     if (outputBytesEvent.size > 0) outputBytesEvent.fire(buf);
-  });
+  }
+
+  // The last hold is gone (or the child exited): what was held goes out in order, the child reads on.
+  function releaseHeld(): void {
+    const chunks = held;
+    held = [];
+    heldBytes = 0;
+    for (const chunk of chunks) forwardOutput(chunk);
+    if (pausedForHold) {
+      pausedForHold = false;
+      if (!backpressured) pty.resume();
+    }
+  }
 
   // Follow the child's modes; if it turns focus reporting off (or resets the terminal), keep ours on.
   function trackModes(buf: Buffer): void {
@@ -283,13 +335,47 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
         if (modes.isOn(1004)) pty.write(piece.focused ? FOCUS_IN_REPORT : FOCUS_OUT_REPORT);
         continue;
       }
-      const bytes = Buffer.from(piece.data, 'latin1');
-      const now = Date.now();
-      if (now - lastInputAt >= ACTIVITY_LOG_GAP_MS) debugLog('wrap', 'input', { bytes: bytes.length });
-      lastInputAt = now;
-      if (inputEvent.size > 0) inputEvent.fire(inputDecoder.write(bytes));
-      pty.write(bytes);
+      deliverData(piece.data);
     }
+  }
+
+  // Typed data (latin1 text of the raw bytes): intercepted keys out, the rest to a capture or the child.
+  function deliverData(data: string): void {
+    while (data.length > 0) {
+      if (capture) {
+        const text = captureDecoder.write(Buffer.from(data, 'latin1'));
+        try {
+          if (text) capture(text);
+        } catch (error) {
+          debugLog('wrap', 'input capture failed', { error: error instanceof Error ? error.message : String(error) });
+        }
+        return;
+      }
+      let hit: { index: number; length: number; onKey: () => void } | undefined;
+      for (const entry of intercepts) {
+        for (const seq of entry.sequences) {
+          const index = data.indexOf(seq);
+          if (index >= 0 && (!hit || index < hit.index)) hit = { index, length: seq.length, onKey: entry.onKey };
+        }
+      }
+      if (!hit) return forwardInput(data);
+      if (hit.index > 0) forwardInput(data.slice(0, hit.index));
+      data = data.slice(hit.index + hit.length);
+      try {
+        hit.onKey();
+      } catch (error) {
+        debugLog('wrap', 'key handler failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
+  function forwardInput(data: string): void {
+    const bytes = Buffer.from(data, 'latin1');
+    const now = Date.now();
+    if (now - lastInputAt >= ACTIVITY_LOG_GAP_MS) debugLog('wrap', 'input', { bytes: bytes.length });
+    lastInputAt = now;
+    if (inputEvent.size > 0) inputEvent.fire(inputDecoder.write(bytes));
+    pty.write(bytes);
   }
 
   pty.onExit(({ exitCode, signal }) => {
@@ -298,6 +384,11 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
     const exit: WrapExit = signal ? { exitCode, signal, code: 128 + signal } : { exitCode, code: exitCode };
     debugLog('wrap', 'exit', { exitCode, signal, code: exit.code });
     exitEvent.fire(exit);
+    // Listeners (the picker) have let go by now; anything still held goes out before the terminal is restored.
+    if (holds > 0) {
+      holds = 0;
+      releaseHeld();
+    }
     passthrough.restore();
     void passthrough.drained().then(() => resolveExited(exit));
   });
@@ -327,7 +418,38 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
     onOutputBytes: (listener) => outputBytesEvent.add(listener),
     onResize: (listener) => resizeEvent.add(listener),
     onExit: (listener) => exitEvent.add(listener),
+    get childWantsBracketedPaste() {
+      return modes.isOn(2004);
+    },
     writeToTerminal: (data) => passthrough.write(data),
+    writeToChild(data) {
+      if (!childExited) pty.write(data);
+    },
+    interceptKey(sequences, onKey) {
+      const entry = { sequences, onKey };
+      intercepts.add(entry);
+      return { dispose: () => intercepts.delete(entry) };
+    },
+    captureInput(handler) {
+      capture = handler;
+      return {
+        dispose: () => {
+          if (capture === handler) capture = undefined;
+        },
+      };
+    },
+    holdOutput() {
+      holds++;
+      let released = false;
+      return {
+        release() {
+          if (released || holds === 0) return;
+          released = true;
+          holds--;
+          if (holds === 0) releaseHeld();
+        },
+      };
+    },
     setOutputGate(next) {
       gate = next;
     },

@@ -43,7 +43,7 @@ function deps(answers: Array<string | null>, over: Partial<ResumeDeps> = {}): Re
     interactive: true,
     ask: async () => (answers.length ? (answers.shift() as string | null) : null),
     write: (t) => written.push(t),
-    launch: async (command, args) => (launched.push([command, ...args]), 0),
+    launch: async (command, args, _agent, cwd, draft) => (launched.push([command, ...args, `cwd=${cwd}`, `draft=${draft ?? ''}`]), 0),
     written,
     launched,
     ...over,
@@ -79,6 +79,7 @@ describe('recapwrap resume', () => {
     expect(d.launched).toHaveLength(1);
     expect(d.launched[0]?.[0]).toBe('pi');
     expect(d.launched[0]?.join(' ')).toContain('s1'); // the older one is number 2
+    expect(d.launched[0]?.at(-1)).toBe('draft=');
     // The end of input (Ctrl-D) at the picker quits quietly.
     expect((await runResume(undefined, {}, deps([null]))).code).toBe(0);
   });
@@ -104,5 +105,44 @@ describe('recapwrap resume', () => {
     expect(heads[1]).toContain('[live in %7]');
     const json = JSON.parse((await runResume(undefined, { json: true }, deps([]))).out) as Array<{ live?: unknown }>;
     expect(json[1]?.live).toEqual({ pid: process.pid, pane: '%7' });
+  });
+
+  it('N+ at the prompt resumes N with its next step typed as a draft', async () => {
+    writePiSession('s1', 'fix the failing test', 'Fixed it. Shall I run the tests?', 1);
+    const d = deps(['1+']);
+    await runResume(undefined, {}, d);
+    expect(d.launched).toHaveLength(1);
+    expect(d.launched[0]?.at(-1)).toMatch(/^draft=\S/);
+  });
+});
+
+describe('recapwrap resume REF', () => {
+  const plan = { agent: 'codex' as const, cwd: '/elsewhere/billing', command: 'codex', args: ['resume', 'abc'], fresh: false, name: 'billing-fk', draft: 'fix the FK' };
+
+  it('a REF naming one session relaunches it in its own folder with its draft, without listing', async () => {
+    const asked: Array<[string, string, boolean]> = [];
+    const d = deps([], { planRef: async (ref, cwd, next) => (asked.push([ref, cwd, next]), { kind: 'plan', plan }) });
+    const r = await runResume('@@billing-fk', { next: true }, d);
+    expect(r.code).toBe(0);
+    expect(asked).toEqual([['@@billing-fk', CWD, true]]);
+    expect(d.launched).toEqual([['codex', 'resume', 'abc', 'cwd=/elsewhere/billing', 'draft=fix the FK']]);
+    expect(d.written).toEqual([]);
+  });
+
+  it('a REF that names no single session filters the list as before; --list never relaunches', async () => {
+    writePiSession('s1', 'fix the failing test', 'Done.', 1);
+    const d = deps([null], { planRef: async () => ({ kind: 'not-one' }) });
+    await runResume('failing', {}, d);
+    expect(d.written.join('')).toContain('fix the failing test');
+    expect(d.launched).toEqual([]);
+    let asked = false;
+    const listed = await runResume('failing', { list: true }, deps([], { planRef: async () => ((asked = true), { kind: 'plan', plan }) }));
+    expect(asked).toBe(false);
+    expect(listed.out).toContain('fix the failing test');
+  });
+
+  it('a session whose folder is gone is an error (exit 1)', async () => {
+    const r = await runResume('x', {}, deps([], { planRef: async () => ({ kind: 'error', message: 'the folder of session x is gone: /nope' }) }));
+    expect(r).toEqual({ out: '', err: 'recapwrap: the folder of session x is gone: /nope\n', code: 1 });
   });
 });

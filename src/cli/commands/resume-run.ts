@@ -21,6 +21,8 @@ export interface ResumeCliOptions {
   pick?: string;
   limit?: string;
   all?: boolean;
+  /** Also type the recap's next step into the agent's input as a draft (never sent). */
+  next?: boolean;
 }
 
 type PastSession = import('../../app/resume.js').PastSession;
@@ -63,8 +65,10 @@ export interface ResumeDeps {
   ask(question: string): Promise<string | null>;
   /** Print to the terminal (the listing and the picker's replies). */
   write(text: string): void;
-  /** Relaunch: run the agent under recapwrap (the real one wraps it in this process). */
-  launch(command: string, args: string[], agent: AgentId, cwd: string): Promise<number>;
+  /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
+  launch(command: string, args: string[], agent: AgentId, cwd: string, draft?: string): Promise<number>;
+  /** Whether QUERY names one session of the index, and how to relaunch it (default: app/resume-ref.ts). */
+  planRef?(ref: string, cwd: string, next: boolean): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
@@ -77,6 +81,21 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (!Number.isInteger(limit) || limit < 1) return { out: '', err: `recapwrap: ${formatExpected('`--limit`', 'a whole number from 1 up', `\`${options.limit}\``)}\n`, code: 2 };
   const cwd = resolve(options.cwd ?? deps.cwd);
   const config = resolveConfig({ env: deps.env, cwd });
+  // REF naming one session of the index (any folder): relaunch it at once; otherwise it filters the list.
+  if (query !== undefined && !options.list && !options.json && pick === undefined) {
+    const planRef =
+      deps.planRef ??
+      (async (ref: string, at: string, next: boolean) => (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next }));
+    const result = await planRef(query, cwd, Boolean(options.next));
+    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message}\n`, code: 1 };
+    if (result.kind === 'plan') {
+      const { plan } = result;
+      if (plan.note) process.stderr.write(`recapwrap: ${plan.note}\n`);
+      if (plan.fresh) process.stderr.write(`recapwrap: the transcript of ${plan.name} is gone: a new ${plan.agent} session, its reference typed as a draft\n`);
+      const code = await deps.launch(plan.command, plan.args, plan.agent, plan.cwd, plan.draft);
+      return { out: '', err: '', code };
+    }
+  }
   const { listPastSessions } = await import('../../app/resume.js');
   const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit, all: options.all });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
@@ -93,15 +112,21 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const listing = renderSessions(sessions, deps.columns, deps.now, Boolean(options.all), getHomeDir(deps.env)) + '\n';
   if (options.list) return { out: listing, err, code: 0 };
   let index = pick;
+  let withNext = Boolean(options.next);
   if (index === undefined) {
     if (!deps.interactive) return { out: listing, err: err + 'recapwrap: not a terminal: pick one with --pick N\n', code: 2 };
     deps.write(listing);
     // A typo asks again; only q (or the end of input) leaves.
     for (;;) {
-      const raw = await deps.ask(`resume which? [1-${sessions.length}, Enter = 1, q = quit] `);
+      const raw = await deps.ask(`resume which? [1-${sessions.length}, Enter = 1, N+ = with its next step typed, q = quit] `);
       if (raw === null) return { out: '', err, code: 0 };
-      const answer = raw.trim();
+      let answer = raw.trim();
       if (answer === 'q' || answer === 'quit') return { out: '', err, code: 0 };
+      // The second key: `2+` resumes session 2 with its next step typed as a draft (as --next).
+      if (answer.endsWith('+')) {
+        withNext = true;
+        answer = answer.slice(0, -1).trim();
+      }
       const n = answer === '' ? 1 : Number(answer);
       if (Number.isInteger(n) && n >= 1 && n <= sessions.length) {
         index = n;
@@ -114,7 +139,9 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (!chosen) return { out: '', err: err + `recapwrap: no session ${index}: the list has ${sessions.length}\n`, code: 1 };
   const [command, ...args] = chosen.command as [string, ...string[]];
   if (err) process.stderr.write(err);
+  const draft = withNext ? chosen.recap.next.find((s) => s.trim() !== '') : undefined;
+  if (withNext && !draft) process.stderr.write('recapwrap: this session has no next step recorded; resuming without a draft\n');
   // The agent resumes in the session's own folder (agents find their sessions by cwd).
-  const code = await deps.launch(command, args, chosen.agent, options.all ? chosen.cwd : cwd);
+  const code = await deps.launch(command, args, chosen.agent, options.all ? chosen.cwd : cwd, draft);
   return { out: '', err: '', code };
 }

@@ -12,8 +12,8 @@ import type { ResumeCliOptions, ResumeDeps } from './resume-run.js';
 export function registerResume(program: Command): void {
   program
     .command('resume')
-    .description('past sessions of this folder (or every folder with --all) with their recaps; relaunch one under recapwrap')
-    .argument('[query]', 'only sessions with these words (full-text: prompts, answers, files, commands)')
+    .description('past sessions of this folder (or every folder with --all) with their recaps; relaunch one under recapwrap, or the one REF names')
+    .argument('[ref]', 'a session of the index (id, id prefix, name or @@name, any folder) to relaunch at once; otherwise only sessions with these words (full-text: prompts, answers, files, commands)')
     .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
     .option('--cwd <dir>', 'the project folder (default: this one)')
     .option('--all', 'sessions of every folder (from the session index)', false)
@@ -21,6 +21,7 @@ export function registerResume(program: Command): void {
     .option('--json', 'print the list as JSON (with each recap and resume command) and exit', false)
     .option('--pick <n>', 'resume session N of the list without asking')
     .option('--limit <n>', 'read at most this many sessions (newest first)', '30')
+    .option('--next', "also type the recap's next step into the agent's input once it is ready (never sent)", false)
     .action(async function (this: Command, query: string | undefined, options: ResumeCliOptions) {
       const deps: ResumeDeps = {
         env: process.env,
@@ -46,12 +47,12 @@ export function registerResume(program: Command): void {
             );
           }),
         write: (text) => process.stdout.write(text),
-        launch: async (command, args, agent, cwd) => {
+        launch: async (command, args, agent, cwd, draft) => {
           const { runWrap } = await import('../../app/wrap/run-wrap.js');
           // The agent resumes in the session's folder (agents find their sessions by cwd).
           if (cwd !== process.cwd()) process.chdir(cwd);
           process.stderr.write(`recapwrap: resuming with: ${[command, ...args].join(' ')}\n`);
-          return runWrap({ command, args, agent });
+          return runWrap({ command, args, agent, draft });
         },
       };
       const { runResume } = await import('./resume-run.js');

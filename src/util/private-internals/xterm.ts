@@ -12,7 +12,7 @@ export type CellAttributes = Pick<IBufferCell, 'isBold' | 'isDim' | 'isItalic' |
 
 interface XtermCore {
   _core?: {
-    buffers?: { active?: { savedX?: unknown; savedY?: unknown; savedCurAttrData?: unknown; scrollTop?: unknown } };
+    buffers?: { active?: { savedX?: unknown; savedY?: unknown; savedCurAttrData?: unknown; scrollTop?: unknown; scrollBottom?: unknown } };
     _inputHandler?: { _curAttrData?: unknown };
   };
 }
@@ -37,6 +37,17 @@ const isAttributes = (value: unknown): value is CellAttributes =>
 export function readXtermScrollTop(term: HeadlessTerminal): number | undefined {
   const top = coreOf(term)?.buffers?.active?.scrollTop;
   return typeof top === 'number' ? top : undefined;
+}
+
+/**
+ * The active buffer's scroll region (DECSTBM), 0-based rows. Fallback: undefined; the picker then
+ * restores its rows in place instead of as fresh lines (the same on screen; tmux's capture-pane -e may
+ * then show reset codes after the last cell of a row).
+ */
+export function readXtermScrollRegion(term: HeadlessTerminal): { top: number; bottom: number } | undefined {
+  const active = coreOf(term)?.buffers?.active;
+  if (!active || typeof active.scrollTop !== 'number' || typeof active.scrollBottom !== 'number') return undefined;
+  return { top: active.scrollTop, bottom: active.scrollBottom };
 }
 
 /** The cursor slot DECSC / SCOSC saved: position (0-based, screen rows) and attributes. */

@@ -1,0 +1,73 @@
+/**
+ * `recapwrap resume REF`: when REF names one session of the index (any folder; id, id prefix, exact name,
+ * or `@@name` with the index's fuzzy match), the plan that relaunches it: its agent, in its folder, with the agent's own resume flag,
+ * and with `--next` the recap's next step as a draft to type (never sent). A session whose transcript is
+ * gone starts a fresh session of the same agent, its reference block as the draft. Nothing here runs
+ * anything; the index is loaded only when a REF is given.
+ */
+import { existsSync } from 'node:fs';
+import type { Options } from '../config/options-table.js';
+import type { Env } from '../config/paths.js';
+import { normalizeUserName } from '../memory/names.js';
+import { findAdapter } from '../transcripts/registry.js';
+import type { AgentId } from '../transcripts/types.js';
+import { formatReferenceBlock } from './picker/reference-block.js';
+
+export interface ResumePlan {
+  agent: AgentId;
+  /** The session's folder (the agent finds its sessions by it). */
+  cwd: string;
+  command: string;
+  args: string[];
+  /** Text to type into the agent's input once it is ready (bracketed paste, no Enter). */
+  draft?: string;
+  /** The transcript is gone: a fresh session of the agent, the reference block as the draft. */
+  fresh: boolean;
+  /** The session's name, for messages. */
+  name: string;
+  /** A one-line note for the user (no next step recorded, say). */
+  note?: string;
+}
+
+/**
+ * Whether REF names the session itself (its id, an id prefix, its name) or is `@@name`: a plain word
+ * that only matched a name loosely (`auth` in auth-refactor) stays a query, so `resume auth` still lists.
+ */
+function namesExactly(ref: string, row: { id: string; name: string }): boolean {
+  const r = ref.trim();
+  if (r.startsWith('@@')) return true;
+  return row.id === r || (r.length >= 4 && row.id.startsWith(r)) || row.name === (normalizeUserName(r) ?? r);
+}
+
+export type ResumeRefResult = { kind: 'plan'; plan: ResumePlan } | { kind: 'not-one' } | { kind: 'error'; message: string };
+
+export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean }): Promise<ResumeRefResult> {
+  const { openSessionMemory } = await import('./memory/api.js');
+  const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });
+  // No index (memory off, unsafe state folder): REF is a query over this folder, as before the index.
+  if ('error' in memory) return { kind: 'not-one' };
+  try {
+    await memory.refresh();
+    const resolved = memory.resolve(input.ref, { cwd: input.cwd });
+    if (!resolved.ok || !namesExactly(input.ref, resolved.row)) return { kind: 'not-one' };
+    const card = memory.card(resolved.row.id);
+    if (!card) return { kind: 'not-one' };
+    const agent = card.agent;
+    const adapter = findAdapter(agent);
+    const command = adapter?.command ?? agent;
+    if (!existsSync(card.cwd)) return { kind: 'error', message: `the folder of session ${card.name} is gone: ${card.cwd}` };
+    if (!card.transcriptExists || !existsSync(card.transcript)) {
+      return { kind: 'plan', plan: { agent, cwd: card.cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
+    }
+    const [resumeCommand, ...args] = card.resumeCommand;
+    const plan: ResumePlan = { agent, cwd: card.cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
+    if (input.next) {
+      const next = card.next.find((s) => s.trim() !== '');
+      if (next) plan.draft = next;
+      else plan.note = `session ${card.name} has no next step recorded; resuming without a draft`;
+    }
+    return { kind: 'plan', plan };
+  } finally {
+    memory.close();
+  }
+}

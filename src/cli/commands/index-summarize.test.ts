@@ -48,7 +48,7 @@ describe('recapwrap index --summarize', () => {
     const again = await index([], { summarize: true });
     expect(again.code).toBe(0);
     expect(server.received).toHaveLength(2);
-    expect(said.at(-1)).toMatch(/^No session to summarise \(every session has a model summary already\)\./);
+    expect(again.out).toBe('No session to summarise: none in the index has only a heuristic summary.\n');
   });
 
   it('keeps the heuristic summary after 3 invalid answers, and exits 1', async () => {

@@ -17,7 +17,7 @@ _recapwrap_complete() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=
   [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}
   local agents="pi claude codex qwen gemini"
-  local commands="recap next transcript status ls board resume config doctor demo help"
+  local commands="recap next transcript status ls board resume config doctor demo help index sessions search show name forget"
   local root_opts="--agent --away --idle --display --position --generator --model --hotkey --bar-rows --notify --no-focus --no-llm --tmux-focus --help --version"
   # The subcommand (or wrapped command): the first word that is neither an option nor an option's value.
   local i=1 sub= w
@@ -39,11 +39,11 @@ _recapwrap_complete() {
     --display) COMPREPLY=($(compgen -W "auto overlay tmux none" -- "$cur")); return ;;
     --position) COMPREPLY=($(compgen -W "top bottom" -- "$cur")); return ;;
     --session) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --cwd) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --cwd|--folder) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --pane) COMPREPLY=($(compgen -W "$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)" -- "$cur")); return ;;
     --from) COMPREPLY=($(compgen -W "$(tmux list-panes -a -F '#{pane_id}' 2>/dev/null)" -- "$cur")); return ;;
     --notify) COMPREPLY=($(compgen -W "auto bell osc tmux none command:" -- "$cur")); return ;;
-    --away|--idle|--model|--hotkey|--bar-rows|--pick|--limit|--width) COMPREPLY=(); return ;;
+    --away|--idle|--model|--hotkey|--bar-rows|--pick|--limit|--width|--since) COMPREPLY=(); return ;;
   esac
   if [ -z "$sub" ]; then
     if [[ $cur == -* ]]; then
@@ -61,7 +61,11 @@ _recapwrap_complete() {
     status) opts="--pane --format --width --help" ;;
     ls) opts="--json --help" ;;
     board) opts="--help" ;;
-    resume) opts="--agent --cwd --list --json --pick --limit --help" ;;
+    resume) opts="--agent --cwd --all --list --json --pick --limit --help" ;;
+    index) opts="--rebuild --json --help" ;;
+    sessions|search) opts="--here --folder --agent --since --limit --json --help" ;;
+    show|name) opts="--json --help" ;;
+    forget) opts="--folder --json --help" ;;
     config) opts="--json --markdown --help" ;;
     doctor) opts="--no-interactive --endpoints --json --help" ;;
     demo) opts="--here --help" ;;

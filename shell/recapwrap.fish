@@ -16,7 +16,7 @@ for __rw_agent in $__rw_agents
     end
 end
 
-set -l __rw_subcommands recap next transcript status ls board resume config doctor demo help
+set -l __rw_subcommands recap next transcript status ls board resume config doctor demo help index sessions search show name forget
 set -l __rw_no_sub "not __fish_seen_subcommand_from $__rw_subcommands pi claude codex qwen gemini"
 
 complete -c recapwrap -f
@@ -31,6 +31,12 @@ complete -c recapwrap -n $__rw_no_sub -a config -d 'effective configuration'
 complete -c recapwrap -n $__rw_no_sub -a doctor -d 'check focus support, agents, generators'
 complete -c recapwrap -n $__rw_no_sub -a demo -d 'self-contained demo'
 complete -c recapwrap -n $__rw_no_sub -a help -d 'help for a command'
+complete -c recapwrap -n $__rw_no_sub -a index -d 'bring the session index up to date'
+complete -c recapwrap -n $__rw_no_sub -a sessions -d 'past sessions of every agent in every folder'
+complete -c recapwrap -n $__rw_no_sub -a search -d 'full-text search over every past session'
+complete -c recapwrap -n $__rw_no_sub -a show -d 'one past session card'
+complete -c recapwrap -n $__rw_no_sub -a name -d 'give a session your own name'
+complete -c recapwrap -n $__rw_no_sub -a forget -d 'delete sessions from the index for good'
 complete -c recapwrap -n $__rw_no_sub -a 'pi claude codex qwen gemini' -d 'wrap an agent'
 
 # Wrapper options (before the agent).
@@ -67,6 +73,14 @@ complete -c recapwrap -n '__fish_seen_subcommand_from ls resume transcript confi
 complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l list -d 'print the list and exit'
 complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l pick -x -d 'resume session N of the list'
 complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l limit -x -d 'read at most N sessions'
+complete -c recapwrap -n '__fish_seen_subcommand_from resume' -l all -d 'every folder'
+complete -c recapwrap -n '__fish_seen_subcommand_from index' -l rebuild -d 're-read every session file'
+complete -c recapwrap -n '__fish_seen_subcommand_from index sessions search show name forget' -l json -d 'print JSON'
+complete -c recapwrap -n '__fish_seen_subcommand_from sessions search' -l here -d 'this folder and below'
+complete -c recapwrap -n '__fish_seen_subcommand_from sessions search forget' -l folder -x -a '(__fish_complete_directories)' -d 'that folder and below'
+complete -c recapwrap -n '__fish_seen_subcommand_from sessions search' -l agent -x -a 'pi claude codex qwen gemini' -d 'only this agent'
+complete -c recapwrap -n '__fish_seen_subcommand_from sessions search' -l since -x -d 'active in this time: 30m, 12h, 3d, 2w'
+complete -c recapwrap -n '__fish_seen_subcommand_from sessions search' -l limit -x -d 'at most N'
 complete -c recapwrap -n '__fish_seen_subcommand_from config' -l markdown -d 'print the options table as Markdown'
 complete -c recapwrap -n '__fish_seen_subcommand_from doctor' -l no-interactive -d 'do not probe focus reporting'
 complete -c recapwrap -n '__fish_seen_subcommand_from doctor' -l endpoints -d 'also contact the model endpoint'

@@ -29,6 +29,12 @@ _recapwrap() {
     'doctor:check focus support, agents, generators'
     'demo:self-contained demo'
     'help:help for a command'
+    'index:bring the session index up to date'
+    'sessions:past sessions of every agent in every folder'
+    'search:full-text search over every past session'
+    'show:one past session'"'"'s card'
+    'name:give a session your own name'
+    'forget:delete sessions from the index for good'
   )
   agents=('pi:wrap pi' 'claude:wrap Claude Code' 'codex:wrap Codex' 'qwen:wrap Qwen Code' 'gemini:wrap Gemini CLI')
   local agent_ids='(pi claude codex qwen gemini)'
@@ -91,10 +97,14 @@ _recapwrap() {
     status) _arguments '--pane[tmux pane id]:pane:' '--format[output format]:format:(plain tmux)' '--width[compose for this many cells]:cells:' '--help[show help]' ;;
     ls) _arguments '--json[print JSON]' '--help[show help]' ;;
     board) _arguments '--help[show help]' ;;
-    resume) _arguments "--agent[only this agent]:agent:$agent_ids" '--cwd[the project folder]:dir:_directories' '--list[print the list and exit]' '--json[print the list as JSON]' '--pick[resume session N]:n:' '--limit[read at most N sessions]:n:' '--help[show help]' '1:query:' ;;
+    resume) _arguments "--agent[only this agent]:agent:$agent_ids" '--cwd[the project folder]:dir:_directories' '--all[every folder]' '--list[print the list and exit]' '--json[print the list as JSON]' '--pick[resume session N]:n:' '--limit[read at most N sessions]:n:' '--help[show help]' '1:query:' ;;
     config) _arguments '--json[print JSON]' '--markdown[print the options table as Markdown]' '--help[show help]' ;;
     doctor) _arguments '--no-interactive[do not probe focus reporting]' '--endpoints[also contact the model endpoint]' '--json[print JSON]' '--help[show help]' ;;
     demo) _arguments '--here[run in this terminal or pane]' '--help[show help]' ;;
+    index) _arguments '--rebuild[re-read every session file]' '--json[print JSON]' '--help[show help]' ;;
+    sessions|search) _arguments '--here[this folder and below]' '--folder[that folder and below]:dir:_directories' "--agent[only this agent]:agent:$agent_ids" '--since[active in this time (3d)]:age:' '--limit[at most N]:n:' '--json[print JSON]' '--help[show help]' '1:query:' ;;
+    show|name) _arguments '--json[print JSON]' '--help[show help]' '1:session:' ;;
+    forget) _arguments '--folder[every session of that folder and below]:dir:_directories' '--json[print JSON]' '--help[show help]' '1:session:' ;;
     help) _describe -t commands 'recapwrap command' subcommands ;;
     *) _files ;;
   esac

@@ -67,7 +67,10 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
     where.push(`${alias}.agent = ?`);
     params.push(filter.agent);
   }
-  if (filter.folder) {
+  if (filter.folder && filter.exactFolder) {
+    where.push(`${alias}.cwd = ?`);
+    params.push(filter.folder.replace(/(.)\/+$/, '$1'));
+  } else if (filter.folder) {
     where.push(`(${alias}.cwd = ? OR ${alias}.cwd LIKE ? ESCAPE '\\')`);
     params.push(filter.folder.replace(/(.)\/+$/, '$1'), below(filter.folder));
   }
@@ -197,13 +200,16 @@ export class Store {
     const { where, params } = filterSql(filter, 's');
     const rows = this.db
       .prepare(
-        `SELECT s.*, snippet(session_text, -1, ?, ?, '…', ${SNIPPET_TOKENS}) AS snip, bm25(session_text, 4.0, 1.0, 2.0) AS score
+        `SELECT s.*, snippet(session_text, 1, ?, ?, '…', ${SNIPPET_TOKENS}) AS body_snip, snippet(session_text, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS summary_snip,
+           snippet(session_text, 0, ?, ?, '…', ${SNIPPET_TOKENS}) AS head_snip, bm25(session_text, 4.0, 1.0, 2.0) AS score
          FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
          WHERE session_text MATCH ? ${where.length ? 'AND ' + where.join(' AND ') : ''}
          ORDER BY score LIMIT ?`,
       )
-      .all(HIT_START, HIT_END, match, ...params, filter.limit ?? DEFAULT_LIMIT) as Array<Row & { snip: string; score: number }>;
-    return { hits: rows.map((r) => ({ ...toSession(r), snippet: r.snip, score: r.score })) };
+      .all(HIT_START, HIT_END, HIT_START, HIT_END, HIT_START, HIT_END, match, ...params, filter.limit ?? DEFAULT_LIMIT) as Array<Row & { body_snip: string; summary_snip: string; head_snip: string; score: number }>;
+    // The passage of the session's own text where the words are, else its summary, else its name and title.
+    const best = (r: { body_snip: string; summary_snip: string; head_snip: string }) => [r.body_snip, r.summary_snip, r.head_snip].find((s) => s.includes(HIT_START)) ?? r.head_snip;
+    return { hits: rows.map((r) => ({ ...toSession(r), snippet: best(r), score: r.score })) };
   }
 
   get(id: string): StoredSession | undefined {

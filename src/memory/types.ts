@@ -93,6 +93,8 @@ export interface ListFilter {
   agent?: string;
   /** Only sessions whose cwd is this folder or below it. */
   folder?: string;
+  /** With `folder`: that folder only, not below it. */
+  exactFolder?: boolean;
   /** Epoch ms: only sessions updated since. */
   since?: number;
   limit?: number;

@@ -228,6 +228,8 @@ export class SessionFacts {
   cwd: string | undefined;
   title: string | undefined;
   model: string | undefined;
+  /** The latest git branch a record named (not a detached `HEAD`). */
+  gitBranch: string | undefined;
   /** Lines fed so far (the `L<line>` ids of records that have none). */
   lineNo = 0;
   /** Lines and records not taken (SessionSnapshot.skipped). */
@@ -240,6 +242,11 @@ export class SessionFacts {
     this.skipped += count;
   };
 
+  /** A branch a record names (a detached `HEAD` names none). */
+  seeBranch(branch: unknown): void {
+    if (typeof branch === 'string' && branch && branch !== 'HEAD') this.gitBranch = branch.slice(0, 200);
+  }
+
   /** A record's time, when it has one: the first is the session's start, the latest its last change. */
   seeTime(ts: number | undefined): void {
     if (ts === undefined) return;
@@ -248,8 +255,9 @@ export class SessionFacts {
   }
 
   /** The snapshot fields these facts fill; a parser adds its events and stamp, and overrides what it knows better. */
-  snapshotFields(): Pick<SessionSnapshot, 'id' | 'cwd' | 'title' | 'model' | 'skipped' | 'startedAt' | 'updatedAt'> {
-    return { id: this.id ?? '', cwd: this.cwd, title: this.title, model: this.model, skipped: this.skipped, startedAt: this.startedAt, updatedAt: this.updatedAt };
+  snapshotFields(): Pick<SessionSnapshot, 'id' | 'cwd' | 'title' | 'model' | 'skipped' | 'startedAt' | 'updatedAt' | 'gitBranch'> {
+    const fields = { id: this.id ?? '', cwd: this.cwd, title: this.title, model: this.model, skipped: this.skipped, startedAt: this.startedAt, updatedAt: this.updatedAt };
+    return this.gitBranch ? { ...fields, gitBranch: this.gitBranch } : fields;
   }
 }
 

@@ -109,6 +109,8 @@ export interface SessionSnapshot {
   cwd?: string;
   title?: string;
   model?: string;
+  /** The git branch the agent recorded (Claude Code per entry, Codex in session_meta), when it did. */
+  gitBranch?: string;
   /** Events of the active branch, oldest first. */
   events: TranscriptEvent[];
   /**

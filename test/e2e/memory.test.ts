@@ -89,6 +89,16 @@ describe('session memory on the project fixtures', () => {
     expect(cli(env, 'sessions', '--since', 'yesterday').code).toBe(2);
   });
 
+  it('resume --all lists every folder from the index, with the folder and resume command of each', () => {
+    const all = JSON.parse(cli(env, 'resume', '--all', '--json').out) as Array<{ agent: string; cwd: string; file: string; command: string[] }>;
+    expect(all.map((s) => s.file).sort()).toEqual(laid.map((l) => l.file).sort());
+    expect(new Set(all.map((s) => s.cwd)).size).toBeGreaterThan(1);
+    const here = JSON.parse(cli({ ...env }, 'resume', '--json', '--cwd', (laid[0] as LaidOut).cwd).out) as Array<{ file: string }>;
+    expect(here.map((s) => s.file)).toEqual([(laid[0] as LaidOut).file]);
+    const pi = all.find((s) => s.agent === 'pi');
+    expect(pi?.command).toEqual(['pi', '--session', pi?.file]);
+  });
+
   it('answers odd queries without an error from the database', () => {
     for (const q of ['"foo', '(bar', 'a*', 'AND', 'NOT OR', "x'; DROP TABLE sessions; --"]) {
       const r = cli(env, 'search', q);
@@ -100,6 +110,15 @@ describe('session memory on the project fixtures', () => {
     expect(punct.code).toBe(2);
     expect(punct.err).toContain('Expected words to search for');
     expect(json<Row[]>(env, 'sessions')).toHaveLength(5);
+  });
+
+  it('keeps the row of a deleted transcript, and show says the file is gone', () => {
+    const gone = laid.find((l) => l.agent === 'qwen') as LaidOut;
+    unlinkSync(gone.file);
+    const rows = json<Row[]>(env, 'sessions');
+    expect(rows).toHaveLength(5);
+    expect(rows.find((r) => r.transcript === gone.file)).toMatchObject({ transcriptExists: false });
+    expect(cli(env, 'show', gone.id).out).toContain('(gone: the agent deleted it; this is what the index kept)');
   });
 });
 

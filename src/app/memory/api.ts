@@ -37,7 +37,7 @@ export interface SessionCard extends SessionRow {
   resumeCommand: string[];
 }
 export interface SearchHit extends SessionRow { snippet: string; score: number }
-export interface SessionFilter { agent?: AgentId; folder?: string; since?: number /* epoch ms */; limit?: number }
+export interface SessionFilter { agent?: AgentId; folder?: string; exactFolder?: boolean; since?: number /* epoch ms */; limit?: number }
 export type RefResult =
   | { ok: true; row: SessionRow }
   | { ok: false; kind: 'none' | 'ambiguous'; candidates: SessionRow[] };

@@ -64,6 +64,7 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
   const title = session.title ?? firstLine(write.nameHints.task);
   if (title) write.title = title;
   if (session.model) write.model = session.model;
+  if (session.gitBranch) write.gitBranch = session.gitBranch;
   return write;
 }
 

@@ -100,6 +100,13 @@ function rowJson(r: SessionRow, home: string): Record<string, unknown> {
   return { ...r, cwdShown: r.cwd ? shortenDir(r.cwd, home, 1000) : '' };
 }
 
+// An argument as typed at a shell: the home as ~ (unquoted, so the shell expands it), quoted when needed.
+function shellWord(arg: string, home: string): string {
+  const short = home && arg.startsWith(home + '/') ? '~' + arg.slice(home.length) : arg;
+  if (/^[\w@%+=:,./~-]+$/.test(short)) return sanitizeLine(short);
+  return `'${sanitizeLine(arg).replace(/'/g, "'\\''")}'`;
+}
+
 function card(c: SessionCard, deps: MemoryDeps): string {
   const home = getHomeDir(deps.env);
   const lines = [
@@ -119,7 +126,7 @@ function card(c: SessionCard, deps: MemoryDeps): string {
   if (c.tags.length) lines.push(`tags:       ${c.tags.map(sanitizeLine).join(', ')}`);
   lines.push(`generator:  ${c.generator.type}${c.generator.model ? ` (${sanitizeLine(c.generator.model)})` : ''}`);
   lines.push(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`);
-  lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`);
+  lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`);
   return lines.map((l) => truncateToWidth(l, Math.max(deps.columns, 20))).join('\n') + '\n';
 }
 
@@ -141,6 +148,13 @@ function progressBar(write: (text: string) => void): (done: number, total: numbe
     write(`\r\x1b[2Kindexing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
     if (done === total) write('\r\x1b[2K');
   };
+}
+
+// A read command's refresh: quiet, unless many files are new (a first run on a big home): then the bar.
+function quickRefresh(deps: MemoryDeps): { onProgress?: (done: number, total: number) => void } {
+  if (!deps.progress) return {};
+  const bar = progressBar(deps.progress);
+  return { onProgress: (done, total) => total >= 200 && bar(done, total) };
 }
 
 async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
@@ -176,7 +190,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
     if (isResult(filter)) return filter;
-    await memory.refresh();
+    await memory.refresh(quickRefresh(deps));
     if (verb === 'sessions') {
       const rows = memory.list(filter);
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
@@ -194,7 +208,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   }
   if (verb === 'show' || verb === 'name' || (verb === 'forget' && args[0] !== undefined)) {
     if (verb === 'forget' && options.folder) return fail('give a session or --folder DIR, not both');
-    await memory.refresh();
+    await memory.refresh(quickRefresh(deps));
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
     if (!found.ok) return ambiguous(ref, found.candidates, deps);
@@ -222,7 +236,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   // forget --folder DIR
   if (!options.folder) return fail('give a session to forget, or --folder DIR');
   const dir = resolve(deps.cwd, options.folder.replace(/^~(?=\/|$)/, home));
-  await memory.refresh();
+  await memory.refresh(quickRefresh(deps));
   const n = memory.forgetFolder(dir);
   if (options.json) return { out: stringifyJsonSafely({ forgotten: n, folder: dir }, 2) + '\n', err: '', code: n ? 0 : 1 };
   if (n === 0) return { out: '', err: `recapwrap: no sessions in the index for ${shortenDir(dir, home, 1000)}\n`, code: 1 };

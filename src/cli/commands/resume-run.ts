@@ -10,7 +10,8 @@ import type { AgentId } from '../../transcripts/types.js';
 import { composeRecap, recapText } from '../../recap/compose.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
-import { formatSince } from '../../util/age.js';
+import { formatSince, shortenDir } from '../../util/age.js';
+import { getHomeDir } from '../../config/paths.js';
 
 export interface ResumeCliOptions {
   agent?: string;
@@ -19,6 +20,7 @@ export interface ResumeCliOptions {
   json?: boolean;
   pick?: string;
   limit?: string;
+  all?: boolean;
 }
 
 type PastSession = import('../../app/resume.js').PastSession;
@@ -38,12 +40,13 @@ export function recapBesideTitle(line: string, what: string): string {
   return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : text;
 }
 
-export function renderSessions(sessions: readonly PastSession[], cols: number, now: number): string {
+export function renderSessions(sessions: readonly PastSession[], cols: number, now: number, showFolder = false, home = ''): string {
   return sessions
     .map((s, i) => {
       const what = sanitizeLine(s.title ?? s.firstPrompt ?? s.id);
       const live = s.live ? `  [live${s.live.pane ? ` in ${sanitizeLine(s.live.pane)}` : ''}]` : '';
-      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}  ${what}`, cols);
+      const where = showFolder ? `  ${sanitizeLine(shortenDir(s.cwd, home, 24))}` : '';
+      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${where}  ${what}`, cols);
       const room = Math.max(20, cols - 4);
       return `${head}\n    ${composeRecap({ line: recapBesideTitle(s.recap.line, what) }, room)}`;
     })
@@ -75,17 +78,17 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const cwd = resolve(options.cwd ?? deps.cwd);
   const config = resolveConfig({ env: deps.env, cwd });
   const { listPastSessions } = await import('../../app/resume.js');
-  const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit });
+  const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit, all: options.all });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
   if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: 0 };
   if (sessions.length === 0) {
     // Nothing to list is an answer, not a failure (as `ls` with no live session); only a pick fails.
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';
-    const none = `no ${what} for ${cwd}${query ? ` matching "${query}"` : ''}`;
+    const none = `no ${what} ${options.all ? 'in any folder' : `for ${cwd}`}${query ? ` matching "${query}"` : ''}`;
     if (pick !== undefined) return { out: '', err: err + `recapwrap: ${none}\n`, code: 1 };
     return { out: none + '\n', err, code: 0 };
   }
-  const listing = renderSessions(sessions, deps.columns, deps.now) + '\n';
+  const listing = renderSessions(sessions, deps.columns, deps.now, Boolean(options.all), getHomeDir(deps.env)) + '\n';
   if (options.list) return { out: listing, err, code: 0 };
   let index = pick;
   if (index === undefined) {
@@ -109,6 +112,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (!chosen) return { out: '', err: err + `recapwrap: no session ${index}: the list has ${sessions.length}\n`, code: 2 };
   const [command, ...args] = chosen.command as [string, ...string[]];
   if (err) process.stderr.write(err);
-  const code = await deps.launch(command, args, chosen.agent, cwd);
+  // The agent resumes in the session's own folder (agents find their sessions by cwd).
+  const code = await deps.launch(command, args, chosen.agent, options.all ? chosen.cwd : cwd);
   return { out: '', err: '', code };
 }

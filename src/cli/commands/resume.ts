@@ -12,10 +12,11 @@ import type { ResumeCliOptions, ResumeDeps } from './resume-run.js';
 export function registerResume(program: Command): void {
   program
     .command('resume')
-    .description('past sessions of this folder with their recaps; relaunch one under recapwrap')
-    .argument('[query]', 'only sessions whose title, first prompt or recap contains this')
+    .description('past sessions of this folder (or every folder with --all) with their recaps; relaunch one under recapwrap')
+    .argument('[query]', 'only sessions with these words (full-text: prompts, answers, files, commands)')
     .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
     .option('--cwd <dir>', 'the project folder (default: this one)')
+    .option('--all', 'sessions of every folder (from the session index)', false)
     .option('--list', 'print the list and exit', false)
     .option('--json', 'print the list as JSON (with each recap and resume command) and exit', false)
     .option('--pick <n>', 'resume session N of the list without asking')

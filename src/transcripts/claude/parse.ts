@@ -162,6 +162,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
     const ts = toEpochMs(entry.timestamp);
     if (typeof entry.sessionId === 'string' && !facts.id) facts.id = entry.sessionId;
     if (typeof entry.cwd === 'string' && !facts.cwd) facts.cwd = entry.cwd;
+    facts.seeBranch((entry as { gitBranch?: unknown }).gitBranch);
     if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
       if (entry.isSidechain === true) return; // subagent lines of old versions: not the main conversation
       facts.seeTime(ts);

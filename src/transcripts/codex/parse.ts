@@ -261,6 +261,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
       case 'session_meta':
         facts.id ??= typeof p.id === 'string' ? p.id : typeof p.session_id === 'string' ? p.session_id : undefined;
         facts.cwd ??= typeof p.cwd === 'string' ? p.cwd : undefined;
+        facts.seeBranch((p as { git?: { branch?: unknown } }).git?.branch);
         return;
       case 'turn_context':
         if (typeof p.model === 'string') facts.model = p.model;

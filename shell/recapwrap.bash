@@ -62,7 +62,7 @@ _recapwrap_complete() {
     ls) opts="--json --help" ;;
     board) opts="--help" ;;
     resume) opts="--agent --cwd --all --list --json --pick --limit --help" ;;
-    index) opts="--rebuild --json --help" ;;
+    index) opts="--rebuild --json --summarize --limit --session --generator --model --no-llm --help" ;;
     sessions|search) opts="--here --folder --agent --since --limit --json --help" ;;
     show|name) opts="--json --help" ;;
     forget) opts="--folder --json --help" ;;

@@ -101,7 +101,7 @@ _recapwrap() {
     config) _arguments '--json[print JSON]' '--markdown[print the options table as Markdown]' '--help[show help]' ;;
     doctor) _arguments '--no-interactive[do not probe focus reporting]' '--endpoints[also contact the model endpoint]' '--json[print JSON]' '--help[show help]' ;;
     demo) _arguments '--here[run in this terminal or pane]' '--help[show help]' ;;
-    index) _arguments '--rebuild[re-read every session file]' '--json[print JSON]' '--help[show help]' ;;
+    index) _arguments '--rebuild[re-read every session file]' '--json[print JSON]' '--summarize[model summaries of sessions that have only heuristic ones]' '--limit[with --summarize: at most N sessions]:n:' '--session[with --summarize: only this session]:session:' '--generator[with --summarize: who writes them]:generator:(auto agent openai anthropic)' '--model[with --summarize: the model]:model:' '--no-llm[send nothing]' '--help[show help]' ;;
     sessions|search) _arguments '--here[this folder and below]' '--folder[that folder and below]:dir:_directories' "--agent[only this agent]:agent:$agent_ids" '--since[active in this time (3d)]:age:' '--limit[at most N]:n:' '--json[print JSON]' '--help[show help]' '1:query:' ;;
     show|name) _arguments '--json[print JSON]' '--help[show help]' '1:session:' ;;
     forget) _arguments '--folder[every session of that folder and below]:dir:_directories' '--json[print JSON]' '--help[show help]' '1:session:' ;;

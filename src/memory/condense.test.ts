@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { condenseEvents, countsOf, tagsOf, taskOf } from './condense.js';
+import { appendCondensed, condenseEvents, countsOf, tagsOf, taskOf } from './condense.js';
 import type { MemoryEvent } from './types.js';
 
 const events: MemoryEvent[] = [
@@ -39,5 +39,17 @@ describe('condensed text', () => {
     expect(countsOf(events)).toEqual({ prompts: 2, turns: 1, toolCalls: 2 });
     expect(tagsOf(events)).toEqual(['typescript', 'tests']);
     expect(taskOf(events)).toBe('add a retry to the uploader');
+  });
+});
+
+describe('appendCondensed', () => {
+  it('joins, and past the cap keeps the start and the newest part', () => {
+    expect(appendCondensed('> a', '> b')).toBe('> a\n> b');
+    const before = Array.from({ length: 100 }, (_, i) => `> old ${i}`).join('\n');
+    const out = appendCondensed(before, '> the newest line', 300);
+    expect(out.length).toBeLessThanOrEqual(300);
+    expect(out.startsWith('> old 0\n')).toBe(true);
+    expect(out.endsWith('> the newest line')).toBe(true);
+    expect(out).toContain('\n…\n');
   });
 });

@@ -126,3 +126,14 @@ export function taskOf(events: readonly MemoryEvent[], title?: string): string {
   }
   return title ?? '';
 }
+
+/** Stored condensed text with a later part appended, capped: the start (the task) and the newest part stay. */
+export function appendCondensed(before: string, added: string, max = CONDENSED_MAX_CHARS): string {
+  const joined = before && added ? `${before}\n${added}` : before || added;
+  if (joined.length <= max) return joined;
+  const headRoom = Math.floor(max / 3);
+  const head = before.slice(0, headRoom).replace(/\n[^\n]*$/, '');
+  const tailRoom = max - head.length - 3;
+  const tail = joined.slice(joined.length - tailRoom).replace(/^[^\n]*\n/, '');
+  return `${head}\n…\n${tail}`;
+}

@@ -132,3 +132,38 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
   const snap = parser.snapshot();
   return { ...snap, skipped: snap.skipped + reader.skippedLongLines, file };
 }
+
+/**
+ * What was appended to a JSON-lines session file since byte `from`: the complete lines after it parsed by
+ * a fresh parser (the events of that part only; ids and folder may be missing), and the byte offset after
+ * the last complete line (the next mark). Undefined when the file is not JSON lines, shrank, or cannot be
+ * read: then it must be read whole.
+ */
+export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number }): Promise<{ snapshot: Session; end: number } | undefined> {
+  const adapter = getAdapter(opts.agent);
+  let handle: FileHandle | undefined;
+  try {
+    const opened = await openRegular(file);
+    handle = opened.handle;
+    if (opened.size < opts.from) return undefined;
+    if (adapter.parseWhole && !(await startsWithJsonLine(file))) return undefined;
+    const parser = adapter.createParser();
+    const reader = new LineReader();
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let at = opts.from;
+    let end = opts.from;
+    while (at < opened.size) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, opened.size - at), at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+      for (const line of reader.push(buffer.subarray(0, bytesRead))) parser.push(line);
+      end = at - reader.pendingBytes;
+    }
+    const snap = parser.snapshot();
+    return { snapshot: { ...snap, skipped: snap.skipped + reader.skippedLongLines, file }, end };
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}

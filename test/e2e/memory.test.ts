@@ -3,7 +3,7 @@
 // `index`, `sessions`, `search`, `show`, `name`, `forget`; twenty `index` processes writing one database at
 // once; a deleted transcript keeps its row; an API key typed into a prompt is stored nowhere.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,16 @@ describe('session memory on the project fixtures', () => {
     expect(pi?.command).toEqual(['pi', '--session', pi?.file]);
   });
 
+  it('reads a grown file again: a word of the new prompt is found', () => {
+    const pi = laid.find((l) => l.agent === 'pi') as LaidOut;
+    const lines = readFileSync(pi.file, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1] as string) as { id: string; timestamp: string };
+    const t = new Date(Date.parse(last.timestamp) + 1000).toISOString();
+    appendFileSync(pi.file, JSON.stringify({ type: 'message', id: 'grown01', parentId: last.id, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: 'now add a xylophonic banner' }], timestamp: Date.parse(t) } }) + '\n');
+    expect(cli(env, 'index').out).toMatch(/^indexed 1 of 1 changed/);
+    expect(json<Row[]>(env, 'search', 'xylophonic').map((h) => h.transcript)).toEqual([pi.file]);
+  });
+
   it('answers odd queries without an error from the database', () => {
     for (const q of ['"foo', '(bar', 'a*', 'AND', 'NOT OR', "x'; DROP TABLE sessions; --"]) {
       const r = cli(env, 'search', q);
@@ -144,11 +154,20 @@ describe('privacy', () => {
     for (const f of filesUnder(state)) expect(readFileSync(f).includes('pomegranate'), f).toBe(false);
   });
 
+  it('memoryFolders: only sessions in those folders are indexed', async () => {
+    const { home, env } = tempHome();
+    for (const agent of ['pi', 'qwen', 'claude'] as const) await layOutSession(home, agent, join(TRANSCRIPTS_DIR, agent, 'interactive-2turns.jsonl'));
+    const limited = { ...env, RECAPWRAP_MEMORY_FOLDERS: '/home/dev/proj/pi-tui:/home/dev/proj/qwen-tui' };
+    expect(cli(limited, 'index').out).toMatch(/^indexed 2 of 3 changed session files \(3 found, 1 left out/);
+    expect(json<Row[]>(limited, 'sessions').map((r) => r.agent).sort()).toEqual(['pi', 'qwen']);
+  });
+
   it('memory off: the commands say so and write nothing', () => {
     const { env } = tempHome();
     const r = cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions');
     expect(r.code).toBe(1);
     expect(r.err).toContain('session memory is off');
+    expect(existsSync(env.RECAPWRAP_STATE_DIR as string)).toBe(false);
   });
 });
 

@@ -10,12 +10,16 @@ import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import type { Store } from '../../memory/store.js';
 import type { RecapEngine } from '../../recap/engine.js';
-import { loadSessionFile } from '../../transcripts/load.js';
+import { loadSessionFile, loadSessionTail } from '../../transcripts/load.js';
+import { appendCondensed } from '../../memory/condense.js';
 import { findAdapter, listAdapters } from '../../transcripts/registry.js';
-import type { AgentId, SessionFileInfo } from '../../transcripts/types.js';
+import type { AgentId, Session, SessionFileInfo } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { createEngine } from '../recap-engine.js';
 import { sessionWrite } from './session-write.js';
+
+/** A grown file at least this big is read from its mark (only what was appended), not whole again. */
+export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
 
 export interface RefreshStats {
   /** Session files found in the agents' folders. */
@@ -62,6 +66,34 @@ export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: st
   return lists.flat().filter((f) => (seen.has(f.file) ? false : (seen.add(f.file), true)));
 }
 
+/**
+ * A big grown file: only the appended lines are parsed; the row keeps what it knew (first times, name,
+ * title) and gets the new part's card (the latest turns), added counts and appended text. False when the
+ * file cannot be read that way (then it is read whole).
+ */
+async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine): Promise<boolean> {
+  const prev = store.byTranscript(f.file);
+  if (!prev || !prev.transcriptExists) return false;
+  const tail = await loadSessionTail(f.file, { agent: f.agent, from });
+  if (!tail) return false;
+  if (tail.snapshot.events.length === 0) {
+    // Nothing complete was appended yet (a line being written): keep the card, move the mark.
+    store.setFile(f.file, tail.end, tail.end === f.size ? f.mtimeMs : 0, 'indexed');
+    return true;
+  }
+  const session: Session = { ...tail.snapshot, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.snapshot.title, startedAt: Date.parse(prev.createdAt), file: f.file };
+  const write = sessionWrite(session, engine.heuristic(session), { size: tail.end, mtimeMs: f.mtimeMs });
+  write.project = prev.project;
+  write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };
+  write.text = appendCondensed(store.condensedText(prev.id), write.text);
+  write.tags = [...new Set([...prev.tags, ...write.tags])].slice(0, 6);
+  if (!write.model && prev.model) write.model = prev.model;
+  if (!write.gitBranch && prev.gitBranch) write.gitBranch = prev.gitBranch;
+  if (prev.title) write.title = prev.title;
+  store.upsert(write);
+  return true;
+}
+
 export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
   const started = Date.now();
   const files = await listAllSessionFiles(ctx);
@@ -84,6 +116,14 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
   opts.onProgress?.(0, todo.length);
   for (const f of todo) {
     stats.read++;
+    const mark = marks.get(f.file);
+    if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size) {
+      if (await appendTail(store, f, mark.size, engineFor(f.agent))) {
+        stats.indexed++;
+        opts.onProgress?.(stats.read, todo.length);
+        continue;
+      }
+    }
     try {
       const session = await loadSessionFile(f.file, { agent: f.agent });
       if (!session.cwd) {

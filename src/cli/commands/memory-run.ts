@@ -88,13 +88,16 @@ export function renderSnippet(snippet: string, color: boolean): string {
 
 const plainSnippet = (s: string) => renderSnippet(s, false);
 
-function rowLine(r: SessionRow, deps: MemoryDeps): string {
+function rowLine(r: SessionRow, deps: MemoryDeps, nameWidth = 28): string {
   const home = getHomeDir(deps.env);
   const folder = r.cwd ? shortenDir(r.cwd, home, 30) : '-';
   const gone = r.transcriptExists ? '' : ' (transcript gone)';
-  const head = `${sanitizeLine(r.name).padEnd(28)} ${r.agent.padEnd(6)} ${formatSince(r.updatedAt, deps.now).padStart(3)}  ${folder.padEnd(30)}  ${sanitizeLine(r.headline)}${gone}`;
+  const head = `${sanitizeLine(r.name).padEnd(nameWidth)} ${r.agent.padEnd(6)} ${formatSince(r.updatedAt, deps.now).padStart(3)}  ${folder.padEnd(30)}  ${sanitizeLine(r.headline)}${gone}`;
   return truncateToWidth(head, deps.columns);
 }
+
+// The name column: as wide as the longest name shown (names are at most ~40 cells).
+const nameColumn = (rows: readonly SessionRow[]) => Math.min(44, Math.max(12, ...rows.map((r) => sanitizeLine(r.name).length)));
 
 function rowJson(r: SessionRow, home: string): Record<string, unknown> {
   return { ...r, cwdShown: r.cwd ? shortenDir(r.cwd, home, 1000) : '' };
@@ -197,7 +200,8 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       const rows = memory.list(filter);
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
       if (rows.length === 0) return { out: '', err: 'recapwrap: no sessions in the index match\n', code: 1 };
-      return { out: rows.map((r) => rowLine(r, deps)).join('\n') + '\n', err: '', code: 0 };
+      const width = nameColumn(rows);
+      return { out: rows.map((r) => rowLine(r, deps, width)).join('\n') + '\n', err: '', code: 0 };
     }
     const query = args[0] ?? '';
     const result = memory.store.search(query, filter);
@@ -205,7 +209,8 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const hits: SearchHit[] = memory.search(query, filter);
     if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
     if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
-    const text = hits.map((h) => `${rowLine(h, deps)}\n    ${truncateToWidth(renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`).join('\n');
+    const width = nameColumn(hits);
+    const text = hits.map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth(renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`).join('\n');
     return { out: text + '\n', err: '', code: 0 };
   }
   if (verb === 'show' || verb === 'name' || (verb === 'forget' && args[0] !== undefined)) {

@@ -73,6 +73,13 @@ describe('recapwrap index --summarize', () => {
     expect(server.received).toHaveLength(2); // one call per session, no retry
   });
 
+  it('refuses --limit or --session without --summarize (usage error, exit 2)', async () => {
+    server = await startModelServer([{ text: VALID }]);
+    const r = await index([], { limit: '3' });
+    expect(r).toEqual({ out: '', err: 'recapwrap: --limit and --session go with --summarize\n', code: 2 });
+    expect(server.received).toHaveLength(0);
+  });
+
   it('sends nothing with --no-llm (the server sees zero requests) and says why', async () => {
     server = await startModelServer([{ text: VALID }]);
     const r = await index([], { summarize: true, llm: false });

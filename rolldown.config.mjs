@@ -66,6 +66,8 @@ export default defineConfig({
     'cli/status': 'src/cli/commands/status.ts',
     'cli/main': 'src/cli/main.ts',
     'display/screen-worker': 'src/display/screen-worker.ts',
+    // The live wrapper's session-index writes (#25), off its output path.
+    'cli/memory-worker': 'src/app/memory/worker.ts',
     'demo/scripted-agent': 'src/demo/scripted-agent.ts',
   },
   // Native, or required at run time next to their own files (blessed reads its terminfo files; its

@@ -72,6 +72,9 @@ function recapOf(c: SessionCard): Recap {
 /** From the session index; undefined when memory is off or the index cannot be opened (then the folders are read). */
 async function listFromIndex(input: ListInput): Promise<{ sessions: PastSession[]; warnings: string[] } | undefined> {
   const { openSessionMemory } = await import('./memory/api.js');
+  const { allowedFolders, folderAllowed } = await import('./memory/scan.js');
+  // A folder the index leaves out (memoryFolders) is read directly, as before.
+  if (!input.all && !folderAllowed(input.cwd, allowedFolders(input.options.memoryFolders, getHomeDir(input.env)))) return undefined;
   const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });
   if ('error' in memory) return undefined;
   try {

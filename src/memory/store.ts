@@ -174,6 +174,14 @@ export class Store {
     tx.immediate();
   }
 
+  /** Several sessions in one write transaction (the scan batches its writes: one commit, not one each). */
+  upsertMany(writes: readonly SessionWrite[], now = Date.now()): void {
+    if (writes.length === 0) return;
+    this.db.transaction(() => {
+      for (const w of writes) this.upsert(w, now);
+    }).immediate();
+  }
+
   // The FTS row of a session: head (name, title, headline, tags, project), body (condensed text), summary.
   private writeText(rowid: number, body?: string): void {
     const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;

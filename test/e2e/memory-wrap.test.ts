@@ -1,9 +1,9 @@
-// The live wrapper writes its session into the index at the turn end, by itself (the database is read
+// The live wrapper writes its session into the index at the turn end, from a worker thread, by itself (the database is read
 // directly, so no command's refresh could have written the row), and `sessions --json` shows it: the
 // demo agent (a scripted pi) wrapped as pi in a real pty.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe('the live wrapper and the session index', () => {
     const start = join(dir, 'start');
     const state = join(dir, 'state');
     for (const d of [home, tmp, start]) mkdirSync(d);
-    const env = { HOME: home, TMPDIR: tmp, RECAPWRAP_STATE_DIR: state, RECAPWRAP_DEMO_STEP_MS: '50', RECAPWRAP_GENERATOR: 'heuristic', PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'), PI_CODING_AGENT_SESSION_DIR: undefined, XDG_RUNTIME_DIR: undefined, TMUX: undefined, TMUX_PANE: undefined };
+    const env = { HOME: home, TMPDIR: tmp, RECAPWRAP_STATE_DIR: state, RECAPWRAP_DEMO_STEP_MS: '50', RECAPWRAP_GENERATOR: 'heuristic', RECAPWRAP_DEBUG_LOG: join(dir, 'debug.log'), PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'), PI_CODING_AGENT_SESSION_DIR: undefined, XDG_RUNTIME_DIR: undefined, TMUX: undefined, TMUX_PANE: undefined };
     const run = runCliInPty(['--agent', 'pi', DEMO_AGENT], { cwd: start, env });
     try {
       await run.waitFor('Ctrl-D quits');
@@ -53,6 +53,8 @@ describe('the live wrapper and the session index', () => {
       const rows = JSON.parse(listed.stdout) as DbRow[];
       expect(rows.map((r) => r.transcript)).toEqual([row.transcript]);
       expect(rows[0]?.name).toMatch(/fix-failing-test/);
+      // Off the output path: the built wrapper writes from a worker thread.
+      expect(readFileSync(join(dir, 'debug.log'), 'utf8')).toContain('index writes in a worker thread');
     } finally {
       run.write('\x04');
       await run.exit;

@@ -9,6 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import type { Store } from '../../memory/store.js';
+import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
 import { loadSessionFile, loadSessionTail } from '../../transcripts/load.js';
 import { appendCondensed } from '../../memory/condense.js';
@@ -20,6 +21,9 @@ import { sessionWrite } from './session-write.js';
 
 /** A grown file at least this big is read from its mark (only what was appended), not whole again. */
 export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
+/** Sessions written per transaction by the scan, and the longest a parsed one waits to be written. */
+const WRITE_BATCH = 50;
+const WRITE_BATCH_MS = 500;
 
 export interface RefreshStats {
   /** Session files found in the agents' folders. */
@@ -113,6 +117,13 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     if (!e) engines.set(agent, (e = createEngine({ options: { ...ctx.options, llm: false, generator: 'heuristic' }, agent, env: ctx.env })));
     return e;
   };
+  // Writes go in batches: one transaction per batch, short enough that other writers barely wait.
+  const pending: SessionWrite[] = [];
+  let flushedAt = Date.now();
+  const flush = () => {
+    store.upsertMany(pending.splice(0));
+    flushedAt = Date.now();
+  };
   opts.onProgress?.(0, todo.length);
   for (const f of todo) {
     stats.read++;
@@ -137,8 +148,9 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
         store.setFile(f.file, f.size, f.mtimeMs, 'excluded');
         stats.skipped++;
       } else {
-        store.upsert(sessionWrite(session, engineFor(f.agent).heuristic(session), f));
+        pending.push(sessionWrite(session, engineFor(f.agent).heuristic(session), f));
         stats.indexed++;
+        if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
     } catch (error) {
       debugLog('memory', 'index: a session file could not be read', { agent: f.agent, error: (error as Error).message });
@@ -149,6 +161,7 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     }
     opts.onProgress?.(stats.read, todo.length);
   }
+  flush();
   // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
   const listed = new Set(files.map((f) => f.file));
   const gone = [...marks].filter(([t, m]) => m.state !== 'gone' && !listed.has(t) && !existsSync(t)).map(([t]) => t);

@@ -207,7 +207,8 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const query = args[0] ?? '';
     const result = memory.store.search(query, filter);
     if ('error' in result) return fail(result.error);
-    const hits: SearchHit[] = memory.search(query, filter);
+    const { toRow } = await import('../../app/memory/api.js');
+    const hits: SearchHit[] = result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score }));
     if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
     if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
     const width = nameColumn(hits);

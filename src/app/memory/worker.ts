@@ -1,0 +1,39 @@
+/**
+ * Worker-thread host of the live wrapper's index writes: the wrapper posts "this session file changed"
+ * and the worker reads it, writes its row (heuristic card, condensed text) and runs the summary gate, on
+ * another core, never on the agent's output path. Messages are handled one at a time, in order; each is
+ * answered with `done` (the wrapper waits for the last one at exit).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Options } from '../../config/options-table.js';
+import type { Env } from '../../config/paths.js';
+import { loadSessionFile } from '../../transcripts/load.js';
+import type { AgentId } from '../../transcripts/types.js';
+import { openLiveMemory, type LiveMemory } from './live-update.js';
+
+export interface MemoryWorkerInit { env: Env; options: Options; cwd: string }
+export interface MemoryWorkerRequest { id: number; file: string; agent: AgentId; final: boolean }
+export interface MemoryWorkerReply { id: number; ok: boolean; error?: string }
+
+const init = workerData as MemoryWorkerInit;
+let memory: Promise<LiveMemory | { error: string }> | undefined;
+let chain: Promise<void> = Promise.resolve();
+const port = parentPort;
+if (port) {
+  port.on('message', (msg: MemoryWorkerRequest) => {
+    chain = chain.then(async () => {
+      let reply: MemoryWorkerReply;
+      try {
+        const m = await (memory ??= openLiveMemory(init));
+        if ('error' in m) reply = { id: msg.id, ok: false, error: m.error };
+        else {
+          await m.write(await loadSessionFile(msg.file, { agent: msg.agent }), msg.final);
+          reply = { id: msg.id, ok: true };
+        }
+      } catch (error) {
+        reply = { id: msg.id, ok: false, error: (error as Error).message };
+      }
+      port.postMessage(reply);
+    });
+  });
+}

@@ -38,8 +38,9 @@ export function planDemo(base = tmpdir()): DemoPlan {
   const project = join(root, DEMO_PROJECT_NAME);
   mkdirSync(project);
   // The demo's "pi" keeps its sessions in the throwaway folder, never in your ~/.pi (so `resume`
-  // never lists them), and writes its files only into the throwaway project.
-  const env = { PI_CODING_AGENT_DIR: join(root, '.pi-agent'), [DEMO_WORKSPACE_ENV]: project };
+  // never lists them), and writes its files only into the throwaway project. Nor does the session index
+  // keep it: the demo is not one of your sessions.
+  const env = { PI_CODING_AGENT_DIR: join(root, '.pi-agent'), [DEMO_WORKSPACE_ENV]: project, RECAPWRAP_MEMORY: '0' };
   // The session folder exists before the agent starts, so recapwrap's folder watch sees the session
   // file the moment it appears (the demo agent is not pi's executable: nothing is pinned).
   mkdirSync(getPiSessionDir({ cwd: project, env, home: root }), { recursive: true });

@@ -68,6 +68,7 @@ describe.skipIf(!hasTmux)('recapwrap demo in a default tmux', () => {
     await pollUntil(() => readdirSync(tmp).filter((n) => n.startsWith('recapwrap-demo-')).length === 0, { timeoutMs: 10_000, description: 'the throwaway project to be removed' });
     expect(readdirSync(start)).toEqual([]);
     expect(existsSync(join(home, '.pi'))).toBe(false);
+    expect(existsSync(join(dir, 'state', 'index.db'))).toBe(false); // the demo is not one of your sessions
   });
 });
 

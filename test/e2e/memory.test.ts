@@ -143,6 +143,8 @@ describe('privacy', () => {
     const hits = json<Row[]>(env, 'search', 'pomegranate');
     expect(hits.map((h) => h.transcript)).toEqual([placed.file]);
     expect(hits[0]?.snippet).toContain('pomegranate');
+    expect(hits[0]?.snippet).not.toMatch(/[\uE000\uE001\x1b]/); // no highlight in JSON
+    expect(cli(env, 'search', 'pomegranate').out).not.toContain('\x1b'); // nor when piped
     expect(cli(env, 'search', key).code).toBe(1);
     const state = env.RECAPWRAP_STATE_DIR as string;
     for (const f of filesUnder(state)) expect(readFileSync(f).includes(key.slice(8)), f).toBe(false);

@@ -58,7 +58,7 @@ export function describePlan(plan: SummaryPlan): string {
   const asked = plan.groups.filter((g) => g.count > 0);
   if (asked.length === 0) {
     const why = plan.groups.find((g) => 'off' in g.model);
-    return `No session to summarise${why && 'off' in why.model ? `: ${why.model.off}` : ' (every session has a model summary already)'}.`;
+    return `No session to summarise${why && 'off' in why.model ? `: ${why.model.off}` : ': none in the index has only a heuristic summary'}.`;
   }
   const label = (m: SummaryModel) => (m.type === 'agent' ? `${m.model} (its own CLI)` : `${m.type} ${m.model}`);
   const parts = asked.map((g) => `${g.count} ${g.agent} with ${label(g.model as SummaryModel)}`);

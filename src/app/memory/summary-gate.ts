@@ -2,8 +2,9 @@
  * The seam for model summaries of live sessions: called after each write the live wrapper makes (each turn
  * end, and once at exit with `final`). The heuristic card is already stored; a model summary follows only
  * through the generator's cost gates (recap/summary-gate.ts: at exit, or ≥ 5 new user prompts since the
- * last one), then a detached `recapwrap index --summarize --session ID` (app/live-summary.ts), so nothing waits for the model.
- * In the built CLI this runs in the wrapper's memory worker thread (app/memory/worker.ts), not on its main thread.
+ * last one), then a detached `recapwrap index --summarize --session ID` (app/live-summary.ts).
+ * In the built CLI this runs in the wrapper's memory worker thread (app/memory/worker.ts); the summary
+ * itself runs in that detached process, so the exit waits only for the write.
  */
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';

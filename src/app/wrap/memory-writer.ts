@@ -17,7 +17,7 @@ import type { MemoryWorkerInit, MemoryWorkerReply, MemoryWorkerRequest } from '.
 export interface MemoryWriter {
   /** A turn ended on this state of the session. */
   turnEnd(session: Session): void;
-  /** The wrapper is exiting: the last write (awaited, at most EXIT_WAIT_MS + the generator timeout). */
+  /** The wrapper is exiting: the last write (awaited, at most EXIT_WAIT_MS). */
   exit(session: Session | undefined): Promise<void>;
 }
 
@@ -28,7 +28,10 @@ interface Input { options: Options; env: Env; cwd: string; log: Log }
 const WORKER_URL = new URL('../cli/memory-worker.cjs', import.meta.url);
 /** An idle worker is ended after this long (its ~20 MB are not kept for a session that rests). */
 const WORKER_IDLE_MS = 10_000;
-/** The exit waits at most this long for the last write, plus the generator's timeout (a model summary at exit). */
+/**
+ * The exit waits at most this long for the last write. A model summary at exit is not waited for: it runs
+ * in a detached `recapwrap index --summarize --session ID` (app/live-summary.ts).
+ */
 const EXIT_WAIT_MS = 4000;
 
 interface Sink { write(session: Session, final: boolean): Promise<void>; close(): void }
@@ -136,8 +139,7 @@ export function startMemoryWriter(input: Input): MemoryWriter {
       if (!input.options.memory) return;
       if (session) {
         let timer: NodeJS.Timeout | undefined;
-        const wait = EXIT_WAIT_MS + (input.options.llm ? input.options.generatorTimeoutSeconds * 1000 : 0);
-        await Promise.race([write(session, true), new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+        await Promise.race([write(session, true), new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
         clearTimeout(timer);
       }
       sink?.close();

@@ -48,7 +48,7 @@ describe('recapwrap index --summarize', () => {
     const again = await index([], { summarize: true });
     expect(again.code).toBe(0);
     expect(server.received).toHaveLength(2);
-    expect(said.at(-1)).toMatch(/^No session to summarise \(every session has a model summary already\)\./);
+    expect(again.out).toBe('No session to summarise: none in the index has only a heuristic summary.\n');
   });
 
   it('keeps the heuristic summary after 3 invalid answers, and exits 1', async () => {
@@ -71,6 +71,13 @@ describe('recapwrap index --summarize', () => {
     const all = await index([], { summarize: true });
     expect(all.code).toBe(1);
     expect(server.received).toHaveLength(2); // one call per session, no retry
+  });
+
+  it('refuses --limit or --session without --summarize (usage error, exit 2)', async () => {
+    server = await startModelServer([{ text: VALID }]);
+    const r = await index([], { limit: '3' });
+    expect(r).toEqual({ out: '', err: 'recapwrap: --limit and --session go with --summarize\n', code: 2 });
+    expect(server.received).toHaveLength(0);
   });
 
   it('sends nothing with --no-llm (the server sees zero requests) and says why', async () => {

@@ -37,13 +37,13 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
   if ('err' in plan) return plan;
   const say = deps.log ?? (() => {});
   const line = describePlan(plan);
-  say(`${line}\n`);
   if (plan.sessions.length === 0) {
-    const off = plan.groups.find((g) => 'off' in g.model);
-    const code = off && plan.unreachable > 0 ? 1 : 0;
+    // Nothing to send: said once, as the result (an error when no model may be asked).
+    const code = plan.unreachable > 0 ? 1 : 0;
     if (options.json) return { out: stringifyJsonSafely({ plan: line, summarised: 0, failed: 0, requests: 0, sessions: [] }, 2) + '\n', err: '', code };
-    return { out: '', err: code ? `recapwrap: ${line}\n` : '', code };
+    return code ? { out: '', err: `recapwrap: ${line}\n`, code } : { out: `${line}\n`, err: '', code };
   }
+  say(`${line}\n`);
   const done: Array<{ id: string; agent: string; name: string; ok: boolean; tries: number; error?: string }> = [];
   const total = plan.sessions.length;
   const result = await summarizeSessions(memory, plan, config.options, deps.env, {

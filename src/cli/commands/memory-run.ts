@@ -184,6 +184,9 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
 async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
   const home = getHomeDir(deps.env);
   if (verb === 'index') {
+    if (!options.summarize && (options.limit !== undefined || options.session !== undefined)) return fail('--limit and --session go with --summarize');
+    // One session's summary (the live wrapper's, just written): no scan of every folder first.
+    if (options.summarize && options.session !== undefined) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     const stats = await memory.refresh({ rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
     const total = memory.store.count();
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);

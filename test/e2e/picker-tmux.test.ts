@@ -5,13 +5,15 @@
 // its reference block as exactly one bracketed paste with no CR, and Esc leaves the pane byte-identical.
 // The agent records every byte it receives: it never gets the pick key nor a key of the picker. With
 // the overlay display the picker is drawn in the pane from the bar's screen copy, as outside tmux.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import xterm from '@xterm/headless';
+import { createRequire } from 'node:module';
+import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { holdsFor, pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
-import { tmuxAvailable, type TmuxClient } from '../helpers/tmux.js';
+import { shellQuote, tmuxAvailable, type TmuxClient } from '../helpers/tmux.js';
 import { tmuxE2e, wrapperCommand } from '../helpers/tmux-e2e.js';
 import { requestControl } from '../../src/display/control-socket.js';
 import { isProcessAlive } from '../../src/util/process.js';
@@ -21,12 +23,13 @@ const AGENT = join(REPO_DIR, 'test', 'fixtures', 'bin', 'fullscreen-agent.mjs');
 const TRANSCRIPT = join(REPO_DIR, 'test', 'fixtures', 'transcripts', 'pi', 'interactive-2turns.jsonl');
 const PICK_KEY = '\x1c'; // the default pickKey, Ctrl-\, as the client's terminal sends it
 const PICK_KEY_NAME = 'C-\\'; // the same for send-keys (straight to the pane)
+const { Terminal } = createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal };
 const COLS = 100;
 const ROWS = 30;
 
 // What the attached client's terminal shows (tmux draws popups there, not in the pane).
 function clientScreen(client: TmuxClient, cols: number, rows: number): () => Promise<string> {
-  const term = new xterm.Terminal({ cols, rows, allowProposedApi: true });
+  const term = new Terminal({ cols, rows, allowProposedApi: true });
   let fed = 0;
   return async () => {
     const out = client.output();
@@ -36,6 +39,13 @@ function clientScreen(client: TmuxClient, cols: number, rows: number): () => Pro
     const buffer = term.buffer.active;
     return Array.from({ length: rows }, (_, i) => buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '').join('\n');
   };
+}
+
+// The pane's command with a folder put first on PATH (tmux's own -e does not reach PATH here).
+function withPathFirst(command: string[], folder: string | undefined): string[] {
+  if (!folder) return command;
+  const [sh, flag, script] = command as [string, string, string];
+  return [sh, flag, `PATH=${shellQuote(folder)}:"$PATH"; export PATH; ${script}`];
 }
 
 function threadsOf(pid: number): number {
@@ -51,7 +61,7 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
   let n = 0;
 
   // A wrapper running the full-screen agent in a fresh session with a client attached, with a home whose pi folder holds one session.
-  async function start(options: { wrapArgs?: string[]; agentArgs?: string[] } = {}) {
+  async function start(options: { wrapArgs?: string[]; agentArgs?: string[]; pathFirst?: string } = {}) {
     const { dir, server } = setup;
     const base = join(dir, `run-${++n}`);
     const home = join(base, 'home');
@@ -67,7 +77,7 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
       name: session,
       cols: COLS,
       rows: ROWS,
-      command: wrapperCommand(join(base, 'work'), args, { mkdir: true }),
+      command: withPathFirst(wrapperCommand(join(base, 'work'), args, { mkdir: true }), options.pathFirst),
       env: { HOME: home, RECAPWRAP_STATE_DIR: join(base, 'state'), RECAPWRAP_DEBUG_LOG: debugLog },
     });
     const pid = Number(server.run(['display-message', '-p', '-t', pane, '#{pane_pid}']).trim());
@@ -168,6 +178,23 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
     a.type('\x1b');
     await pollUntil(async () => !(await a.shown()).includes('✦ session:'), { description: 'the popup to go' });
     expect(a.received()).toBe('');
+  });
+
+  it('before tmux 3.2 (no display-popup) the pick key says so in tmux and sends the agent nothing', async () => {
+    // A tmux that calls itself 3.1 (`tmux -V`) and is the real one for everything else.
+    const bin = join(setup.dir, 'old-tmux');
+    mkdirSync(bin, { recursive: true });
+    const real = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'tmux'), `#!/bin/sh\n[ "$1" = -V ] && { echo 'tmux 3.1c'; exit 0; }\nexec '${real}' "$@"\n`);
+    chmodSync(join(bin, 'tmux'), 0o755);
+    const a = await start({ pathFirst: bin });
+    const before = a.screen();
+    a.type(PICK_KEY);
+    await pollUntil(async () => (await a.shown()).includes('needs tmux 3.2'), { description: 'the message on the client' });
+    expect(a.log()).toContain('popup unavailable');
+    expect(a.screen()).toBe(before);
+    a.type('x');
+    await pollUntil(() => a.received() === 'x', { description: 'the next key to reach the agent' });
   });
 
   it('an agent without bracketed paste gets the block as one line, with no CR or LF', async () => {

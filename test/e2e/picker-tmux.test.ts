@@ -167,6 +167,20 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
     expect(a.received()).toBe('');
   });
 
+  it("the agent's exit ends the wrapper and closes the popup, with nothing pasted", async () => {
+    const a = await start();
+    setup.server.run(['set-option', '-w', '-t', a.pane, 'remain-on-exit', 'on']); // the client stays, and so would the popup
+    a.type(PICK_KEY);
+    await pollUntil(async () => (await a.shown()).includes('✦ session:'), { description: 'the popup' });
+    const agentPid = Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(a.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    expect(agentPid).toBeGreaterThan(0);
+    process.kill(agentPid, 'SIGTERM');
+    await pollUntil(() => !isProcessAlive(a.pid), { description: 'the wrapper to exit' });
+    await pollUntil(async () => !(await a.shown()).includes('✦ session:'), { description: 'the popup to close' });
+    expect(a.received()).toBe('');
+    expect(a.log()).toContain('"outcome":"exited"');
+  });
+
   it('a paste over the control socket without the popup\'s token is refused, with a popup open or not', async () => {
     const a = await start();
     const paste = (token: string) => requestControl(a.socket, 'paste', 3000, { token, text: 'typed by someone else' });

@@ -12,6 +12,9 @@ import { REPO_DIR } from '../helpers/shared.js';
 const readme = readFileSync(join(REPO_DIR, 'README.md'), 'utf8');
 const reference = readFileSync(join(REPO_DIR, 'docs', 'reference.md'), 'utf8');
 
+// The commands --help lists: a hidden one (`pick-popup`, run by the wrapper itself) is not for users.
+const shownCommands = (program: ReturnType<typeof createProgram>) => program.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
+
 describe('README', () => {
   it('says what recapwrap is, how to install it and `recapwrap demo` in its first 15 lines', () => {
     const top = readme.split('\n').slice(0, 15).join('\n');
@@ -30,7 +33,7 @@ describe('README', () => {
   });
 
   it('names every command, and has an uninstall section', () => {
-    for (const c of createProgram().commands) expect(readme, c.name()).toContain(`\`recapwrap ${c.name()}`);
+    for (const c of shownCommands(createProgram())) expect(readme, c.name()).toContain(`\`recapwrap ${c.name()}`);
     expect(readme).toContain('`recapwrap help [command]`');
     expect(readme).toMatch(/^### Uninstall$/m);
   });
@@ -50,7 +53,7 @@ describe('docs/reference.md', () => {
       const end = reference.indexOf('\n### ', start + 1);
       return reference.slice(start, end < 0 ? undefined : end);
     };
-    for (const c of program.commands) {
+    for (const c of shownCommands(program)) {
       const section = sectionOf(c.name());
       for (const o of c.options) expect(section, `${c.name()} ${o.long}`).toContain(`\`${o.long}`);
     }

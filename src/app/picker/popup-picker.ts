@@ -5,6 +5,7 @@
  * on Enter hands the chosen block to the wrapper (`paste`), which pastes it into the agent. Esc, a
  * resize or the wrapper's exit close it with nothing pasted; tmux then restores the pane.
  */
+import { existsSync } from 'node:fs';
 import { requestControl } from '../../display/control-socket.js';
 import type { Disposable, Env } from '../../types.js';
 import type { Options } from '../../config/options-table.js';
@@ -57,8 +58,9 @@ function popupTerminal(input: PopupPickerInput): { run: PickerRun; screen: Picke
       return { dispose: () => stdout.off('resize', fire) };
     },
     onExit(listener): Disposable {
+      // The wrapper removes its socket as it stops (the agent has exited), before the process ends.
       const timer = setInterval(() => {
-        if (!isProcessAlive(input.wrapperPid)) listener({});
+        if (!existsSync(input.socket) || !isProcessAlive(input.wrapperPid)) listener({});
       }, WRAPPER_CHECK_MS);
       timers.push(timer);
       return { dispose: () => clearInterval(timer) };

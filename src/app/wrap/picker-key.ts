@@ -108,7 +108,10 @@ export function startPickerKey(input: PickerKeyInput): PickerKey {
   }
 
   return {
-    dispose: () => intercept.dispose(),
+    dispose() {
+      intercept.dispose();
+      popup?.dispose();
+    },
     control(cmd, request) {
       if (!popup) throw new Error('no picker popup is open');
       return popup.handle(cmd, request);

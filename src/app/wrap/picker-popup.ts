@@ -7,7 +7,7 @@
  * popup takes the keys typed before it opened (`pick`) and hands back the chosen block (`paste`), which
  * the wrapper writes to the agent as one bracketed paste (or one line), never Enter. Loaded on the key.
  */
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { pickerHeight } from '../../display/picker-view.js';
 import type { Disposable, Env } from '../../types.js';
@@ -61,6 +61,11 @@ export interface PopupPicker {
   readonly closed: Promise<PopupOutcome>;
   /** A request of the popup over the control socket; throws (an error reply) on a wrong or used token. */
   handle(cmd: 'pick' | 'paste', request: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * The wrapper is going: no more pastes, and the waiting tmux client no longer holds it (the popup
+   * closes by itself once the wrapper's socket is gone, popup-picker.ts).
+   */
+  dispose(): void;
 }
 
 /** The tmux version from `tmux -V` ("tmux 3.3a", "tmux next-3.4"); undefined for a build without one ("tmux master"). */
@@ -111,6 +116,8 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
   const tokenText = token.toString('hex');
   // Keys typed before the popup took the keyboard are the picker's: kept for it, never the agent's.
   let typed = (input.typed ?? '').slice(0, MAX_EARLY_INPUT_CHARS);
+  let popupClient: ChildProcess | undefined;
+  let disposed = false;
   let early: Disposable | undefined = run.captureInput((data) => {
     if (typed.length < MAX_EARLY_INPUT_CHARS) typed += data.slice(0, MAX_EARLY_INPUT_CHARS - typed.length);
   });
@@ -137,8 +144,9 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
     const all = [...args, ...(modern ? command : [command.map(quote).join(' ')])];
     log('picker', 'popup open', { rows: args[args.indexOf('-h') + 1], cols: run.cols });
     // display-popup returns when the popup closes (no timeout: it is up as long as the user keeps it).
+    if (disposed) return 'closed';
     return new Promise<PopupOutcome>((resolve) => {
-      execFile('tmux', all, { env: input.env as NodeJS.ProcessEnv }, (error, _stdout, stderr) => {
+      popupClient = execFile('tmux', all, { env: input.env as NodeJS.ProcessEnv }, (error, _stdout, stderr) => {
         if (!error) return resolve('closed');
         const said = String(stderr).trim().split('\n')[0] ?? '';
         log('picker', 'popup failed', { error: said || error.message });
@@ -147,7 +155,7 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
           return resolve('unsupported');
         }
         resolve('failed');
-      }).unref();
+      });
     });
   })()
     .catch((error: unknown) => {
@@ -181,6 +189,14 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
       run.writeToChild(pasteBytes(block, bracketed));
       log('picker', 'pasted from the popup', { chars: block.length, bracketed });
       return { pasted: true };
+    },
+    dispose() {
+      disposed = true;
+      token = undefined;
+      endEarly();
+      popupClient?.stdout?.destroy();
+      popupClient?.stderr?.destroy();
+      popupClient?.unref();
     },
   };
 }

@@ -5,15 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { userCommands } from '../../src/cli/completion.js';
 import { createProgram } from '../../src/cli/main.js';
 import { renderOptionsMarkdown } from '../../src/config/load.js';
 import { REPO_DIR } from '../helpers/shared.js';
 
 const readme = readFileSync(join(REPO_DIR, 'README.md'), 'utf8');
 const reference = readFileSync(join(REPO_DIR, 'docs', 'reference.md'), 'utf8');
-
-// The commands --help lists: a hidden one (`pick-popup`, run by the wrapper itself) is not for users.
-const shownCommands = (program: ReturnType<typeof createProgram>) => program.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
 
 describe('README', () => {
   it('says what recapwrap is, how to install it and `recapwrap demo` in its first 15 lines', () => {
@@ -33,7 +31,7 @@ describe('README', () => {
   });
 
   it('names every command, and has an uninstall section', () => {
-    for (const c of shownCommands(createProgram())) expect(readme, c.name()).toContain(`\`recapwrap ${c.name()}`);
+    for (const c of userCommands(createProgram())) expect(readme, c.name()).toContain(`\`recapwrap ${c.name()}`);
     expect(readme).toContain('`recapwrap help [command]`');
     expect(readme).toMatch(/^### Uninstall$/m);
   });
@@ -53,7 +51,7 @@ describe('docs/reference.md', () => {
       const end = reference.indexOf('\n### ', start + 1);
       return reference.slice(start, end < 0 ? undefined : end);
     };
-    for (const c of shownCommands(program)) {
+    for (const c of userCommands(program)) {
       const section = sectionOf(c.name());
       for (const o of c.options) expect(section, `${c.name()} ${o.long}`).toContain(`\`${o.long}`);
     }

@@ -39,7 +39,7 @@ export interface PickerMemory {
   close(): void;
 }
 
-/** Where the picker is drawn: the overlay screen (its copy of the agent's screen). */
+/** Where the picker is drawn: the overlay screen (its copy of the agent's screen), or a tmux popup's own terminal. */
 export interface PickerScreen {
   cover(rows: string[], beforeDraw?: () => void, widths?: number[]): Promise<CoverResult>;
   uncover(): void;

@@ -1,7 +1,8 @@
 /**
  * The wrap flow's control socket (part of the live parts): answers `status`, `show` and `recap` from
- * other recapwrap commands and `pick`/`paste` from the tmux popup picker, writes the state file once it listens (so `ls` never lists a wrapper
- * whose socket refuses), then clears away what dead wrappers left, off the agent's path.
+ * other recapwrap commands and `pick`/`paste` from the tmux popup picker, writes the state file once
+ * it listens (so `ls` never lists a wrapper whose socket refuses), then clears away what dead wrappers
+ * left, off the agent's path.
  */
 import type { Server } from 'node:net';
 import { join } from 'node:path';

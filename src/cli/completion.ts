@@ -80,9 +80,14 @@ function operandOf(command: Command): ValueKind | undefined {
   return { kind: 'none' };
 }
 
+/** The commands a user sees (help, completion, docs): all but the hidden ones (`pick-popup`, run by the wrapper). */
+export function userCommands(program: Command): readonly Command[] {
+  return program.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
+}
+
 /** Every registered command and option of the program (and `help`, which commander keeps apart). */
 export function describeProgram(program: Command): CompletionSpec {
-  const commands: CompletionCommand[] = program.commands.map((c) => ({ name: c.name(), description: shortDescription(c.description()), options: describeOptions(c.name(), c.options), operand: operandOf(c) }));
+  const commands: CompletionCommand[] = userCommands(program).map((c) => ({ name: c.name(), description: shortDescription(c.description()), options: describeOptions(c.name(), c.options), operand: operandOf(c) }));
   if (!commands.some((c) => c.name === 'help')) commands.push({ name: 'help', description: 'show help for recapwrap or one of its commands', options: [], operand: { kind: 'commands' } });
   return { commands, rootOptions: describeOptions('', program.options), agents: AGENT_IDS };
 }

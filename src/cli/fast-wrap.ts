@@ -10,7 +10,9 @@ export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'stat
   // session memory (#25)
   'index', 'sessions', 'search', 'show', 'name', 'forget',
   // MCP server (#26)
-  'mcp'];
+  'mcp',
+  // the picker in a tmux popup (hidden; run by a wrapper's pick key)
+  'pick-popup'];
 
 // Whether argv is a plain wrap that needs no option parsing.
 export function isPlainWrap(argv: readonly string[]): boolean {

@@ -53,6 +53,13 @@ describe('control socket', () => {
     expect(shown).toBe(1);
   });
 
+  it("hands a request's other fields to the handler as sent (the popup picker's token and text)", async () => {
+    const seen: unknown[] = [];
+    server = await startControlServer(path, async (cmd, request) => (seen.push([cmd, request.token, request.text]), {}));
+    expect(await requestControl(path, 'paste', 3000, { token: 'ab', text: 'line 1\nline 2', cmd: 'status', id: 9 })).toEqual({ id: 1, ok: true });
+    expect(seen).toEqual([['paste', 'ab', 'line 1\nline 2']]);
+  });
+
   it('replies with errors to garbage and unknown commands, and keeps serving', async () => {
     server = await startControlServer(path, async () => ({}));
     const replies = await raw('not json\n[1]\n{"cmd":"rm -rf"}\n{"id":7,"cmd":"status"}\n', 4);

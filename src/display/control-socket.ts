@@ -3,6 +3,8 @@
  * `recapwrap recap --pane ID --show` and tmux bindings can talk to a live wrapper:
  *   {"id":1,"cmd":"status"} → {"id":1,"ok":true,"state":{…}}
  *   {"id":2,"cmd":"show"}   → show a recap now;  {"id":3,"cmd":"recap"} → the recap line now
+ *   {"cmd":"pick","token":…} / {"cmd":"paste","token":…,"text":…} → the tmux popup picker's own
+ *   requests (app/wrap/picker-popup.ts checks the one-time token; other fields reach the handler as given)
  * Anything a client sends costs at most this feature, never the wrapper or the agent: malformed,
  * oversized or deeply nested requests get an error reply (the request is never echoed back), each
  * connection answers one request at a time and stops reading until its reply is taken (backpressure),
@@ -29,10 +31,11 @@ export const IDLE_CONNECTION_MS = 60_000;
 const MAX_REPLY_CHARS = 1024 * 1024;
 /** Longest string `id` echoed back; other ids (objects, arrays, long strings) are refused. */
 const MAX_ID_CHARS = 64;
-export const CONTROL_COMMANDS = ['status', 'show', 'recap'] as const;
+export const CONTROL_COMMANDS = ['status', 'show', 'recap', 'pick', 'paste'] as const;
 export type ControlCommand = (typeof CONTROL_COMMANDS)[number];
 
-export type ControlHandler = (cmd: ControlCommand) => Promise<Record<string, unknown>>;
+/** The request's other fields come as sent (JSON values): the handler checks what it uses. */
+export type ControlHandler = (cmd: ControlCommand, request: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>;
 /** Told about faults the server survived (debug log): a failed handler, a reply that could not be built. */
 export type ControlLog = (message: string, fields?: Record<string, unknown>) => void;
 
@@ -76,7 +79,7 @@ async function answer(line: string, handle: ControlHandler, log: ControlLog): Pr
     return { id, ok: false, error: `unknown cmd${shown}; expected one of ${CONTROL_COMMANDS.join(', ')}` };
   }
   try {
-    const body = await handle(cmd as ControlCommand);
+    const body = await handle(cmd as ControlCommand, request as Record<string, unknown>);
     return { ...body, id, ok: true };
   } catch (error) {
     log('handler failed', { cmd, error: (error as Error)?.message });
@@ -216,8 +219,8 @@ export function stopControlServer(server: Server, path: string): void {
   }
 }
 
-/** Send one request and resolve with the reply (rejects on timeout or a closed socket). */
-export function requestControl(path: string, cmd: string, timeoutMs = 3000): Promise<Record<string, unknown>> {
+/** Send one request (cmd and any other fields) and resolve with the reply (rejects on timeout or a closed socket). */
+export function requestControl(path: string, cmd: string, timeoutMs = 3000, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(path);
     let buffer = '';
@@ -226,7 +229,7 @@ export function requestControl(path: string, cmd: string, timeoutMs = 3000): Pro
       reject(new Error(`no answer from ${path} within ${timeoutMs} ms`));
     }, timeoutMs);
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(JSON.stringify({ id: 1, cmd }) + '\n'));
+    socket.on('connect', () => socket.write(JSON.stringify({ ...fields, id: 1, cmd }) + '\n'));
     socket.on('data', (data: string) => {
       buffer += data;
       const nl = buffer.indexOf('\n');

@@ -3,7 +3,7 @@
 // completion script is the one generated from the registered commands.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { describeProgram, renderCompletion } from '../../src/cli/completion.js';
+import { describeProgram, renderCompletion, userCommands } from '../../src/cli/completion.js';
 import { createProgram } from '../../src/cli/main.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 
@@ -17,7 +17,7 @@ describe('help, typos and completion', () => {
   it('`recapwrap help` lists every command and exits 0; `help COMMAND` is that command\'s help', () => {
     const help = cli(['help']);
     expect(help.code).toBe(0);
-    for (const c of createProgram().commands) expect(help.out, c.name()).toMatch(new RegExp(`^  ${c.name()}\\b`, 'm'));
+    for (const c of userCommands(createProgram())) expect(help.out, c.name()).toMatch(new RegExp(`^  ${c.name()}\\b`, 'm'));
     expect(help.out).toMatch(/^ {2}help \[command\]/m);
     const doctor = cli(['help', 'doctor']);
     expect(doctor.code).toBe(0);

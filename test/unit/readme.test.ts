@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { userCommands } from '../../src/cli/completion.js';
 import { createProgram } from '../../src/cli/main.js';
 import { renderOptionsMarkdown } from '../../src/config/load.js';
 import { REPO_DIR } from '../helpers/shared.js';
@@ -30,7 +31,7 @@ describe('README', () => {
   });
 
   it('names every command, and has an uninstall section', () => {
-    for (const c of createProgram().commands) expect(readme, c.name()).toContain(`\`recapwrap ${c.name()}`);
+    for (const c of userCommands(createProgram())) expect(readme, c.name()).toContain(`\`recapwrap ${c.name()}`);
     expect(readme).toContain('`recapwrap help [command]`');
     expect(readme).toMatch(/^### Uninstall$/m);
   });
@@ -50,7 +51,7 @@ describe('docs/reference.md', () => {
       const end = reference.indexOf('\n### ', start + 1);
       return reference.slice(start, end < 0 ? undefined : end);
     };
-    for (const c of program.commands) {
+    for (const c of userCommands(program)) {
       const section = sectionOf(c.name());
       for (const o of c.options) expect(section, `${c.name()} ${o.long}`).toContain(`\`${o.long}`);
     }

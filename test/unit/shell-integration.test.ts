@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { describeProgram, renderCompletion } from '../../src/cli/completion.js';
+import { describeProgram, renderCompletion, userCommands } from '../../src/cli/completion.js';
 import { createProgram } from '../../src/cli/main.js';
 import { REPO_DIR } from '../helpers/shared.js';
 
@@ -103,11 +103,11 @@ describe('shell/recapwrap.bash', () => {
 
   it('knows every subcommand and option the CLI has', () => {
     const program = createProgram();
-    const subcommands = program.commands.map((c) => c.name());
+    const subcommands = userCommands(program).map((c) => c.name());
     expect(complete(['recapwrap', ''])).toEqual(expect.arrayContaining(subcommands));
     const rootOptions = program.options.map((o) => o.long as string).filter((o) => o !== '--version');
     expect(complete(['recapwrap', '--'])).toEqual(expect.arrayContaining([...rootOptions, '--version', '--help']));
-    for (const c of program.commands) {
+    for (const c of userCommands(program)) {
       const options = c.options.map((o) => o.long as string);
       expect(complete(['recapwrap', c.name(), '--']), c.name()).toEqual(expect.arrayContaining(options));
     }
@@ -140,7 +140,7 @@ describe('shell/recapwrap.zsh and recapwrap.fish', () => {
       expect(snippet).toContain(`command recapwrap completion ${shell}`);
       const text = renderCompletion(shell, describeProgram(program)) + snippet;
       const optionWord = (long: string) => (shell === 'fish' ? new RegExp(`-l ${long.slice(2)}\\b`) : new RegExp(`['")]${long}\\[`));
-      for (const c of program.commands) {
+      for (const c of userCommands(program)) {
         expect(text, `${shell}: subcommand ${c.name()}`).toMatch(shell === 'fish' ? new RegExp(`-a ${c.name()} `) : new RegExp(`'${c.name()}:`));
         for (const o of c.options) expect(text, `${shell}: ${c.name()} ${o.long}`).toMatch(optionWord(o.long as string));
       }

@@ -5,6 +5,7 @@
  * as the agent left them), lets the held output go, then pastes the chosen session's reference block
  * into the agent as one bracketed paste, never Enter. Esc, a resize or the agent's exit close it.
  * Loaded when the pick key is pressed; the index is opened here, never on the wrapper's start-up path.
+ * Inside tmux the same session runs in a tmux popup (app/picker/popup-picker.ts), its terminal the popup's.
  */
 import { basename } from 'node:path';
 import { applyPickerKey, createPickerState, parsePickerKeys, withItems, type PickerItem, type PickerState } from '../../display/picker.js';
@@ -38,7 +39,7 @@ export interface PickerMemory {
   close(): void;
 }
 
-/** Where the picker is drawn: the overlay screen (its copy of the agent's screen). */
+/** Where the picker is drawn: the overlay screen (its copy of the agent's screen), or a tmux popup's own terminal. */
 export interface PickerScreen {
   cover(rows: string[], beforeDraw?: () => void, widths?: number[]): Promise<CoverResult>;
   uncover(): void;
@@ -65,6 +66,11 @@ export interface PickerSessionDeps {
    * taking the picker off leaves capture-pane byte-identical.
    */
   readWidths?(top: number, count: number): Promise<number[] | undefined>;
+  /**
+   * Where the chosen block goes instead of run.writeToChild(pasteBytes(…)): the tmux popup hands it to
+   * the wrapper, which pastes it as the agent's modes allow (app/wrap/picker-popup.ts).
+   */
+  paste?(block: string): void;
   /** Keys typed between the pick key and this module's load, in order. */
   initialInput?: readonly string[];
   now(): number;
@@ -175,7 +181,7 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
     }
     const row = rows.get(item.id);
     const block = formatReferenceBlock(source ?? { ...(row ?? { id: item.id, name: item.name, agent: item.agent, cwd: item.folder, headline: item.headline, updatedAt: '' }), transcript: '' });
-    close('pasted', false, () => run.writeToChild(pasteBytes(block, run.childWantsBracketedPaste)));
+    close('pasted', false, () => (deps.paste ? deps.paste(block) : run.writeToChild(pasteBytes(block, run.childWantsBracketedPaste))));
   }
 
   // Off the screen first (after any draw in flight), then the agent's output flows, then the paste.

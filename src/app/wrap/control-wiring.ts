@@ -1,7 +1,8 @@
 /**
  * The wrap flow's control socket (part of the live parts): answers `status`, `show` and `recap` from
- * other recapwrap commands, writes the state file once it listens (so `ls` never lists a wrapper
- * whose socket refuses), then clears away what dead wrappers left, off the agent's path.
+ * other recapwrap commands and `pick`/`paste` from the tmux popup picker, writes the state file once
+ * it listens (so `ls` never lists a wrapper whose socket refuses), then clears away what dead wrappers
+ * left, off the agent's path.
  */
 import type { Server } from 'node:net';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ export interface ControlWiringInput {
   current(): Session | undefined;
   draft: RecapDrafter['draft'];
   draftTimeoutMs: number;
+  /** The tmux popup picker's requests (`pick`, `paste`; picker-key.ts); none when there is no pick key. */
+  picker?(cmd: 'pick' | 'paste', request: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /** True once the live parts are stopping: a server that starts listening then is closed at once. */
   stopped(): boolean;
   now(): string;
@@ -49,7 +52,7 @@ export function startControlSocket(input: ControlWiringInput): { close(): void }
   };
   startControlServer(
     socketPath,
-    async (cmd) => {
+    async (cmd, request) => {
       switch (cmd) {
         case 'status':
           return { state: state.current };
@@ -58,6 +61,10 @@ export function startControlSocket(input: ControlWiringInput): { close(): void }
           return { line: state.current.lastRecap?.line ?? null };
         case 'recap':
           return { line: await draftNow() };
+        case 'pick':
+        case 'paste':
+          if (!input.picker) throw new Error('no pick key in this wrapper');
+          return input.picker(cmd, request);
         default:
           return cmd satisfies never;
       }

@@ -21,7 +21,7 @@ import { startAttention } from './attention-wiring.js';
 import { startControlSocket } from './control-wiring.js';
 import { startLiveRecap, type RecapDisplay } from './live-recap.js';
 import type { PickerScreen } from '../picker/picker-session.js';
-import { startPickerKey } from './picker-key.js';
+import { startPickerKey, type PickerPlace } from './picker-key.js';
 import { startMemoryWriter } from './memory-writer.js';
 import type { StateFolders } from './state-folders.js';
 import type { WrapRun } from './wrap-run.js';
@@ -43,8 +43,11 @@ export interface LivePartsInput {
   /** The state and socket folders, checked before the agent started (prepareStateFolders). */
   folders: StateFolders;
   display: LiveDisplay;
-  /** The copy of the agent's screen the reference picker draws over (when `pickKey` is set). */
-  pickerScreen?: PickerScreen & Disposable;
+  /**
+   * The copy of the agent's screen the reference picker draws over (the overlay display's). Without it,
+   * inside tmux the picker opens in a tmux popup and needs no copy.
+   */
+  pickerScreen?: PickerScreen;
 }
 
 export interface LiveParts {
@@ -138,9 +141,14 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     log,
   });
   const pickKey = parseHotkey(options.pickKey);
+  const pickerPlace: PickerPlace | undefined = input.pickerScreen
+    ? { kind: 'screen', screen: input.pickerScreen }
+    : env.TMUX && env.TMUX_PANE
+      ? { kind: 'popup', pane: env.TMUX_PANE, socketPath }
+      : undefined;
   const picker =
-    input.pickerScreen && pickKey && typeof pickKey !== 'string'
-      ? startPickerKey({ run, screen: input.pickerScreen, key: pickKey, env, options, cwd, log, onOpen: () => display.clear('key') })
+    pickerPlace && pickKey && typeof pickKey !== 'string'
+      ? startPickerKey({ run, place: pickerPlace, key: pickKey, env, options, cwd, log, onOpen: () => display.clear('key') })
       : undefined;
   tracker.start();
   log('recap', 'attached', { agent: adapter.id, display: input.display.kind, pinned: Boolean(input.launch.pinnedFile || input.launch.pinnedId) });
@@ -156,6 +164,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     draftTimeoutMs: options.generatorTimeoutSeconds * 1000,
     stopped: () => stopped,
     now,
+    picker: picker && ((cmd, request) => picker.control(cmd, request)),
   });
   return {
     async stop() {
@@ -170,7 +179,6 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
       await tracker.stop();
       await tmux?.dispose(); // clears @recap*: a shell left in the pane shows no stale recap
       if (input.display.kind === 'overlay') input.display.screen.dispose();
-      else input.pickerScreen?.dispose();
       control.close();
       state.remove();
     },

@@ -46,12 +46,6 @@ export interface RunWrapOptions {
   draft?: string;
 }
 
-// A key option that is set (not `none`); its syntax was checked with the options.
-function isKeySet(spec: string): boolean {
-  const s = spec.trim().toLowerCase();
-  return s !== '' && s !== 'none';
-}
-
 // Resolves to the exit code for the process.
 export async function runWrap(options: RunWrapOptions): Promise<number> {
   const env = process.env;
@@ -113,12 +107,10 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const where = folders ? chooseDisplay(opts, env) : 'none';
   // The bar is the only place a recap would show here: say once that none can, as the tmux notice does (#28).
   if (where === 'overlay' && dumb) process.stderr.write(`recapwrap: ${DUMB_TERMINAL_NOTICE}\n`);
-  // The picker (pickKey) draws over the pane from the same copy of the agent's screen as the overlay bar,
-  // in tmux too, where recaps use tmux itself: the copy must see every byte from the first, so it starts
-  // with the agent either way (in a worker thread: parsing stays off this thread and costs 0 when idle).
-  const picker = Boolean(folders) && !dumb && isKeySet(opts.pickKey) && (where === 'overlay' || where === 'tmux');
   // The overlay mirrors the agent's screen from its very first byte, so it is set up before the spawn.
-  const overlaySetup = (where === 'overlay' || picker) && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
+  // Inside tmux (display tmux or none) nothing copies the screen: recaps use tmux itself, and the
+  // picker (pickKey) opens in a tmux popup (picker-popup.ts), which tmux draws and takes off.
+  const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
   const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
@@ -127,7 +119,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     void import('./typed-draft.js').then(({ typeDraftWhenReady }) => typeDraftWhenReady(run, draft, debugLog)).catch((error: unknown) => debugLog('draft', 'failed', { error: (error as Error).message }));
   }
   const screen = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
-  const display: LiveDisplay = screen && where === 'overlay' ? { kind: 'overlay', screen } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
+  const display: LiveDisplay = screen ? { kind: 'overlay', screen } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;
   let commandState: { remove(): void } | undefined;
   if (!adapter) {
@@ -141,7 +133,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (adapter && folders) {
     try {
       const { startLiveParts } = await import('./live-parts.js');
-      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display, pickerScreen: picker ? screen : undefined });
+      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display, pickerScreen: screen });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

@@ -9,6 +9,7 @@ import { registerLs } from './ls.js';
 import { registerMcp } from './mcp.js';
 import { registerMemory } from './memory.js';
 import { registerNext } from './next.js';
+import { registerPickPopup } from './pick-popup.js';
 import { registerRecap } from './recap.js';
 import { registerResume } from './resume.js';
 import { registerStatus } from './status.js';
@@ -30,4 +31,5 @@ export function registerSubcommands(program: Command): void {
   registerMemory(program);
   registerMcp(program);
   registerCompletion(program);
+  registerPickPopup(program);
 }

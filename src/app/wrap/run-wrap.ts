@@ -5,6 +5,7 @@
  * live parts attach to it (live-parts.ts), loaded after the spawn so they never delay the agent.
  * 4. On exit: the live parts stop, recapwrap exits with the child's code.
  */
+import { setFlagsFromString } from 'node:v8';
 import { resolveConfig } from '../../config/load.js';
 import type { OptionName } from '../../config/options-table.js';
 import { isDumbTerminal } from '../../pty/passthrough.js';
@@ -29,6 +30,14 @@ const EXIT_SAFETY_MS = 2000;
 const TMUX_CHECK_WAIT_MS = 100;
 /** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
 const EXIT_TMUX_LIMIT_MS = 250;
+/**
+ * V8 doubles its young generation (up to 16 MB a half) whenever a scavenge finds it busy, and the
+ * output buffers an agent's flood leaves behind are freed only by a scavenge: a young generation kept
+ * at its first size scavenges more often (cheaply: nearly everything in it is dead) and holds fewer of
+ * them. Measured on `cat` of 100 MB into a tmux pane: peak RSS 64 -> 59 MB, same time. The one V8
+ * setting that still takes effect once the heap exists (the size flags are read at its creation).
+ */
+const V8_WRAPPER_FLAGS = '--semi-space-growth-factor=1';
 
 export interface RunWrapOptions {
   command: string;
@@ -61,6 +70,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     const { runDirect } = await import('../../pty/direct.js'); // lazy: start-up time of the common path
     return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
   }
+  setFlagsFromString(V8_WRAPPER_FLAGS);
   // TERM=dumb (or unset), e.g. an editor's shell buffer: no escape sequences of ours at all.
   const dumb = isDumbTerminal(env.TERM);
   if (dumb) debugLog('wrap', 'terminal features off', { term: env.TERM ?? null, reason: 'TERM is dumb or unset: no focus reporting, no overlay bar' });

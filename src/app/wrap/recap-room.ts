@@ -5,12 +5,11 @@
  * one line of a tmux message (the pane's width less `recap: `). Pure.
  */
 import { LABEL_CELLS, maxBarRows } from '../../display/overlay.js';
-import type { LiveDisplay } from './live-parts.js';
 
 /** tmux's message label, `recap: ` (display/tmux-display.ts). */
 const TMUX_LABEL_CELLS = 7;
 
-export function recapRoom(display: LiveDisplay['kind'], size: { cols: number; rows: number }, barRows: number): number | undefined {
+export function recapRoom(display: 'overlay' | 'tmux' | 'none', size: { cols: number; rows: number }, barRows: number): number | undefined {
   switch (display) {
     case 'overlay':
       return Math.max(1, maxBarRows(barRows, size.rows) * size.cols - LABEL_CELLS);

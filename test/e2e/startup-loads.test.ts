@@ -1,5 +1,6 @@
 // What a wrap loads, and only that (#29): the start-up path must not grow unnoticed. A preload lists
-// every file in require.cache (dist/ chunks, packages, native addons) when asked (SIGUSR2) and at exit.
+// every file in require.cache (dist/ chunks, packages, native addons) and Node's own modules
+// (process.moduleLoadList) when asked (SIGUSR2) and at exit.
 // `recapwrap true` and a wrap with options load the start-up chunks only; an idle agent wrap with the
 // recap machinery running loads no session-memory code (better-sqlite3, src/memory, app/memory) before
 // its first turn end, and never commander.
@@ -26,7 +27,7 @@ beforeEach(() => {
     join(dir, 'list-loads.cjs'),
     [
       "const fs = require('node:fs');",
-      'const dump = () => fs.writeFileSync(process.env.RW_LOADS_OUT, Object.keys(require.cache).join("\\n"));',
+      'const dump = () => fs.writeFileSync(process.env.RW_LOADS_OUT, [...Object.keys(require.cache), ...process.moduleLoadList].join("\\n"));',
       "process.on('SIGUSR2', dump);",
       "process.on('exit', dump);",
     ].join('\n'),
@@ -79,5 +80,7 @@ describe('what a wrap loads (#29)', () => {
     const memory = list.filter((f) => MEMORY_MARKERS.some((m) => m.test(f)));
     expect(memory.map((f) => basename(f)), 'memory code loaded before any turn end').toEqual([]);
     expect(list.filter((f) => /node_modules[/\\]commander[/\\]/.test(f))).toEqual([]);
+    // No import() in the CommonJS build: it starts Node's ES module loader (util/node-require.ts).
+    expect(list.filter((f) => f.includes('internal/modules/esm/resolve'))).toEqual([]);
   });
 });

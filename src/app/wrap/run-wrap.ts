@@ -5,13 +5,13 @@
  * live parts attach to it (live-parts.ts), loaded after the spawn so they never delay the agent.
  * 4. On exit: the live parts stop, recapwrap exits with the child's code.
  */
-import { setFlagsFromString } from 'node:v8';
 import { resolveConfig } from '../../config/load.js';
 import type { OptionName } from '../../config/options-table.js';
 import { isDumbTerminal } from '../../pty/passthrough.js';
 import { resolveCommand } from '../../pty/pty-process.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
+import { nodeRequire } from '../../util/node-require.js';
 import { chooseDisplay, planRecap } from './launch-plan.js';
 import type { LiveDisplay, LiveParts } from './live-parts.js';
 import { prepareStateFolders } from './state-folders.js';
@@ -70,7 +70,6 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     const { runDirect } = await import('../../pty/direct.js'); // lazy: start-up time of the common path
     return runDirect(options.command, options.args, { cwd, env: buildChildEnv(env) });
   }
-  setFlagsFromString(V8_WRAPPER_FLAGS);
   // TERM=dumb (or unset), e.g. an editor's shell buffer: no escape sequences of ours at all.
   const dumb = isDumbTerminal(env.TERM);
   if (dumb) debugLog('wrap', 'terminal features off', { term: env.TERM ?? null, reason: 'TERM is dumb or unset: no focus reporting, no overlay bar' });
@@ -110,6 +109,8 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const startedAt = Date.now();
   const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
+  // After the spawn (the child starts meanwhile), before its first output is read.
+  nodeRequire<typeof import('node:v8')>('node:v8').setFlagsFromString(V8_WRAPPER_FLAGS);
   const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;

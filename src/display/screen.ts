@@ -63,9 +63,9 @@ interface MirrorHost {
   dispose(): void;
 }
 
-// The copy in this thread (tests, or no built worker). Its module (xterm's screen model, the bar's
-// text widths: ~35 ms to load) is loaded on first use, so the wrapper, which runs the copy in a worker,
-// never loads it and starts the agent that much sooner; calls made while it loads wait their turn.
+// The copy in this thread (the wrapper's choice, and tests). Its module (xterm's screen model, the bar's
+// text widths: ~35 ms to load) is loaded once the screen exists, after the agent was spawned, so it
+// never delays the agent's start; calls made while it loads wait their turn.
 function inlineHost(init: MirrorInit): MirrorHost {
   let mirror: ScreenMirror | undefined;
   let failed = false;

@@ -109,8 +109,11 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const startedAt = Date.now();
   const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
   started.run = run;
-  // After the spawn (the child starts meanwhile), before its first output is read.
-  nodeRequire<typeof import('node:v8')>('node:v8').setFlagsFromString(V8_WRAPPER_FLAGS);
+  // At the child's first output (before it could grow the young generation), not on the start path.
+  const firstOutput = run.onOutputBytes(() => {
+    firstOutput.dispose();
+    nodeRequire<typeof import('node:v8')>('node:v8').setFlagsFromString(V8_WRAPPER_FLAGS);
+  });
   const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;

@@ -8,8 +8,9 @@
 // plus its per-file link step, which require() does not pay.
 //
 // Entries: the two start-up paths keep files of their own, so they load none of commander or the
-// subcommands: `cli/fast-wrap` (`recapwrap <agent> …` without options) and `cli/status`; then the full
-// CLI (`cli/main`), the worker and the demo agent (run by bin/demo-agent.js).
+// subcommands: `cli/fast-wrap` (`recapwrap [wrap options] <agent> …`) and `cli/status`; then the full
+// CLI (`cli/main`), the screen copy's worker (optional: the wrapper runs the copy in its own thread) and
+// the demo agent (run by bin/demo-agent.js).
 //
 // Chunks: left to itself rolldown splits the start-up paths' code by which entries share it, so a plain
 // wrap loaded 8 files of dist/ (the two-bundle build: 5) and started ~10 % slower under a pty (40

@@ -60,8 +60,8 @@ export function createEngine(input: RecapEngineInput): RecapEngine {
 export function createRecapEngine(input: RecapEngineInput): RecapDrafter {
   const engine = createEngine(input);
   return {
-    draft: async (session: Session, signal: AbortSignal) => {
-      const { recap } = await engine.recap(session, { signal });
+    draft: async (session: Session, signal: AbortSignal, cells?: number) => {
+      const { recap } = await engine.recap(session, { signal, cells });
       return signal.aborted ? undefined : recap?.line;
     },
     workingLine: (session: Session) => engine.working(session),

@@ -3,9 +3,9 @@
  * The bar takes one row, or up to `barRows` when the recap needs them (composed for the width here, in
  * this thread: the composer is a function). A copy of the agent's screen (screen-mirror.ts) tells what
  * lies under the bar, so removing it repaints every covered row exactly; after a resize with the bar up,
- * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew. The copy runs in a worker thread when the built worker exists (the
- * wrapper), inline otherwise (tests): either way the agent's output is forwarded before the copy
- * sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
+ * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew. The copy runs in
+ * this thread (the wrapper's choice: see app/wrap/overlay-setup.ts), or in a worker thread when asked
+ * and the built worker exists: either way the agent's output is forwarded before the copy sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
  * paints, never drawn while the copy lags, mid-frame (?2026h), inside an escape sequence or UTF-8
  * character the agent has not finished writing, or over rows with older output.
  */
@@ -65,9 +65,9 @@ interface MirrorHost {
   dispose(): void;
 }
 
-// The copy in this thread (tests, or no built worker). Its module (xterm's screen model, the bar's
-// text widths: ~35 ms to load) is loaded on first use, so the wrapper, which runs the copy in a worker,
-// never loads it and starts the agent that much sooner; calls made while it loads wait their turn.
+// The copy in this thread (the wrapper's choice, and tests). Its module (xterm's screen model, the bar's
+// text widths: ~35 ms to load) is loaded once the screen exists, after the agent was spawned, so it
+// never delays the agent's start; calls made while it loads wait their turn.
 function inlineHost(init: MirrorInit): MirrorHost {
   let mirror: ScreenMirror | undefined;
   let failed = false;
@@ -266,6 +266,7 @@ export class OverlayScreen {
     this.barRows = Math.max(1, Math.floor(options.barRows ?? DEFAULT_BAR_ROWS));
     const init = { cols: options.cols, rows: options.rows, cursorAtStart: options.cursorAtStart };
     this.mirror = (options.worker !== false ? workerHost(init, options.log) : undefined) ?? inlineHost(init);
+    if (options.worker === false) options.log?.('overlay', 'screen copy in this thread');
   }
 
   /** The bar is on screen now. */

@@ -5,7 +5,7 @@
  * supplies the restore bytes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 
 /** Signals to recapwrap that are passed on to the child (it decides; we exit as it did). */
@@ -76,11 +76,18 @@ function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteS
   if (typeof inFd !== 'number' || typeof outFd !== 'number') return undefined;
   try {
     if (fstatSync(inFd).rdev !== fstatSync(outFd).rdev) return undefined;
-    return spawn('stty', ['-opost'], { stdio: [inFd, 'ignore', 'ignore'], timeout: STTY_TIMEOUT_MS });
+    return spawn(sttyPath(), ['-opost'], { stdio: [inFd, 'ignore', 'ignore'], timeout: STTY_TIMEOUT_MS });
   } catch {
     // Without stty the child's LFs gain a CR: cosmetic for almost every program.
     return undefined;
   }
+}
+
+// stty where it always is (macOS, Linux): the spawn returns once stty runs, and a PATH search tries
+// every folder before it first. Else found on PATH.
+const STTY_PATHS = ['/bin/stty', '/usr/bin/stty'];
+function sttyPath(): string {
+  return STTY_PATHS.find((p) => existsSync(p)) ?? 'stty';
 }
 
 const STDIO_FDS = [0, 1, 2] as const;

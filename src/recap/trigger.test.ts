@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTriggerMachine, type TriggerAction, type TriggerEvent } from './trigger.js';
+import { createTriggerMachine, LATE_SESSION_GRACE_MS, type TriggerAction, type TriggerEvent } from './trigger.js';
 
 const CONFIG = { awayMs: 30_000, idleMs: 120_000, draftDebounceMs: 1500 };
 
@@ -205,5 +205,42 @@ describe('resume and manual', () => {
     expect(send({ type: 'manual' })).toEqual([{ type: 'show-working' }]);
     const none = setup();
     expect(none.send({ type: 'manual' })).toEqual([]);
+  });
+});
+
+// #18/#21/#29: an unpinned session's file is found by discovery, seconds late: after the user came back.
+describe('a session found after the return', () => {
+  it('is recapped for that return, as if it had been known then', () => {
+    const { send, advance } = setup();
+    send({ type: 'focus', focused: true });
+    send({ type: 'focus', focused: false });
+    advance(40_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([]); // nothing known yet
+    advance(2500);
+    expect(send({ type: 'session', stamp: 's1', midTurn: false })).toEqual([{ type: 'draft', stamp: 's1' }]);
+    expect(send({ type: 'draft-ready', stamp: 's1', text: 'recap one' })).toEqual([{ type: 'show', text: 'recap one', stamp: 's1', reason: 'focus-return' }]);
+  });
+
+  it('mid-turn: the working line now, the recap when the turn ends', () => {
+    const { send, advance } = setup();
+    send({ type: 'focus', focused: true });
+    send({ type: 'focus', focused: false });
+    advance(40_000);
+    send({ type: 'focus', focused: true });
+    expect(types(send({ type: 'session', stamp: 's1', midTurn: true }))).toEqual(['show-working']);
+    expect(types(send({ type: 'session', stamp: 's2', midTurn: false }))).toEqual(['clear', 'draft']);
+  });
+
+  it('not after a key, not after the grace, not after a short absence', () => {
+    for (const between of ['key', 'late', 'short'] as const) {
+      const { send, advance } = setup();
+      send({ type: 'focus', focused: true });
+      send({ type: 'focus', focused: false });
+      advance(between === 'short' ? 5000 : 40_000);
+      send({ type: 'focus', focused: true });
+      if (between === 'key') send({ type: 'input' });
+      if (between === 'late') advance(LATE_SESSION_GRACE_MS + 1);
+      expect(send({ type: 'session', stamp: 's1', midTurn: false }), between).toEqual([]);
+    }
   });
 });

@@ -17,6 +17,13 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * Came back after being away while no session was known yet (an unpinned agent's file is found by
+ * discovery, seconds late): a session that turns up within this long, before any key, is this return's
+ * recap. Covers the tracker's slowest safety-net look (RELOCATE_FOUND_POLL_MS).
+ */
+export const LATE_SESSION_GRACE_MS = 15_000;
+
 export type ShowReason = 'focus-return' | 'idle' | 'resume' | 'manual';
 
 export type TriggerEvent =
@@ -68,6 +75,8 @@ interface TriggerState {
   showOnTurnEnd: boolean;
   /** Started on an existing session: show its recap once the first screen is drawn. */
   resumePending: boolean;
+  /** Came back (after the threshold) before any session was known: a session found until then is shown. */
+  lateReturnUntil?: number;
   firstScreenSeen: boolean;
   shown?: { text: string; stamp: string };
   lastShownText?: string;
@@ -145,6 +154,7 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     if (focused === s.focused) return;
     const now = clock.now();
     s.focused = focused;
+    s.lateReturnUntil = undefined;
     if (!focused) {
       s.awaySince = now;
       if (s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp && !hasDraftFor(s.session.stamp)) s.draftDueAt = now + config.draftDebounceMs;
@@ -153,7 +163,18 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     const awayMs = s.awaySince === undefined ? 0 : now - s.awaySince;
     s.awaySince = undefined;
     s.draftDueAt = undefined;
-    if (awayMs < config.awayMs || !s.session || s.session.stamp === s.lastShownStamp) return;
+    if (awayMs < config.awayMs) return;
+    if (!s.session) {
+      s.lateReturnUntil = now + LATE_SESSION_GRACE_MS;
+      return;
+    }
+    if (s.session.stamp === s.lastShownStamp) return;
+    showOnReturn(out);
+  }
+
+  // The recap for a return: the full recap, or mid-turn a "working: …" line and the recap at turn end.
+  function showOnReturn(out: TriggerAction[]): void {
+    if (!s.session) return;
     if (s.session.midTurn) {
       s.showOnTurnEnd = true;
       out.push({ type: 'show-working' });
@@ -168,6 +189,14 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     s.session = { stamp, midTurn };
     if (prev && prev.stamp === stamp && prev.midTurn === midTurn) return;
     const now = clock.now();
+    const lateReturn = s.lateReturnUntil !== undefined && now <= s.lateReturnUntil && s.focused;
+    s.lateReturnUntil = undefined;
+    if (lateReturn && !prev) {
+      // Found after the user came back: the recap of this return, as if it had been known then.
+      if (s.drafting !== undefined && s.drafting !== stamp) abortDraft(out);
+      showOnReturn(out);
+      return;
+    }
     const turnStarted = midTurn && (!prev || !prev.midTurn);
     const turnEnded = !midTurn && prev !== undefined && prev.midTurn;
     if (turnStarted) {
@@ -214,6 +243,7 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
         break;
       case 'input':
         s.lastInputAt = clock.now();
+        s.lateReturnUntil = undefined;
         s.showOnTurnEnd = false;
         s.showWhenReady = undefined;
         s.idleDueAt = undefined;

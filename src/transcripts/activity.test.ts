@@ -23,7 +23,7 @@ describe('activity', () => {
   });
 
   it('takes live signals first', () => {
-    expect(deriveActivity(s(ev('user'), ev('turn-end')) as never, { now: 9, claudeStatus: 'busy' }).state).toBe('working');
+    expect(deriveActivity(s(ev('user'), ev('turn-end')) as never, { now: 9, announcedState: 'working' }).state).toBe('working');
     expect(deriveActivity(s(ev('user')) as never, { now: 9, exited: true })).toEqual({ state: 'exited', since: 9 });
     expect(deriveActivity(undefined, { now: 9 })).toEqual({ state: 'idle', since: 9 });
   });
@@ -31,7 +31,7 @@ describe('activity', () => {
   it('is waiting on a tool call that has no result when the agent says idle or its output went quiet', () => {
     const call = ev('tool-call', { name: 'Bash', args: 'rm -rf build', paths: [] });
     const pending = s(ev('user'), ev('assistant'), call) as never;
-    expect(deriveActivity(pending, { now: 9, claudeStatus: 'idle' }).state).toBe('waiting');
+    expect(deriveActivity(pending, { now: 9, announcedState: 'done' }).state).toBe('waiting');
     expect(deriveActivity(pending, { now: 9, announcedState: 'idle' }).state).toBe('waiting');
     expect(deriveActivity(pending, { now: 100_000, lastOutputAt: 100_000 - APPROVAL_QUIET_MS }).state).toBe('waiting');
     // Still animating, or no signal at all: the tool is running.

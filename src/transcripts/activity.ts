@@ -13,8 +13,6 @@ import type { Session, SessionSnapshot, TranscriptEvent } from './types.js';
 
 export interface ActivitySignals {
   exited?: boolean;
-  /** Claude's ~/.claude/sessions/<pid>.json status. */
-  claudeStatus?: 'busy' | 'idle';
   /** The busy state the agent announces in its output (its adapter's outputSignal, e.g. Codex's OSC 7501). */
   announcedState?: AnnouncedState;
   /** When the agent last printed anything to its terminal (epoch ms); agents animate while they work. */
@@ -112,13 +110,13 @@ export function deriveActivity(session: Session | SessionSnapshot | undefined, s
   const approval = session ? pendingApproval(session.events) : undefined;
   const animated = signals.lastOutputAt !== undefined && signals.now - signals.lastOutputAt < APPROVAL_ANIMATED_MS;
   if (approval && !animated) return { state: 'waiting', since: approval.ts ?? since };
-  if (signals.claudeStatus === 'busy' || signals.announcedState === 'working') return { state: 'working', since };
+  if (signals.announcedState === 'working') return { state: 'working', since };
   if (!session) return { state: 'idle', since };
   const exit = exitEvent(session.events);
   if (exit) return { state: 'exited', since: exit.ts ?? since };
   if (isMidTurn(session)) {
     if (toolCallPending(session.events)) {
-      const agentIdle = signals.claudeStatus === 'idle' || signals.announcedState === 'idle' || signals.announcedState === 'done';
+      const agentIdle = signals.announcedState === 'idle' || signals.announcedState === 'done';
       const quiet = signals.lastOutputAt !== undefined && signals.now - signals.lastOutputAt >= APPROVAL_QUIET_MS;
       if (agentIdle || quiet) return { state: 'waiting', since: signals.lastOutputAt ?? since };
     }

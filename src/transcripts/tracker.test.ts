@@ -116,6 +116,25 @@ describe('SessionTracker', () => {
     expect((await pollUntil(() => b.current)).id).toBe('two');
   });
 
+  it('finds a session in a folder the agent creates later without polling for it (#29: idle wake-ups)', async () => {
+    const dir = join(home, 'agent', 'sessions', 'here');
+    const file = join(dir, 'late.jsonl');
+    const adapter: TranscriptAdapter = {
+      ...piAdapter,
+      sessionDirs: () => [dir],
+      locateLive: async () => (existsSync(file) ? [{ file, confidence: 'candidate' as const }] : []),
+    };
+    // A poll this slow never runs during the test: only the watch on the nearest existing parent can find it.
+    const t = new SessionTracker({ cwd: '/w', env: {}, home, adapter, plan: { args: [], resume: false }, childPid: process.pid, startedAt: 0, stateDir: join(home, 'state'), log: noLog, pollMs: 600_000 });
+    trackers.push(t);
+    t.start();
+    expect(t.current).toBeUndefined();
+    mkdirSync(join(home, 'agent'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, h({ type: 'session', version: 3, id: 'late', cwd: '/w' }) + '\n' + h({ type: 'message', id: 'u', parentId: null, message: { role: 'user', content: 'x' } }) + '\n');
+    expect((await pollUntil(() => t.current, { timeoutMs: 5000, description: 'the late session found' })).id).toBe('late');
+  });
+
   it('takes over a claim whose owner died', async () => {
     const dir = join(home, 'sessions');
     mkdirSync(dir, { recursive: true });

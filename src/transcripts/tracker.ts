@@ -5,10 +5,10 @@
  * are claimed in the state folder so two wrappers in one directory never take the same file.
  * Never throws into the caller: failures become debug-log lines.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Disposable } from '../types.js';
 import type { DebugLog } from '../util/debug-log.js';
 import { getProcessTree, isProcessAlive } from './pids.js';
@@ -16,7 +16,11 @@ import { LIVE_HISTORY_LIMITS } from './history.js';
 import { FileTailer } from './tailer.js';
 import type { AgentContext, LaunchPlan, Session, SessionCandidate, TranscriptAdapter, TranscriptParser } from './types.js';
 
-/** Safety-net look for our file while none is known; folder watches usually find it first. */
+/**
+ * Safety-net look for our file while none is known; folder watches usually find it first. It backs
+ * off (doubling, up to RELOCATE_FOUND_POLL_MS) while no watch fires: each look wakes the process, scans
+ * the process tree and the folders, and an idle agent that never writes a session cost ~0.5 ms/s (#29).
+ */
 export const RELOCATE_POLL_MS = 2000;
 /**
  * Once the file is known, the folder watches see /new and /clear switches; this slower poll only
@@ -62,7 +66,11 @@ export interface TrackerOptions extends AgentContext {
 export class SessionTracker {
   private readonly listeners = new Set<(session: Session) => void>();
   private watchers: FSWatcher[] = [];
+  /** Watches on the nearest existing parent of a session folder not created yet (the agent makes it later). */
+  private parentWatchers: FSWatcher[] = [];
   private poll: NodeJS.Timeout | undefined;
+  /** Polls since a watch last fired (the no-file poll backs off by this). */
+  private quietPolls = 0;
   private debounce: NodeJS.Timeout | undefined;
   private relocating: Promise<void> | undefined;
   private relocateAgain = false;
@@ -103,12 +111,24 @@ export class SessionTracker {
   private schedulePoll(): void {
     if (this.stopped) return;
     const fast = this.options.pollMs ?? RELOCATE_POLL_MS;
+    const slow = Math.max(fast, RELOCATE_FOUND_POLL_MS);
     this.poll = setTimeout(() => {
+      this.quietPolls++;
       if (this.watchers.length === 0) this.watchDirs();
       this.scheduleRelocate();
       this.schedulePoll();
-    }, this.file ? Math.max(fast, RELOCATE_FOUND_POLL_MS) : fast);
+    }, this.file ? slow : Math.min(slow, fast * 2 ** this.quietPolls));
     this.poll.unref();
+  }
+
+  // A watch fired: something changed in the agent's folders, so the safety-net poll looks often again.
+  private onWatchEvent(): void {
+    if (this.quietPolls > 0 && !this.file && this.poll) {
+      this.quietPolls = 0;
+      clearTimeout(this.poll);
+      this.schedulePoll();
+    }
+    this.scheduleRelocate();
   }
 
   async stop(): Promise<void> {
@@ -116,8 +136,9 @@ export class SessionTracker {
     if (this.poll) clearTimeout(this.poll);
     if (this.debounce) clearTimeout(this.debounce);
     if (this.graceTimer) clearTimeout(this.graceTimer);
-    for (const w of this.watchers) w.close();
+    for (const w of [...this.watchers, ...this.parentWatchers]) w.close();
     this.watchers = [];
+    this.parentWatchers = [];
     while (this.relocating) await this.relocating;
     await this.tailer?.stop();
     await this.releaseClaim();
@@ -131,17 +152,40 @@ export class SessionTracker {
   }
 
   private watchDirs(): void {
+    for (const w of this.parentWatchers) w.close();
+    this.parentWatchers = [];
     for (const dir of this.options.adapter.sessionDirs(this.options)) {
       try {
-        const w = watch(dir, { persistent: false }, () => this.scheduleRelocate());
+        const w = watch(dir, { persistent: false }, () => this.onWatchEvent());
         w.on('error', () => {
           w.close();
           this.watchers = this.watchers.filter((x) => x !== w);
         });
         this.watchers.push(w);
       } catch {
-        // Folder not created yet: the poll watches again later.
+        // Folder not created yet: watch the nearest folder that exists, and watch again once it changes.
+        this.watchParentOf(dir);
       }
+    }
+  }
+
+  // Until `dir` exists, a change in its nearest existing parent (the agent creating its folders) makes
+  // the tracker watch its folders again at once, instead of at the next poll.
+  private watchParentOf(dir: string): void {
+    let parent = dirname(dir);
+    while (parent !== dirname(parent) && !existsSync(parent)) parent = dirname(parent);
+    try {
+      const w = watch(parent, { persistent: false }, () => {
+        if (this.stopped) return;
+        for (const x of this.watchers) x.close();
+        this.watchers = [];
+        this.watchDirs();
+        this.onWatchEvent();
+      });
+      w.on('error', () => w.close());
+      this.parentWatchers.push(w);
+    } catch {
+      // Not watchable either: the poll covers it.
     }
   }
 

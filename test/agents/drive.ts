@@ -14,14 +14,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAgentModelServer, type AgentModelServer } from '../fakes/agent-model-server.js';
 import { installAgentCli, type AgentCli } from '../helpers/agent-cli.js';
+import { prepareAgentHome } from '../helpers/agent-home.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { shellQuote, TmuxServer } from '../helpers/tmux.js';
 
 export interface AgentScenario {
   agent: AgentCli;
-  /** Writes the agent's config into the isolated HOME; returns the environment to run it with. */
-  prepare(ctx: { home: string; work: string; model: AgentModelServer }): Record<string, string>;
   /** Arguments after the agent's name. */
   args?: string[];
   /** The TUI is ready for a prompt. */
@@ -100,7 +99,7 @@ export function defineAgentScenario(s: AgentScenario): void {
     mkdirSync(work);
     model = await startAgentModelServer();
     env = {
-      ...s.prepare({ home, work, model }),
+      ...prepareAgentHome(s.agent, { home, model, trusted: [work] }),
       HOME: home,
       RECAPWRAP_STATE_DIR: stateDir(),
       RECAPWRAP_DEBUG_LOG: debugFile(),

@@ -152,6 +152,21 @@ describe('recapwrap under faults', () => {
     }
   });
 
+  // #29: a child that ignores SIGHUP kept the wrapper (and itself) running after its window closed.
+  for (const [ignores, code] of [[['SIGHUP'], 143], [['SIGHUP', 'SIGTERM'], 137]] as const) {
+    it(`the terminal goes away and the child ignores ${ignores.join(' and ')}: escalated, recapwrap exits ${code}, nothing left behind`, async () => {
+      const log = join(dir, `stubborn-${ignores.length}.log`);
+      const script = `${ignores.map((sig) => `process.on('${sig}', () => {});`).join(' ')} console.log('STARTED'); setInterval(() => {}, 1000);`;
+      const t = runCliInPty([process.execPath, '-e', script], { env: { TMUX: undefined, TMUX_PANE: undefined, RECAPWRAP_DEBUG_LOG: log } });
+      await t.waitFor('STARTED');
+      const childPid = Number(/"childPid":(\d+)/.exec(readFileSync(log, 'utf8'))?.[1]);
+      t.hangUp();
+      expect(await t.exit).toEqual({ exitCode: code });
+      await pollUntil(() => !alive(childPid), { timeoutMs: 2000, description: 'the child to be gone' });
+      expect(readFileSync(log, 'utf8')).toContain('"msg":"child ignored the hang-up"');
+    }, 20_000);
+  }
+
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGQUIT', 131]] as const) {
     it(`${signal} reaches the child's whole process group (sh -c '…; sleep 30': the sleep ends too)`, async () => {
       const log = join(dir, `group-${signal}.log`);

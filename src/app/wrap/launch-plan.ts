@@ -7,6 +7,7 @@ import type { Options } from '../../config/options-table.js';
 import { getHomeDir } from '../../config/paths.js';
 import { agentFromCommand } from '../../transcripts/agent-ids.js';
 import { debugLog } from '../../util/debug-log.js';
+import { nodeRequire } from '../../util/node-require.js';
 import type { AgentId, LaunchPlan, TranscriptAdapter } from '../../transcripts/types.js';
 import type { Env } from '../../types.js';
 
@@ -39,7 +40,7 @@ export async function planRecap(input: RecapPlanInput): Promise<RecapPlan> {
     return { agent, adapter, launch: { args: [...input.args], resume: false } };
   }
   // node:crypto is a dozen internal modules: loaded only when an agent needs a session id.
-  const { randomUUID } = await import('node:crypto');
+  const { randomUUID } = nodeRequire<typeof import('node:crypto')>('node:crypto');
   const launch = adapter.planLaunch(input.args, { cwd: input.cwd, env: input.env, home: getHomeDir(input.env), newId: () => randomUUID(), now: Date.now() });
   return { agent, adapter, launch };
 }

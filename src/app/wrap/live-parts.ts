@@ -23,6 +23,7 @@ import { startLiveRecap, type RecapDisplay } from './live-recap.js';
 import type { PickerScreen } from '../picker/picker-session.js';
 import { startPickerKey, type PickerPlace } from './picker-key.js';
 import { startMemoryWriter } from './memory-writer.js';
+import { recapRoom } from './recap-room.js';
 import type { StateFolders } from './state-folders.js';
 import type { WrapRun } from './wrap-run.js';
 
@@ -128,11 +129,14 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     },
   });
   const hotkey = parseHotkey(options.hotkey);
+  // Asked at each draft: the terminal may have been resized since the start.
+  const room = () => recapRoom(input.display.kind, { cols: run.cols, rows: run.rows }, options.barRows);
   const live = startLiveRecap({
     wrap: run,
     sessions: tracker,
     display,
     drafter,
+    room,
     onShown: (text, session) => state.update({ lastRecap: { line: text, stamp: session.stamp, createdAt: now() } }, { now: true }),
     onSessionChange: (session) => activity.report(session),
     config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs },
@@ -160,7 +164,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     state,
     live,
     current: () => tracker.current,
-    draft: (session, signal) => drafter.draft(session, signal),
+    draft: (session, signal) => drafter.draft(session, signal, room()),
     draftTimeoutMs: options.generatorTimeoutSeconds * 1000,
     stopped: () => stopped,
     now,

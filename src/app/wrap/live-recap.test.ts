@@ -41,7 +41,7 @@ const session = (stamp: string, lastKind: 'user' | 'turn-end'): Session => ({
   events: lastKind === 'user' ? [{ kind: 'user', text: 'add a flag', sourceId: '1' }] : [{ kind: 'user', text: 'add a flag', sourceId: '1' }, { kind: 'assistant', text: 'added', sourceId: '2' }, { kind: 'turn-end', sourceId: '2' }],
 });
 
-function setup(hotkey: Hotkey | null = null) {
+function setup(hotkey: Hotkey | null = null, room?: () => number | undefined) {
   const focus = emitter<boolean>();
   const input = emitter<string>();
   const output = emitter<string>();
@@ -49,16 +49,17 @@ function setup(hotkey: Hotkey | null = null) {
   const sessions = emitter<Session>();
   let current: Session | undefined;
   const shown: string[] = [];
-  const drafts: Array<{ stamp: string; signal: AbortSignal; resolve: (t: string | undefined) => void }> = [];
+  const drafts: Array<{ stamp: string; signal: AbortSignal; cells?: number; resolve: (t: string | undefined) => void }> = [];
   const { timers, advance } = fakeTimers();
   const live = startLiveRecap({
     wrap: { onFocus: focus.on, onInput: input.on, onOutput: output.on, onExit: exit.on },
     sessions: { onSession: sessions.on, get current() { return current; } },
     display: { show: (v) => shown.push(v.line), clear: (cause) => shown.push(cause === 'key' ? '<clear>' : '<clear:other>') },
     drafter: {
-      draft: (s, signal) => new Promise((resolve) => drafts.push({ stamp: s.stamp, signal, resolve })),
+      draft: (s, signal, cells) => new Promise((resolve) => drafts.push({ stamp: s.stamp, signal, cells, resolve })),
       workingLine: () => 'working: add a flag',
     },
+    room,
     config: { awayMs: 30_000, idleMs: 0, draftDebounceMs: 1000 },
     hotkey,
     resume: false,
@@ -87,6 +88,20 @@ describe('live recap wiring', () => {
     expect(t.shown).toEqual(['recap: added a flag. Next: test it.']);
     t.input.fire('x');
     expect(t.shown.at(-1)).toBe('<clear>');
+  });
+
+  it('drafts for the room the display has now (#29: the model was told 213 cells whatever the pane)', async () => {
+    let cells = 151;
+    const t = setup(null, () => cells);
+    t.setSession(session('s1', 'turn-end'));
+    t.focus.fire(false);
+    await t.advance(1000);
+    expect(t.drafts.map((d) => d.cells)).toEqual([151]);
+    cells = 71; // resized
+    t.drafts[0]!.resolve(undefined);
+    t.setSession(session('s2', 'turn-end'));
+    await t.advance(1000);
+    expect(t.drafts.at(-1)?.cells).toBe(71);
   });
 
   it('aborts an in-flight draft when the user types', async () => {

@@ -36,8 +36,11 @@ export interface SessionSource {
  * (app/recap-engine.ts builds it from the options).
  */
 export interface RecapDrafter {
-  /** The full recap line; undefined when there is nothing to say or the signal aborted. */
-  draft(session: Session, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * The full recap line; undefined when there is nothing to say or the signal aborted. `cells`: the room
+   * where it will be shown (a model is told it), when the display knows.
+   */
+  draft(session: Session, signal: AbortSignal, cells?: number): Promise<string | undefined>;
   /** A short "working: …" line for an agent mid-turn (fast, offline). */
   workingLine(session: Session): string;
   /** The offline recap line of a session, at once (for state files, ls and board between shown recaps). */
@@ -74,6 +77,8 @@ export interface LiveRecapDeps {
   onShown?(text: string, session: Session): void;
   /** Called on every new session snapshot (state file, tmux @recap_state). */
   onSessionChange?(session: Session): void;
+  /** The cells a recap has on the display now (recap-room.ts); undefined when it cannot say. */
+  room?: () => number | undefined;
   config: TriggerConfig;
   hotkey: Hotkey | null;
   resume: boolean;
@@ -189,7 +194,7 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
     const controller = new AbortController();
     inFlight = { stamp, controller };
     deps.drafter
-      .draft(session, controller.signal)
+      .draft(session, controller.signal, deps.room?.())
       .then(
         (text) => {
           if (controller.signal.aborted) return;

@@ -27,6 +27,11 @@ const OUTPUT_SIGNAL_PEEK_CHARS = 16;
 const ACTIVITY_LOG_GAP_MS = 1000;
 /** Held output past this many bytes pauses the child (it waits, as on a slow terminal) until released. */
 const HOLD_PAUSE_BYTES = 4 * 1024 * 1024;
+/**
+ * A child still running this long after SIGHUP (it ignores it; the terminal is gone) gets SIGTERM, and
+ * as long again later SIGKILL: no wrapper (and no agent) is left behind a closed window.
+ */
+export const HANGUP_ESCALATION_MS = 3000;
 
 export interface WrapExit {
   exitCode: number;
@@ -172,6 +177,7 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   let child: PtyProcess | undefined;
   let childExited = false;
   let hungUp = false; // SIGHUP forwarded (received, or the terminal went away): only once
+  let escalation: NodeJS.Timeout | undefined;
   // How long a trailing ESC waits for the rest of a focus report (see focus-reports.ts for the values).
   const pendingFlushMs = env[TMUX_ENV] ? PENDING_FOCUS_FLUSH_IN_TMUX_MS : PENDING_FOCUS_FLUSH_MS;
   let resolveExited: (exit: WrapExit) => void = () => {};
@@ -231,6 +237,19 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
     if (hungUp || childExited) return;
     hungUp = true;
     child?.kill('SIGHUP');
+    escalate(['SIGTERM', 'SIGKILL']);
+  }
+
+  // The next signal of the hang-up, if the child is still there after HANGUP_ESCALATION_MS.
+  function escalate(next: NodeJS.Signals[]): void {
+    const [signal, ...rest] = next;
+    if (!signal) return;
+    escalation = setTimeout(() => {
+      if (childExited) return;
+      debugLog('wrap', 'child ignored the hang-up', { signal });
+      child?.kill(signal);
+      escalate(rest);
+    }, HANGUP_ESCALATION_MS);
   }
 
   if (options.focus) passthrough.write(ENABLE_FOCUS_REPORTING);
@@ -381,6 +400,7 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   pty.onExit(({ exitCode, signal }) => {
     childExited = true;
     if (flushTimer) clearTimeout(flushTimer);
+    if (escalation) clearTimeout(escalation);
     const exit: WrapExit = signal ? { exitCode, signal, code: 128 + signal } : { exitCode, code: exitCode };
     debugLog('wrap', 'exit', { exitCode, signal, code: exit.code });
     exitEvent.fire(exit);

@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { readSmallFile } from '../regular-file.js';
 import { basename, join } from 'node:path';
 import type { AgentContext, Env } from '../types.js';
+import { nodeRequire } from '../../util/node-require.js';
 
 export const GEMINI_HOME_ENV = 'GEMINI_CLI_HOME';
 
@@ -42,7 +43,7 @@ export async function registeredSlug(ctx: AgentContext): Promise<string | undefi
 export async function geminiChatsDirs(ctx: AgentContext): Promise<string[]> {
   const tmp = getGeminiTmpDir(ctx.env, ctx.home);
   // node:crypto on first use only: importing it costs every process that loads the adapters ~2 MB of RSS.
-  const { createHash } = await import('node:crypto');
+  const { createHash } = nodeRequire<typeof import('node:crypto')>('node:crypto');
   const slugs = [await registeredSlug(ctx), geminiSlug(ctx.cwd), createHash('sha256').update(ctx.cwd).digest('hex')];
   return [...new Set(slugs.filter((s): s is string => s !== undefined))].map((s) => join(tmp, s, 'chats'));
 }

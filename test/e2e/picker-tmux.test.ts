@@ -226,10 +226,11 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
     const plain = await start();
     const none = await start({ wrapArgs: ['--pick-key', 'none'] });
     const overlay = await start({ wrapArgs: ['--display', 'overlay'] });
-    // The control: the overlay display runs the copy in a worker thread, which the count must show.
-    await pollUntil(() => overlay.log().includes('screen copy in a worker thread'), { description: 'the overlay wrapper to start its copy' });
-    await pollUntil(() => threadsOf(overlay.pid) > threadsOf(none.pid), { description: 'the worker thread to show in the count' });
+    // The control: the overlay display sets up its screen copy (in the wrapper's own thread since #29),
+    // which logs where the cursor was before the agent started; a tmux wrapper must not.
+    await pollUntil(() => overlay.log().includes('"msg":"cursor at start"'), { description: 'the overlay wrapper to set up its copy' });
     expect(plain.log()).toContain('"msg":"attached"');
+    expect(plain.log()).not.toContain('cursor at start');
     expect(plain.log()).not.toContain('screen copy');
     // Equal once both have settled (libuv's pool starts on first use); a worker would stay one more for good.
     await pollUntil(() => threadsOf(plain.pid) === threadsOf(none.pid), { description: 'as many threads as with --pick-key none' });

@@ -78,7 +78,7 @@ export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFile
 
 /** Every project's sessions: every `<config>/projects/<slug>/<id>.jsonl`. */
 export async function listAllClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const dirs = await listSubdirs(join(getClaudeDir(ctx.env, ctx.home), 'projects'));
+  const dirs = listSubdirs(join(getClaudeDir(ctx.env, ctx.home), 'projects'));
   return infosIn('claude', dirs, (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'));
 }
 

@@ -11,13 +11,9 @@ import type { Env } from '../../config/paths.js';
 import type { Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
-import { loadSessionFile, loadSessionTail } from '../../transcripts/load.js';
-import { appendCondensed } from '../../memory/condense.js';
-import { findAdapter, listAdapters } from '../../transcripts/registry.js';
+import { listAdapters } from '../../transcripts/registry.js';
 import type { AgentId, Session, SessionFileInfo } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
-import { createEngine } from '../recap-engine.js';
-import { sessionWrite } from './session-write.js';
 
 /** A grown file at least this big is read from its mark (only what was appended), not whole again. */
 export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
@@ -75,7 +71,8 @@ export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: st
  * title) and gets the new part's card (the latest turns), added counts and appended text. False when the
  * file cannot be read that way (then it is read whole).
  */
-async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine): Promise<boolean> {
+async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine, lib: Readers): Promise<boolean> {
+  const { loadSessionTail, sessionWrite, appendCondensed } = lib;
   const prev = store.byTranscript(f.file);
   if (!prev || !prev.transcriptExists) return false;
   const tail = await loadSessionTail(f.file, { agent: f.agent, from });
@@ -98,6 +95,20 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
   return true;
 }
 
+// What reading a changed file takes (parsers, the heuristic recap engine): loaded only when some file
+// changed, so a refresh that finds nothing new (every read command's) loads none of it.
+async function loadReaders() {
+  const [load, condense, registry, engine, write] = await Promise.all([
+    import('../../transcripts/load.js'),
+    import('../../memory/condense.js'),
+    import('../../transcripts/registry.js'),
+    import('../recap-engine.js'),
+    import('./session-write.js'),
+  ]);
+  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, appendCondensed: condense.appendCondensed, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite };
+}
+type Readers = Awaited<ReturnType<typeof loadReaders>>;
+
 export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
   const started = Date.now();
   const files = await listAllSessionFiles(ctx);
@@ -111,6 +122,8 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
   // Newest first: a refresh cut short still has the sessions people look for.
   todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
   const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
+  const lib = todo.length > 0 ? await loadReaders() : undefined;
+  const { loadSessionFile, findAdapter, createEngine, sessionWrite } = lib ?? ({} as Readers);
   const engines = new Map<AgentId, RecapEngine>();
   const engineFor = (agent: AgentId) => {
     let e = engines.get(agent);
@@ -129,7 +142,7 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     stats.read++;
     const mark = marks.get(f.file);
     if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size) {
-      if (await appendTail(store, f, mark.size, engineFor(f.agent))) {
+      if (await appendTail(store, f, mark.size, engineFor(f.agent), lib as Readers)) {
         stats.indexed++;
         opts.onProgress?.(stats.read, todo.length);
         continue;

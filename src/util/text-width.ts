@@ -39,12 +39,15 @@ export function truncateToWidth(text: string, maxWidth: number, ellipsis: string
   const ellipsisWidth = displayWidth(ellipsis);
   if (maxWidth < ellipsisWidth) return '';
   const budget = maxWidth - ellipsisWidth;
+  // Only as far as the budget: cutting a long text (a whole prompt to a recap's few words) segmented
+  // all of it first, ~5 ms a session for the index's heuristic cards.
   let used = 0;
   let out = '';
-  for (const g of graphemes(text)) {
-    if (used + g.width > budget) break;
-    out += g.text;
-    used += g.width;
+  for (const { segment } of segmenter.segment(text)) {
+    const width = stringWidth(segment);
+    if (used + width > budget) break;
+    out += segment;
+    used += width;
   }
   return out.trimEnd() + ellipsis;
 }

@@ -107,6 +107,14 @@ describe('the session store', () => {
     expect(store.list({ agent: 'codex' }).map((s) => s.id)).toEqual(['a2']);
     expect(store.list({ since: Date.parse('2026-11-10T00:00:00Z') }).map((s) => s.id).sort()).toEqual(['a1', 'a3']);
     expect(store.list({ limit: 1 })).toHaveLength(1);
+    // search: ranked, limited and filtered alike, every hit with its own snippet
+    store.upsert(write({ id: 'a4', transcript: '/t/a4.jsonl', agent: 'codex', cwd: '/home/u/shop', text: '> refund refund refund flow' }));
+    store.upsert(write({ id: 'a5', transcript: '/t/a5.jsonl', cwd: '/home/u/shop', text: '> refund flow, then the shipping page and the cart and more words' }));
+    const ids = (f: Parameters<Store['search']>[1]) => (store.search('refund', f) as { hits: Array<{ id: string; snippet: string }> }).hits.map((h) => `${h.id}:${h.snippet.includes(`${HIT_START}refund${HIT_END}`)}`);
+    expect(ids({})).toEqual(['a4:true', 'a5:true']);
+    expect(ids({ limit: 1 })).toEqual(['a4:true']);
+    expect(ids({ agent: 'claude' })).toEqual(['a5:true']);
+    expect(ids({ folder: '/home/u/shopping' })).toEqual([]);
   });
 
   it('masks secrets in everything it stores: nothing of the key is in the files', () => {

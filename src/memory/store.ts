@@ -206,18 +206,34 @@ export class Store {
     const match = toFtsQuery(query);
     if (!match) return { error: `Expected words to search for, got ${JSON.stringify(query)}` };
     const { where, params } = filterSql(filter, 's');
-    const rows = this.db
+    // Ranked first, then snippets for the hits shown only: in one query the sort holds every match's
+    // snippets (a common word: thousands of sessions' text read and cut), ~15 ms of 20 for 10,000 sessions.
+    // (The sessions table only when a filter needs it: each match would read its row's page.)
+    const ranked = this.db
       .prepare(
-        `SELECT s.*, snippet(session_text, 1, ?, ?, '…', ${SNIPPET_TOKENS}) AS body_snip, snippet(session_text, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS summary_snip,
-           snippet(session_text, 0, ?, ?, '…', ${SNIPPET_TOKENS}) AS head_snip, bm25(session_text, 4.0, 1.0, 2.0) AS score
-         FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
-         WHERE session_text MATCH ? ${where.length ? 'AND ' + where.join(' AND ') : ''}
-         ORDER BY score LIMIT ?`,
+        where.length
+          ? `SELECT s.rowid AS rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score
+             FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
+             WHERE session_text MATCH ? AND ${where.join(' AND ')}
+             ORDER BY score LIMIT ?`
+          : 'SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ?',
       )
-      .all(HIT_START, HIT_END, HIT_START, HIT_END, HIT_START, HIT_END, match, ...params, filter.limit ?? DEFAULT_LIMIT) as Array<Row & { body_snip: string; summary_snip: string; head_snip: string; score: number }>;
+      .all(match, ...params, filter.limit ?? DEFAULT_LIMIT) as Array<{ rowid: number; score: number }>;
+    if (ranked.length === 0) return { hits: [] };
+    const snippets = this.db.prepare(
+      `SELECT s.*, snippet(session_text, 1, ?, ?, '…', ${SNIPPET_TOKENS}) AS body_snip, snippet(session_text, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS summary_snip,
+         snippet(session_text, 0, ?, ?, '…', ${SNIPPET_TOKENS}) AS head_snip
+       FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
+       WHERE session_text MATCH ? AND session_text.rowid = ?`,
+    );
     // The passage of the session's own text where the words are, else its summary, else its name and title.
     const best = (r: { body_snip: string; summary_snip: string; head_snip: string }) => [r.body_snip, r.summary_snip, r.head_snip].find((s) => s.includes(HIT_START)) ?? r.head_snip;
-    return { hits: rows.map((r) => ({ ...toSession(r), snippet: best(r), score: r.score })) };
+    const hits: StoredHit[] = [];
+    for (const { rowid, score } of ranked) {
+      const r = snippets.get(HIT_START, HIT_END, HIT_START, HIT_END, HIT_START, HIT_END, match, rowid) as (Row & { body_snip: string; summary_snip: string; head_snip: string }) | undefined;
+      if (r) hits.push({ ...toSession(r), snippet: best(r), score });
+    }
+    return { hits };
   }
 
   get(id: string): StoredSession | undefined {

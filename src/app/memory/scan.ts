@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
-import type { Store } from '../../memory/store.js';
+import type { FileMark, Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
 import { listAdapters } from '../../transcripts/registry.js';
@@ -109,21 +109,10 @@ async function loadReaders() {
 }
 type Readers = Awaited<ReturnType<typeof loadReaders>>;
 
-export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
-  const started = Date.now();
-  const files = await listAllSessionFiles(ctx);
-  const marks = store.fileMarks();
-  const todo = files.filter((f) => {
-    const m = marks.get(f.file);
-    if (m?.state === 'forgotten') return false;
-    if (m?.state === 'gone') return true; // back again
-    return opts.rebuild || !m || m.size !== f.size || m.mtime !== f.mtimeMs;
-  });
-  // Newest first: a refresh cut short still has the sessions people look for.
-  todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
-  const lib = todo.length > 0 ? await loadReaders() : undefined;
-  const { loadSessionFile, findAdapter, createEngine, sessionWrite } = lib ?? ({} as Readers);
+// Reads the new and changed files and writes their rows, in batches.
+async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<void> {
+  const lib = await loadReaders();
+  const { loadSessionFile, findAdapter, createEngine, sessionWrite } = lib;
   const engines = new Map<AgentId, RecapEngine>();
   const engineFor = (agent: AgentId) => {
     let e = engines.get(agent);
@@ -137,12 +126,11 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     store.upsertMany(pending.splice(0));
     flushedAt = Date.now();
   };
-  opts.onProgress?.(0, todo.length);
   for (const f of todo) {
     stats.read++;
     const mark = marks.get(f.file);
     if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size) {
-      if (await appendTail(store, f, mark.size, engineFor(f.agent), lib as Readers)) {
+      if (await appendTail(store, f, mark.size, engineFor(f.agent), lib)) {
         stats.indexed++;
         opts.onProgress?.(stats.read, todo.length);
         continue;
@@ -175,9 +163,28 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     opts.onProgress?.(stats.read, todo.length);
   }
   flush();
+}
+
+export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
+  const started = Date.now();
+  const files = await listAllSessionFiles(ctx);
+  const marks = store.fileMarks();
+  const todo = files.filter((f) => {
+    const m = marks.get(f.file);
+    if (m?.state === 'forgotten') return false;
+    if (m?.state === 'gone') return true; // back again
+    return opts.rebuild || !m || m.size !== f.size || m.mtime !== f.mtimeMs;
+  });
+  // Newest first: a refresh cut short still has the sessions people look for.
+  todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
+  opts.onProgress?.(0, todo.length);
+  if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);
   // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
-  const listed = new Set(files.map((f) => f.file));
-  const gone = [...marks].filter(([t, m]) => m.state !== 'gone' && !listed.has(t) && !existsSync(t)).map(([t]) => t);
+  const listed = new Set<string>();
+  for (const f of files) listed.add(f.file);
+  const gone: string[] = [];
+  for (const [t, m] of marks) if (m.state !== 'gone' && !listed.has(t) && !existsSync(t)) gone.push(t);
   if (gone.length) store.markGone(gone);
   stats.gone = gone.length;
   stats.ms = Date.now() - started;

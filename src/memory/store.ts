@@ -94,6 +94,22 @@ export class Store {
     return new Map(rows.map((r) => [r.transcript, { size: r.size, mtime: r.mtime, state: r.state }]));
   }
 
+  /** The folder listings the refresh kept: names (in one string, `\n` between) at a modification time. */
+  dirListings(): Map<string, { mtime: number; names: string }> {
+    const rows = this.db.prepare('SELECT path, mtime, names FROM dirs').raw().all() as Array<[string, number, string]>;
+    const out = new Map<string, { mtime: number; names: string }>();
+    for (const [path, mtime, names] of rows) out.set(path, { mtime, names });
+    return out;
+  }
+
+  setDirListings(listings: ReadonlyArray<{ path: string; mtime: number; names: string }>): void {
+    if (listings.length === 0) return;
+    const put = this.db.prepare('INSERT INTO dirs(path, mtime, names) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, names = excluded.names');
+    this.db.transaction(() => {
+      for (const l of listings) put.run(l.path, l.mtime, l.names);
+    }).immediate();
+  }
+
   setFile(transcript: string, size: number, mtime: number, state: FileState): void {
     this.db.prepare('INSERT INTO files(transcript, size, mtime, state) VALUES (?, ?, ?, ?) ON CONFLICT(transcript) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, state = excluded.state').run(transcript, size, mtime, state);
   }

@@ -69,10 +69,10 @@ export function namesIn(dir: string): string[] {
  * Every non-empty regular session file in each folder, as infos (no order). Synchronous, in one loop
  * (see the top of this file); a file gone between the listing and its stat is left out.
  */
-export function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string): SessionFileInfo[] {
+export function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string, names: (dir: string) => string[] = namesIn): SessionFileInfo[] {
   const out: SessionFileInfo[] = [];
   for (const dir of dirs) {
-    for (const name of namesIn(dir)) {
+    for (const name of names(dir)) {
       if (!accept(name)) continue;
       const file = join(dir, name);
       let st;

@@ -14,6 +14,7 @@ import type { RecapEngine } from '../../recap/engine.js';
 import { listAdapters } from '../../transcripts/registry.js';
 import type { AgentId, Session, SessionFileInfo } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
+import { dirNamesCache } from './dir-cache.js';
 
 /** A grown file at least this big is read from its mark (only what was appended), not whole again. */
 export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
@@ -60,7 +61,7 @@ export function folderAllowed(cwd: string, folders: readonly string[]): boolean 
 }
 
 /** Every session file of every agent under their homes (and the env vars that move them). */
-export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string }): Promise<SessionFileInfo[]> {
+export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string; dirNames?: (dir: string) => string[] }): Promise<SessionFileInfo[]> {
   const lists = await Promise.all(listAdapters().map((a) => a.listAllSessions(ctx).catch(() => [])));
   const seen = new Set<string>();
   return lists.flat().filter((f) => (seen.has(f.file) ? false : (seen.add(f.file), true)));
@@ -167,7 +168,13 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
 
 export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
   const started = Date.now();
-  const files = await listAllSessionFiles(ctx);
+  const dirs = dirNamesCache(store, { trust: !opts.rebuild, now: started });
+  const files = await listAllSessionFiles({ env: ctx.env, home: ctx.home, cwd: ctx.cwd, dirNames: (dir) => dirs.names(dir) });
+  try {
+    dirs.save();
+  } catch (error) {
+    debugLog('memory', 'index: folder listings not kept', { error: (error as Error).message });
+  }
   const marks = store.fileMarks();
   const todo = files.filter((f) => {
     const m = marks.get(f.file);

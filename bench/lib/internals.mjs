@@ -25,7 +25,8 @@ export async function bundleInternals(name, sources) {
   const bundle = await rolldown({ input: entry, platform: 'node', logLevel: 'warn', external: /^[^./\0]/ });
   const file = join(CACHE, `${name}.mjs`);
   try {
-    await bundle.write({ file, format: 'esm' });
+    // One file even where the sources import on demand (import()): a bench imports it whole.
+    await bundle.write({ file, format: 'esm', codeSplitting: false });
   } finally {
     await bundle.close();
   }

@@ -107,6 +107,14 @@ describe('the session store', () => {
     expect(store.list({ agent: 'codex' }).map((s) => s.id)).toEqual(['a2']);
     expect(store.list({ since: Date.parse('2026-11-10T00:00:00Z') }).map((s) => s.id).sort()).toEqual(['a1', 'a3']);
     expect(store.list({ limit: 1 })).toHaveLength(1);
+    // search: ranked, limited and filtered alike, every hit with its own snippet
+    store.upsert(write({ id: 'a4', transcript: '/t/a4.jsonl', agent: 'codex', cwd: '/home/u/shop', text: '> refund refund refund flow' }));
+    store.upsert(write({ id: 'a5', transcript: '/t/a5.jsonl', cwd: '/home/u/shop', text: '> refund flow, then the shipping page and the cart and more words' }));
+    const ids = (f: Parameters<Store['search']>[1]) => (store.search('refund', f) as { hits: Array<{ id: string; snippet: string }> }).hits.map((h) => `${h.id}:${h.snippet.includes(`${HIT_START}refund${HIT_END}`)}`);
+    expect(ids({})).toEqual(['a4:true', 'a5:true']);
+    expect(ids({ limit: 1 })).toEqual(['a4:true']);
+    expect(ids({ agent: 'claude' })).toEqual(['a5:true']);
+    expect(ids({ folder: '/home/u/shopping' })).toEqual([]);
   });
 
   it('masks secrets in everything it stores: nothing of the key is in the files', () => {
@@ -133,6 +141,25 @@ describe('the session store', () => {
     expect(store.count()).toBe(0);
     store.close();
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes('zanzibar'), f).toBe(false);
+  });
+
+  it('forgets every version of a session\'s text, the ones its updates replaced included', () => {
+    let store = open();
+    store.upsert(write({ id: 'a1', text: '> tune the xylophonequark widget' }));
+    store.upsert(write({ id: 'a1', text: '> tune the widget, second version' })); // the session grew: its text replaced
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl', text: '> another session' }));
+    expect((store.search('xylophonequark') as { hits: unknown[] }).hits).toHaveLength(0);
+    store.close();
+    // Replacing text leaves the old version's words in the index's older segments (no secure-delete on updates) …
+    const inFiles = () => readdirSync(dir).some((f) => readFileSync(join(dir, f)).includes('xylophonequark'));
+    expect(inFiles()).toBe(true);
+    store = open();
+    expect(store.forget(['a1'])).toBe(1);
+    store.close();
+    // … and forgetting the session removes them too.
+    expect(inFiles()).toBe(false);
+    store = open();
+    expect((store.search('another') as { hits: unknown[] }).hits).toHaveLength(1);
   });
 
   it('keeps rows whose transcript is gone, marked so', () => {

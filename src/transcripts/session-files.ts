@@ -1,4 +1,10 @@
-/** The session files in one folder with their times and sizes, for the adapters' locate and list steps. */
+/**
+ * The session files in one folder with their times and sizes, for the adapters' locate and list steps.
+ * Listing every session of every folder (the index's refresh, before each of its read commands) is
+ * synchronous: 10,000 `statSync` calls in a loop cost about a third of the same `stat` promises and leave
+ * far less garbage (measured on the memory bench's 10,000-session home).
+ */
+import { readdirSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentId, SessionFileInfo } from './types.js';
@@ -41,17 +47,43 @@ export function sessionInfosOf(agent: AgentId, files: readonly SessionFileStat[]
     .map((f) => ({ agent, file: f.file, id: idOf(f.file), mtimeMs: f.mtimeMs, size: f.size }));
 }
 
-/** The sub-folders of `dir` (not links); [] when it is missing or unreadable. */
-export async function listSubdirs(dir: string): Promise<string[]> {
+/** The sub-folders of `dir` (not links); [] when it is missing or unreadable. Synchronous. */
+export function listSubdirs(dir: string): string[] {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(dir, d.name));
+    return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(dir, d.name));
   } catch {
     return [];
   }
 }
 
-/** Every non-empty session file in each folder, as infos (no order). */
-export async function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string): Promise<SessionFileInfo[]> {
-  const all = await Promise.all(dirs.map((d) => listSessionFiles(d, accept)));
-  return all.flat().filter((f) => f.size > 0).map((f) => ({ agent, file: f.file, id: idOf(f.file), mtimeMs: f.mtimeMs, size: f.size }));
+/** The names in `dir`; [] when it is missing or unreadable. Synchronous. */
+export function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Every non-empty regular session file in each folder, as infos (no order). Synchronous, in one loop
+ * (see the top of this file); a file gone between the listing and its stat is left out.
+ */
+export function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string, names: (dir: string) => string[] = namesIn): SessionFileInfo[] {
+  const out: SessionFileInfo[] = [];
+  for (const dir of dirs) {
+    for (const name of names(dir)) {
+      if (!accept(name)) continue;
+      const file = join(dir, name);
+      let st;
+      try {
+        st = statSync(file, { throwIfNoEntry: false });
+      } catch {
+        continue; // unreadable (a loop of links, no permission): not a session we can read
+      }
+      if (st === undefined || !st.isFile() || st.size === 0) continue;
+      out.push({ agent, file, id: idOf(file), mtimeMs: st.mtimeMs, size: st.size });
+    }
+  }
+  return out;
 }

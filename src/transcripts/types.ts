@@ -161,6 +161,11 @@ export interface AgentContext {
   cwd: string;
   env: Env;
   home: string;
+  /**
+   * The names in a folder, for listAllSessions: the session index answers from its cache for a folder
+   * whose modification time did not change (no entry added, removed or renamed); readdir otherwise.
+   */
+  dirNames?: (dir: string) => string[];
 }
 
 /** How to launch the agent so recapwrap can find its session file exactly. */

@@ -22,3 +22,31 @@ describe('displayWidth', () => {
     expect(displayWidth('\x1b[31mred — 日\x1b[0m')).toBe(8);
   });
 });
+
+describe('truncateToWidth', () => {
+  it('cuts on grapheme boundaries to fit, as a whole-text segmentation would; no limit leaves text as is', async () => {
+    const { graphemes, truncateToWidth } = await import('./text-width.js');
+    // The reference: every grapheme measured first, then taken while they fit.
+    const reference = (text: string, max: number) => {
+      if (displayWidth(text) <= max) return text;
+      let used = 0;
+      let out = '';
+      for (const g of graphemes(text)) {
+        if (used + g.width > max - 1) break;
+        out += g.text;
+        used += g.width;
+      }
+      return out.trimEnd() + '…';
+    };
+    let seed = 11;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed);
+    for (let i = 0; i < 2000; i++) {
+      let text = '';
+      const n = next() % 30;
+      for (let j = 0; j < n; j++) text += PIECES[next() % PIECES.length];
+      const max = 1 + (next() % 20);
+      expect(truncateToWidth(text, max), JSON.stringify([text, max])).toBe(reference(text, max));
+      expect(truncateToWidth(text, Number.POSITIVE_INFINITY)).toBe(text);
+    }
+  });
+});

@@ -8,16 +8,13 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
-import type { Store } from '../../memory/store.js';
+import type { FileMark, Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
-import { loadSessionFile, loadSessionTail } from '../../transcripts/load.js';
-import { appendCondensed } from '../../memory/condense.js';
-import { findAdapter, listAdapters } from '../../transcripts/registry.js';
+import { listAdapters } from '../../transcripts/registry.js';
 import type { AgentId, Session, SessionFileInfo } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
-import { createEngine } from '../recap-engine.js';
-import { sessionWrite } from './session-write.js';
+import { dirNamesCache } from './dir-cache.js';
 
 /** A grown file at least this big is read from its mark (only what was appended), not whole again. */
 export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
@@ -64,7 +61,7 @@ export function folderAllowed(cwd: string, folders: readonly string[]): boolean 
 }
 
 /** Every session file of every agent under their homes (and the env vars that move them). */
-export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string }): Promise<SessionFileInfo[]> {
+export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string; dirNames?: (dir: string) => string[] }): Promise<SessionFileInfo[]> {
   const lists = await Promise.all(listAdapters().map((a) => a.listAllSessions(ctx).catch(() => [])));
   const seen = new Set<string>();
   return lists.flat().filter((f) => (seen.has(f.file) ? false : (seen.add(f.file), true)));
@@ -75,7 +72,8 @@ export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: st
  * title) and gets the new part's card (the latest turns), added counts and appended text. False when the
  * file cannot be read that way (then it is read whole).
  */
-async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine): Promise<boolean> {
+async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine, lib: Readers): Promise<boolean> {
+  const { loadSessionTail, sessionWrite, appendCondensed } = lib;
   const prev = store.byTranscript(f.file);
   if (!prev || !prev.transcriptExists) return false;
   const tail = await loadSessionTail(f.file, { agent: f.agent, from });
@@ -98,19 +96,24 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
   return true;
 }
 
-export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
-  const started = Date.now();
-  const files = await listAllSessionFiles(ctx);
-  const marks = store.fileMarks();
-  const todo = files.filter((f) => {
-    const m = marks.get(f.file);
-    if (m?.state === 'forgotten') return false;
-    if (m?.state === 'gone') return true; // back again
-    return opts.rebuild || !m || m.size !== f.size || m.mtime !== f.mtimeMs;
-  });
-  // Newest first: a refresh cut short still has the sessions people look for.
-  todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
+// What reading a changed file takes (parsers, the heuristic recap engine): loaded only when some file
+// changed, so a refresh that finds nothing new (every read command's) loads none of it.
+async function loadReaders() {
+  const [load, condense, registry, engine, write] = await Promise.all([
+    import('../../transcripts/load.js'),
+    import('../../memory/condense.js'),
+    import('../../transcripts/registry.js'),
+    import('../recap-engine.js'),
+    import('./session-write.js'),
+  ]);
+  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, appendCondensed: condense.appendCondensed, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite };
+}
+type Readers = Awaited<ReturnType<typeof loadReaders>>;
+
+// Reads the new and changed files and writes their rows, in batches.
+async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<void> {
+  const lib = await loadReaders();
+  const { loadSessionFile, findAdapter, createEngine, sessionWrite } = lib;
   const engines = new Map<AgentId, RecapEngine>();
   const engineFor = (agent: AgentId) => {
     let e = engines.get(agent);
@@ -124,12 +127,11 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     store.upsertMany(pending.splice(0));
     flushedAt = Date.now();
   };
-  opts.onProgress?.(0, todo.length);
   for (const f of todo) {
     stats.read++;
     const mark = marks.get(f.file);
     if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size) {
-      if (await appendTail(store, f, mark.size, engineFor(f.agent))) {
+      if (await appendTail(store, f, mark.size, engineFor(f.agent), lib)) {
         stats.indexed++;
         opts.onProgress?.(stats.read, todo.length);
         continue;
@@ -162,9 +164,34 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
     opts.onProgress?.(stats.read, todo.length);
   }
   flush();
+}
+
+export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
+  const started = Date.now();
+  const dirs = dirNamesCache(store, { trust: !opts.rebuild, now: started });
+  const files = await listAllSessionFiles({ env: ctx.env, home: ctx.home, cwd: ctx.cwd, dirNames: (dir) => dirs.names(dir) });
+  try {
+    dirs.save();
+  } catch (error) {
+    debugLog('memory', 'index: folder listings not kept', { error: (error as Error).message });
+  }
+  const marks = store.fileMarks();
+  const todo = files.filter((f) => {
+    const m = marks.get(f.file);
+    if (m?.state === 'forgotten') return false;
+    if (m?.state === 'gone') return true; // back again
+    return opts.rebuild || !m || m.size !== f.size || m.mtime !== f.mtimeMs;
+  });
+  // Newest first: a refresh cut short still has the sessions people look for.
+  todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
+  opts.onProgress?.(0, todo.length);
+  if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);
   // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
-  const listed = new Set(files.map((f) => f.file));
-  const gone = [...marks].filter(([t, m]) => m.state !== 'gone' && !listed.has(t) && !existsSync(t)).map(([t]) => t);
+  const listed = new Set<string>();
+  for (const f of files) listed.add(f.file);
+  const gone: string[] = [];
+  for (const [t, m] of marks) if (m.state !== 'gone' && !listed.has(t) && !existsSync(t)) gone.push(t);
   if (gone.length) store.markGone(gone);
   stats.gone = gone.length;
   stats.ms = Date.now() - started;

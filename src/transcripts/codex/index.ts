@@ -10,9 +10,9 @@ import { basename } from 'node:path';
 import type { AnnouncedState, OutputSignal } from '../../types.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { listSessionFiles, type SessionFileStat } from '../session-files.js';
+import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createCodexParser, isLegacyCodexLine } from './parse.js';
-import { codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
+import { allCodexDayDirs, codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
 import { codexOneShot } from './one-shot.js';
 
 // `codex <subcommand>` that records no conversation.
@@ -34,7 +34,8 @@ export function planCodexLaunch(args: readonly string[], _ctx: AgentContext & { 
   return { args: [...args], resume: false };
 }
 
-const rolloutsIn = (dir: string) => listSessionFiles(dir, (n) => n.startsWith('rollout-') && n.endsWith('.jsonl'));
+const isRolloutName = (n: string) => n.startsWith('rollout-') && n.endsWith('.jsonl');
+const rolloutsIn = (dir: string) => listSessionFiles(dir, isRolloutName);
 
 /** The project folder a rollout belongs to (its session_meta), or undefined. */
 export async function rolloutCwd(file: string): Promise<string | undefined> {
@@ -96,9 +97,8 @@ export async function locateCodexLive(ctx: LiveLocateContext): Promise<SessionCa
 
 /** Every rollout of every day (the index reads each one's folder from its first line). */
 export async function listAllCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const dirs = await codexDayDirs(getCodexSessionsDir(ctx.env, ctx.home), Number.POSITIVE_INFINITY);
-  const all = await Promise.all(dirs.map((d) => rolloutsIn(d)));
-  return all.flat().filter((r) => r.size > 0).map((r) => ({ agent: 'codex' as const, file: r.file, id: codexIdFromFileName(basename(r.file)) ?? basename(r.file, '.jsonl'), mtimeMs: r.mtimeMs, size: r.size }));
+  const dirs = allCodexDayDirs(getCodexSessionsDir(ctx.env, ctx.home));
+  return infosIn('codex', dirs, isRolloutName, (file) => codexIdFromFileName(basename(file)) ?? basename(file, '.jsonl'), ctx.dirNames);
 }
 
 export async function listCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {

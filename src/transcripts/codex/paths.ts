@@ -4,6 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { openRegular } from '../regular-file.js';
+import { namesIn } from '../session-files.js';
 import { join } from 'node:path';
 import type { Env } from '../types.js';
 
@@ -45,6 +46,19 @@ export async function codexDayDirs(sessions: string, limit = 400): Promise<strin
         out.push(join(sessions, y, m, d));
         if (out.length >= limit) return out;
       }
+    }
+  }
+  out.push(sessions);
+  return out;
+}
+
+/** Every day folder (YYYY/MM/DD, any order) plus the old flat layout's root; synchronous (the index's listing). */
+export function allCodexDayDirs(sessions: string): string[] {
+  const numeric = (dir: string) => namesIn(dir).filter((n) => /^\d+$/.test(n));
+  const out: string[] = [];
+  for (const y of numeric(sessions)) {
+    for (const m of numeric(join(sessions, y))) {
+      for (const d of numeric(join(sessions, y, m))) out.push(join(sessions, y, m, d));
     }
   }
   out.push(sessions);

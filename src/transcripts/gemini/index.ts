@@ -42,7 +42,7 @@ const chatFiles = (dir: string) => listSessionFiles(dir, (n) => geminiShortIdFro
 /** The chat file of a pinned session id, in whichever project folder Gemini put it. */
 async function pinnedFile(ctx: LiveLocateContext, id: string): Promise<SessionFileStat | undefined> {
   const short = id.slice(0, 8).toLowerCase();
-  const dirs = [...(await geminiChatsDirs(ctx)), ...(await allGeminiChatsDirs(ctx.env, ctx.home))];
+  const dirs = [...(await geminiChatsDirs(ctx)), ...allGeminiChatsDirs(ctx.env, ctx.home)];
   for (const dir of new Set(dirs)) {
     const hits = (await chatFiles(dir)).filter((f) => geminiShortIdFromFileName(basename(f.file)) === short);
     // Newest first: a resumed pre-0.39 `.json` leaves its migrated `.jsonl` beside it.
@@ -92,7 +92,7 @@ async function sessionIdOf(file: string): Promise<string | undefined> {
 
 /** Every project's chats (`<gemini>/tmp/<slug>/chats/`); ids here are the short ones of the file names. */
 export async function listAllGeminiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  return infosIn('gemini', await allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string);
+  return infosIn('gemini', allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string, ctx.dirNames);
 }
 
 /** The project root of a chats file: the `.project_root` marker beside chats/, else the projects.json entry for its slug. */

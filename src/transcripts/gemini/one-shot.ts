@@ -14,7 +14,7 @@ async function removeOneShotSession(env: Env, home: string, id: string): Promise
   const short = id.slice(0, 8);
   const mine = (name: string) => name.startsWith('session-') && (name.endsWith(`-${short}.jsonl`) || name.endsWith(`-${short}.json`));
   await Promise.all(
-    (await allGeminiChatsDirs(env, home)).map(async (chats) => {
+    allGeminiChatsDirs(env, home).map(async (chats) => {
       let names: string[] = [];
       try {
         names = await readdir(chats);

@@ -4,7 +4,7 @@
  * home. The slug is registered in `~/.gemini/projects.json` (`{"projects": {"/abs/root": "slug"}}`); before
  * 0.29 the folder was the sha256 of the project root.
  */
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { readSmallFile } from '../regular-file.js';
 import { basename, join } from 'node:path';
 import type { AgentContext, Env } from '../types.js';
@@ -49,10 +49,10 @@ export async function geminiChatsDirs(ctx: AgentContext): Promise<string[]> {
 }
 
 /** Every project's chats folder (a pinned id is found wherever Gemini put it: worktrees, renamed slugs). */
-export async function allGeminiChatsDirs(env: Env, home: string): Promise<string[]> {
+export function allGeminiChatsDirs(env: Env, home: string): string[] {
   const tmp = getGeminiTmpDir(env, home);
   try {
-    return (await readdir(tmp, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => join(tmp, d.name, 'chats'));
+    return readdirSync(tmp, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(tmp, d.name, 'chats'));
   } catch {
     return [];
   }

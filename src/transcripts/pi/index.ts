@@ -65,9 +65,9 @@ export async function listPiSessions(ctx: AgentContext): Promise<SessionFileInfo
 
 /** Every folder's sessions (`<agent dir>/sessions/--<cwd>--/`), plus the folder PI_CODING_AGENT_SESSION_DIR names. */
 export async function listAllPiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const dirs = await listSubdirs(join(getPiAgentDir(ctx.env, ctx.home), 'sessions'));
+  const dirs = listSubdirs(join(getPiAgentDir(ctx.env, ctx.home), 'sessions'));
   if (ctx.env[PI_SESSION_DIR_ENV]) dirs.push(getPiSessionDir(ctx));
-  return infosIn('pi', [...new Set(dirs)], (n) => n.endsWith('.jsonl'), (file) => piIdFromFileName(basename(file)));
+  return infosIn('pi', [...new Set(dirs)], (n) => n.endsWith('.jsonl'), (file) => piIdFromFileName(basename(file)), ctx.dirNames);
 }
 
 export const piAdapter: TranscriptAdapter = {

@@ -13,9 +13,12 @@ export type ResolvedCommand =
 // Find `command` the way execvp would (PATH search unless it contains a slash), so that a missing or
 // non-executable command gets one clear line and the shell's exit codes (127, 126) before any spawn.
 export function resolveCommand(command: string, env: Readonly<Record<string, string | undefined>>, cwd: string): ResolvedCommand {
+  // Most PATH folders lack the command: no exception for those (an ENOENT error object per folder).
   const check = (path: string): 'ok' | 'missing' | 'denied' => {
     try {
-      if (statSync(path).isDirectory()) return 'denied';
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) return 'missing';
+      if (stat.isDirectory()) return 'denied';
       accessSync(path, constants.X_OK);
       return 'ok';
     } catch (error) {

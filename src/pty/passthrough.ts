@@ -4,15 +4,22 @@
  * exit, signals, process.exit, uncaught errors). It knows nothing of focus reports or modes: the caller
  * supplies the restore bytes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { nodeRequire } from '../util/node-require.js';
 
 /** Signals to recapwrap that are passed on to the child (it decides; we exit as it did). */
 export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 
 /** stty answers in ~4 ms; never hold the child's output longer than this on it. */
 const STTY_TIMEOUT_MS = 1000;
+/**
+ * stty -opost runs at the first write output processing could change (see OPOST_BYTES), or this long
+ * after the start, whichever comes first: a long-lived program (an agent) has it done before its first
+ * screen, and a quick one that prints no line (`recapwrap true`) pays for no fork.
+ */
+export const STTY_DELAY_MS = 30;
 /** Output held for stty beyond this stops the child's reader, as a slow terminal would. */
 const HOLD_LIMIT_BYTES = 256 * 1024;
 const DEFAULT_COLS = 80;
@@ -68,14 +75,16 @@ export function terminalSize(stdout: NodeJS.WriteStream): { cols: number; rows: 
 // Node's raw mode keeps OPOST/ONLCR, so a bare LF from a raw-mode child (cursor down) would become
 // CR LF on the outer terminal. Turn output processing off too; setRawMode(false) restores the saved
 // termios (OPOST included). Only when stdin and stdout are the same terminal, else restore would miss it.
-// stty runs beside the start of the child (a spawnSync held the start ~4 ms); the caller holds output
-// until it is done and makes sure it can never land after the restore.
+// stty runs in the background (a spawnSync held the start ~4 ms; the fork still blocks this thread ~2 ms,
+// and child_process is loaded for it alone); the caller holds output until it is done and makes sure it
+// can never land after the restore.
 function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteStream): ChildProcess | undefined {
   const inFd = (stdin as { fd?: number }).fd;
   const outFd = (stdout as { fd?: number }).fd;
   if (typeof inFd !== 'number' || typeof outFd !== 'number') return undefined;
   try {
     if (fstatSync(inFd).rdev !== fstatSync(outFd).rdev) return undefined;
+    const { spawn } = nodeRequire<typeof import('node:child_process')>('node:child_process');
     return spawn(sttyPath(), ['-opost'], { stdio: [inFd, 'ignore', 'ignore'], timeout: STTY_TIMEOUT_MS });
   } catch {
     // Without stty the child's LFs gain a CR: cosmetic for almost every program.
@@ -88,6 +97,16 @@ function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteS
 const STTY_PATHS = ['/bin/stty', '/usr/bin/stty'];
 function sttyPath(): string {
   return STTY_PATHS.find((p) => existsSync(p)) ?? 'stty';
+}
+
+/**
+ * The bytes output processing acts on with the flags a terminal has (ONLCR, OCRNL, ONOCR, ONLRET, TABDLY):
+ * a write without any of them reaches the terminal the same with OPOST on or off, so it need not wait for stty.
+ */
+const OPOST_BYTES = /[\n\r\t]/;
+function touchedByOutputProcessing(data: string | Buffer): boolean {
+  if (typeof data === 'string') return OPOST_BYTES.test(data);
+  return data.indexOf(0x0a) !== -1 || data.indexOf(0x0d) !== -1 || data.indexOf(0x09) !== -1;
 }
 
 const STDIO_FDS = [0, 1, 2] as const;
@@ -128,6 +147,9 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   let hungUp = false;
   // While stty -opost runs, the child's output waits here (in order), so no LF of it gains a CR.
   let stty: ChildProcess | undefined;
+  // Before stty has started: whether it is still to run (a tty on stdin), and its timer (STTY_DELAY_MS).
+  let sttyPending = false;
+  let sttyTimer: NodeJS.Timeout | undefined;
   let held: Array<string | Buffer> = [];
   let heldBytes = 0;
   const sttyWaiters: Array<() => void> = [];
@@ -199,6 +221,8 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   // waits for it, so the child's last output reaches the terminal as the child wrote it; `now` does not.
   function restore({ now = false, synchronous = false } = {}): void {
     if (restored) return;
+    // Not started yet: it never will (the restore puts OPOST back anyway).
+    cancelStty();
     if (stty && !now) {
       restoreWhenSttyDone = true;
       return;
@@ -246,11 +270,24 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   if (process.stderr.isTTY) process.stderr.on('error', ignoreStderrError);
   stdout.on('drain', onDrain);
   stdout.on('resize', onResize);
-  if (stdin.isTTY) {
-    stdin.setRawMode(true);
+  // stty -opost, once: at the first write it matters to, or after STTY_DELAY_MS.
+  function startStty(): void {
+    cancelStty();
+    if (restored) return;
     stty = disableOutputProcessing(stdin, stdout);
     stty?.once('exit', releaseHeld);
     stty?.once('error', releaseHeld);
+  }
+  function cancelStty(): void {
+    sttyPending = false;
+    if (sttyTimer) clearTimeout(sttyTimer);
+    sttyTimer = undefined;
+  }
+  if (stdin.isTTY) {
+    stdin.setRawMode(true);
+    sttyPending = true;
+    sttyTimer = setTimeout(startStty, STTY_DELAY_MS);
+    sttyTimer.unref();
   }
   stdin.on('data', onData);
   stdin.resume();
@@ -263,6 +300,7 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
       return terminalSize(stdout).rows;
     },
     write(data) {
+      if (sttyPending && touchedByOutputProcessing(data)) startStty();
       if (!stty) return writeOut(data);
       held.push(data);
       heldBytes += data.length;

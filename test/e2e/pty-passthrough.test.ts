@@ -125,6 +125,24 @@ describe('recapwrap <command> under a pty', () => {
     expect(t.output()).toContain('a\nb|');
   });
 
+  // stty -opost runs at the first write it could change (a line break, CR or tab) or STTY_DELAY_MS in.
+  it('passes a bare LF unchanged when the first line comes after the stty delay, and when it comes at once', async () => {
+    for (const wait of ['0.2', '0']) {
+      const t = runCliInPty(['sh', '-c', `stty -opost; printf 'ab'; sleep ${wait}; printf 'c\\nd|'`]);
+      expect(await t.exit).toEqual({ exitCode: 0 });
+      expect(t.output(), `sleep ${wait}`).toContain('abc\nd|');
+    }
+  });
+
+  it('leaves output processing on after a child that printed nothing (no stty ran or it was undone)', async () => {
+    const script = `"$0" "$1" true; "$0" "$1" sh -c 'printf ab'; stty -a`;
+    const t = spawnInPty('sh', ['-c', script, process.execPath, CLI_BIN]);
+    expect(await t.exit).toMatchObject({ exitCode: 0 });
+    expect(t.output()).toMatch(/(^|\s)opost(\s|$)/m);
+    expect(t.output()).not.toContain('-opost');
+    expect(t.output()).toContain('ab');
+  });
+
   it('gives output processing back on exit, also when the child exits before stty -opost is done', async () => {
     // stty -opost runs beside the child's start, so a child as quick as `true` can exit first. A slow
     // stty (300 ms, first in PATH) makes that certain: -opost must still never outlive recapwrap.

@@ -4,7 +4,7 @@
 // `recapwrap true` and a wrap with options load the start-up chunks only; an idle agent wrap with the
 // recap machinery running loads no session-memory code (better-sqlite3, src/memory, app/memory) before
 // its first turn end, and never commander.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,8 +14,11 @@ import { REPO_DIR } from '../helpers/shared.js';
 
 const DIST = join(REPO_DIR, 'dist');
 // Files of the start-up path (chunks by their rolldown.config.mjs group name, without the hash).
-// A command that is not an agent also loads its state file's writer (`ls` lists it, #28), after the spawn.
-const STARTUP_FILES = ['chunks/command-state', 'chunks/rolldown-runtime', 'chunks/startup-base', 'chunks/wrap-flow', 'cli/fast-wrap.cjs'];
+// A command that is not an agent loads its state file's writer (`ls` lists it, #28) only once it has run
+// COMMAND_STATE_DELAY_MS (run-wrap.ts): `true` is over sooner.
+const STARTUP_FILES = ['chunks/rolldown-runtime', 'chunks/startup-base', 'chunks/wrap-flow', 'cli/fast-wrap.cjs'];
+// Node's own module for stty -opost: run at a child's first line of output (or a little later), not for `true`.
+const CHILD_PROCESS = 'NativeModule child_process';
 // Memory code (the session index): never on a wrap's start-up or idle path.
 const MEMORY_MARKERS = [/better-sqlite3/, /[/\\]memory[/\\]/, /chunks[/\\](memory|store|open-store|live-update|api)-/];
 
@@ -62,7 +65,20 @@ describe('what a wrap loads (#29)', () => {
       expect(distFiles(list).sort(), args.join(' ')).toEqual(STARTUP_FILES);
       const packages = list.filter((f) => f.includes('node_modules')).map((f) => f.replace(/.*node_modules[/\\]/, '').split(/[/\\]/)[0]);
       expect([...new Set(packages)], args.join(' ')).toEqual(['node-pty']);
+      expect(list, args.join(' ')).not.toContain(CHILD_PROCESS);
     }
+  });
+
+  it('a command that prints a line runs stty -opost; one that runs on gets its state file writer', async () => {
+    const out = join(dir, 'loads-echo.txt');
+    expect((await startWrap(['sh', '-c', 'echo hi'], out).exit).exitCode).toBe(0);
+    expect(readList(out)).toContain(CHILD_PROCESS);
+    const sleeper = join(dir, 'loads-sleep.txt');
+    const wrap = startWrap(['sleep', '60'], sleeper);
+    await pollUntil(() => existsSync(join(dir, 'state')) && readdirSync(join(dir, 'state')).some((f) => f.startsWith('live-')), { timeoutMs: 15_000, description: 'the command state file' });
+    process.kill(wrap.pid, 'SIGUSR2');
+    const list = await pollUntil(() => (existsSync(sleeper) ? readList(sleeper) : undefined), { description: 'the list of loaded files' });
+    expect(distFiles(list)).toContain('chunks/command-state');
   });
 
   it('an idle agent wrap with the recap machinery running loads no session-memory code and no commander', async () => {

@@ -31,6 +31,12 @@ const EXIT_SAFETY_MS = 2000;
 const TMUX_CHECK_WAIT_MS = 100;
 /** Said once at start where TERM is dumb or unset outside tmux: no bar, no focus reports, so no recap here. */
 export const DUMB_TERMINAL_NOTICE = 'TERM is dumb or unset: no recap can show in this terminal (no bar, no focus reports); `recapwrap ls` and `recapwrap status` still have them';
+/**
+ * A command that is not an agent is listed by `ls` once it has run this long: its state file (and the
+ * module that writes it) stays off the path of a command that is over sooner (`recapwrap true`), where
+ * writing it cost ~3 ms between the child's exit and ours.
+ */
+export const COMMAND_STATE_DELAY_MS = 100;
 /** On the way out, no tmux call (clearing @recap…) may hold the exit longer than this. */
 const EXIT_TMUX_LIMIT_MS = 250;
 /**
@@ -135,14 +141,19 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const overlay = overlaySetup?.attach(run, { position: opts.position, barRows: opts.barRows });
   const display: LiveDisplay = overlay ? { kind: 'overlay', screen: overlay } : where === 'tmux' ? { kind: 'tmux' } : { kind: 'none' };
   let live: LiveParts | undefined;
-  let commandState: { remove(): void } | undefined;
+  let commandState: Promise<{ remove(): void } | undefined> | undefined;
+  let commandStateTimer: NodeJS.Timeout | undefined;
   if (!adapter) {
-    try {
-      // Loaded after the spawn, as the live parts are: never on the command's start-up path.
-      commandState = (await import('./command-state.js')).startCommandState({ command: options.command, cwd, env, startedAt });
-    } catch (error) {
-      debugLog('wrap', 'command state file failed', { error: (error as Error).message });
-    }
+    // Loaded once the command has run COMMAND_STATE_DELAY_MS: never on its start-up or exit path.
+    commandStateTimer = setTimeout(() => {
+      commandState = import('./command-state.js')
+        .then(({ startCommandState }) => startCommandState({ command: options.command, cwd, env, startedAt }))
+        .catch((error: unknown) => {
+          debugLog('wrap', 'command state file failed', { error: (error as Error).message });
+          return undefined;
+        });
+    }, COMMAND_STATE_DELAY_MS);
+    commandStateTimer.unref();
   }
   if (adapter && folders) {
     try {
@@ -153,10 +164,11 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     }
   }
   const exit = await run.exited;
+  clearTimeout(commandStateTimer);
   // A hung tmux server must not hold the exit (and the state files' removal) for long.
   if (env[TMUX_ENV]) (await import('../../display/tmux.js')).limitTmuxCalls(EXIT_TMUX_LIMIT_MS);
   await live?.stop().catch(() => undefined);
-  commandState?.remove();
+  (await commandState)?.remove();
   debugLog('wrap', 'recap machinery stopped', { code: exit.code });
   if (lateNotice) process.stderr.write(lateNotice + '\n');
   setTimeout(() => process.exit(exit.code), EXIT_SAFETY_MS).unref();

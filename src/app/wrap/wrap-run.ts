@@ -183,9 +183,9 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
 
-  // The terminal first (raw mode, then stty -opost in the background), the child in the same tick: stty
-  // runs while node-pty loads and forks, and is done before a quick child's output is let out. Output
-  // cannot come before the passthrough is ready; a failed spawn gives the terminal back at once.
+  // The terminal first (raw mode; stty -opost follows at the first output line or a little later, see
+  // passthrough.ts), the child in the same tick. Output cannot come before the passthrough is ready; a
+  // failed spawn gives the terminal back at once.
   const passthrough: Passthrough = startPassthrough({
     stdin,
     stdout,

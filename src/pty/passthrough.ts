@@ -95,8 +95,10 @@ function disableOutputProcessing(stdin: NodeJS.ReadStream, stdout: NodeJS.WriteS
 // stty where it always is (macOS, Linux): the spawn returns once stty runs, and a PATH search tries
 // every folder before it first. Else found on PATH.
 const STTY_PATHS = ['/bin/stty', '/usr/bin/stty'];
+export const STTY_ENV = 'RECAPWRAP_STTY';
+// RECAPWRAP_STTY names another stty (the tests' slow one: a child that exits before stty is done).
 function sttyPath(): string {
-  return STTY_PATHS.find((p) => existsSync(p)) ?? 'stty';
+  return process.env[STTY_ENV] || (STTY_PATHS.find((p) => existsSync(p)) ?? 'stty');
 }
 
 /**

@@ -145,20 +145,23 @@ describe('recapwrap <command> under a pty', () => {
 
   it('gives output processing back on exit, also when the child exits before stty -opost is done', async () => {
     // stty -opost runs beside the child's start, so a child as quick as `true` can exit first. A slow
-    // stty (300 ms, first in PATH) makes that certain: -opost must still never outlive recapwrap.
+    // stty (300 ms, named by RECAPWRAP_STTY) makes that certain: -opost must still never outlive recapwrap.
     const realStty = execFileSync('sh', ['-c', 'command -v stty'], { encoding: 'utf8' }).trim();
     const slowBin = join(dir, 'slow-stty');
     mkdirSync(slowBin, { recursive: true });
     writeFileSync(join(slowBin, 'stty'), `#!/bin/sh\nsleep 0.3\nexec ${realStty} "$@"\n`, { mode: 0o755 });
-    for (const path of [process.env.PATH, `${slowBin}:${process.env.PATH}`]) {
+    for (const stty of ['', join(slowBin, 'stty')]) {
       const script = `for i in 1 2 3 4; do "$0" "$1" sh -c 'printf "x\\ny|"'; done; ${realStty} -a`;
-      const t = spawnInPty('sh', ['-c', script, process.execPath, CLI_BIN], { env: { PATH: path } });
+      const started = Date.now();
+      const t = spawnInPty('sh', ['-c', script, process.execPath, CLI_BIN], { env: { RECAPWRAP_STTY: stty } });
       expect(await t.exit).toMatchObject({ exitCode: 0 });
       expect(t.output()).toMatch(/(^|\s)opost(\s|$)/m);
       expect(t.output()).not.toContain('-opost');
       // the child's output waited for stty: its pty's CR LF reaches the terminal without a second CR
       expect(t.output()).toContain('x\r\ny|');
       expect(t.output()).not.toContain('x\r\r\ny|');
+      // the slow stty was the one run: four wraps waited for it
+      if (stty) expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 300);
     }
   });
 

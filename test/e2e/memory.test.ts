@@ -173,6 +173,30 @@ describe('privacy', () => {
   });
 });
 
+describe('transcript text on the terminal', () => {
+  it('sessions, search, show, name and forget print no escape from a hostile folder or id; --json keeps the raw value, escaped', async () => {
+    const t = tempHome();
+    const evilCwd = '/tmp/evil\u001b]0;PWNED\u0007\u001b[31m';
+    const evilId = '01a208c9-\u001b[2J-75b4';
+    const lines = readFileSync(join(TRANSCRIPTS_DIR, 'pi', 'interactive-2turns.jsonl'), 'utf8').split('\n');
+    const header = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    lines[0] = JSON.stringify({ ...header, id: evilId, cwd: evilCwd });
+    const source = join(t.home, 'evil.jsonl');
+    writeFileSync(source, lines.join('\n'));
+    await layOutSession(t.home, 'pi', source);
+    const outputs = [cli(t.env, 'sessions'), cli(t.env, 'search', 'the'), cli(t.env, 'show', 'evil')];
+    const rows = json<Row[]>(t.env, 'sessions');
+    expect(rows.map((r) => [r.cwd, r.id])).toEqual([[evilCwd, evilId]]);
+    outputs.push(cli(t.env, 'name', (rows[0] as Row).name, 'calm'), cli(t.env, 'forget', 'calm'));
+    for (const r of outputs) {
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/evil|01a208c9/);
+      expect(r.out + r.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    expect(outputs[2]?.out).toMatch(/^folder: +\/tmp\/evil +project/m);
+  });
+});
+
 describe('twenty writers at once', () => {
   it('lose no row', async () => {
     const { home, env } = tempHome();

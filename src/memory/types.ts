@@ -45,6 +45,8 @@ export interface StoredSession {
   summary?: string;
   /** User prompts counted when the last model summary was written (the ≥ 5 new prompts gate). */
   summaryPrompts: number;
+  /** When a live wrapper last asked for a model summary: the prompts counted then (0: never) and the time (epoch ms). */
+  summaryAsked: { prompts: number; at: number };
   /** The indexed-up-to mark: bytes and mtime of the transcript when read, and its last entry's stamp. */
   mark: { size: number; mtimeMs: number; entry: string };
 }

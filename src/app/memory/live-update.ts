@@ -42,7 +42,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       memory.store.upsert(sessionWrite(withCwd, engine.heuristic(withCwd), { size: st.size, mtimeMs: st.mtimeMs }));
       const stored = memory.store.byTranscript(session.file);
       if (!stored) return; // forgotten by the user
-      await afterLiveWrite({ memory, row: toRow(stored), session: withCwd, final, summaryPrompts: stored.summaryPrompts, options: input.options, env: input.env });
+      await afterLiveWrite({ memory, row: toRow(stored), session: withCwd, final, summaryPrompts: stored.summaryPrompts, summaryAsked: stored.summaryAsked.prompts, options: input.options, env: input.env });
     },
     close: () => memory.close(),
   };

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layOutFolder, layOutSession, type LaidOut } from '../helpers/agent-homes.js';
+import { layOutFolder, layOutSession, wordOnlyALaterPromptHas, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
@@ -239,23 +239,10 @@ describe.skipIf(!corpusPresent)('session memory on the third-party corpus laid o
   });
 
   it('finds a session in the top 3 by a word only one of its later prompts has', async () => {
-    const { loadSessionFile } = await import('../../src/transcripts/load.js');
-    const raws = laid.map((l) => readFileSync(l.file, 'utf8').toLowerCase());
-    let probe: { word: string; file: string } | undefined;
-    for (const [i, l] of laid.entries()) {
-      const s = await loadSessionFile(l.file, { agent: l.agent });
-      const prompts = s.events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text);
-      if (prompts.length < 3) continue;
-      const words = (prompts[prompts.length - 1] as string).toLowerCase().match(/\b[a-z]{8,}\b/g) ?? [];
-      const word = words.find((w) => !prompts[0]?.toLowerCase().includes(w) && raws.every((r, j) => j === i || !r.includes(w)));
-      if (word) {
-        probe = { word, file: l.file };
-        break;
-      }
-    }
+    const probe = await wordOnlyALaterPromptHas(laid);
     expect(probe, 'a session with a word of its own in a later prompt').toBeDefined();
     const hits = json<Row[]>(env, 'search', (probe as { word: string }).word);
-    expect(hits.slice(0, 3).map((h) => h.transcript)).toContain((probe as { file: string }).file);
+    expect(hits.slice(0, 3).map((h) => h.transcript)).toContain(probe?.laid.file);
   });
 
   it('keeps the rows of deleted transcripts', () => {

@@ -23,31 +23,38 @@ export interface LiveSummaryInput {
   final: boolean;
   /** User prompts counted when the last model summary was stored (0: none yet). */
   summaryPrompts: number;
+  /** User prompts counted when a wrapper last asked for one (the row's summaryAsked; 0: never). */
+  summaryAsked: number;
   options: Options;
   env: Env;
 }
 
 /** The `recapwrap` arguments that summarise this session now, or undefined when no gate is open. */
-export function liveSummaryArgs(e: LiveSummaryInput, askedAt = 0): string[] | undefined {
+export function liveSummaryArgs(e: LiveSummaryInput): string[] | undefined {
   if (!e.options.llm || resolveGenerator(engineSettings({ options: e.options, env: e.env, agent: e.row.agent })) === 'heuristic') return undefined;
-  if (!shouldSummarize({ prompts: e.row.counts.prompts, promptsAtLastSummary: Math.max(e.summaryPrompts, askedAt), exiting: e.final })) return undefined;
+  if (!shouldSummarize({ prompts: e.row.counts.prompts, promptsAtLastSummary: Math.max(e.summaryPrompts, e.summaryAsked), exiting: e.final })) return undefined;
   return ['index', '--summarize', '--session', e.row.id, '--generator', e.options.generator, ...(e.options.model ? ['--model', e.options.model] : [])];
 }
 
-// Prompts counted when this wrapper last asked: the stored mark moves only when a summary lands.
-const asked = new Map<string, number>();
-
-/** Start the summary when a gate is open; never throws, never waits. */
-export function maybeSummarizeLive(e: LiveSummaryInput, cwd: string): void {
-  const args = liveSummaryArgs(e, asked.get(e.row.id));
+/**
+ * Start the summary when a gate is open; never throws, never waits. `claim` keeps "asked at N prompts" in
+ * the index row before anything starts (false: another worker or wrapper already asked at N or later), so
+ * the ask survives the memory worker's end: one summary per gate, even when it runs long or fails.
+ */
+export function maybeSummarizeLive(e: LiveSummaryInput, cwd: string, claim: (prompts: number) => boolean, start = startDetached): void {
+  const args = liveSummaryArgs(e);
   if (!args) return;
-  asked.set(e.row.id, e.row.counts.prompts);
   try {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: e.env as NodeJS.ProcessEnv, stdio: 'ignore', detached: true });
-    child.on('error', (error) => debugLog('memory', 'model summary not started', { error: error.message }));
-    child.unref();
+    if (!claim(e.row.counts.prompts)) return;
+    start(args, cwd, e.env);
     debugLog('memory', 'model summary asked', { agent: e.row.agent, prompts: e.row.counts.prompts, final: e.final });
   } catch (error) {
     debugLog('memory', 'model summary not started', { error: (error as Error).message });
   }
+}
+
+function startDetached(args: string[], cwd: string, env: Env): void {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env as NodeJS.ProcessEnv, stdio: 'ignore', detached: true });
+  child.on('error', (error) => debugLog('memory', 'model summary not started', { error: error.message }));
+  child.unref();
 }

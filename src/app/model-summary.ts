@@ -57,7 +57,8 @@ export function summaryModel(settings: EngineSettings): SummaryModel | { off: st
   }
 }
 
-function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, cwd: string | undefined): Promise<Attempt> {
+/** One call to the chosen model (the summaries' and query_session's answers alike); no retry. */
+export function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, cwd: string | undefined): Promise<Attempt> {
   const s = settings;
   switch (gen.type) {
     case 'openai':

@@ -68,6 +68,11 @@ export const MIGRATIONS: readonly string[] = [
      mtime REAL NOT NULL,
      names TEXT NOT NULL
    ) WITHOUT ROWID;`,
+  // 5: the prompt count (and time) a live wrapper last asked for a model summary at, kept before the
+  // detached summary starts: a later turn end (in a new memory worker, or another wrapper) asks again
+  // only when the gate opens past it, not while one runs or after one failed.
+  `ALTER TABLE sessions ADD COLUMN summary_asked INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE sessions ADD COLUMN summary_asked_at INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

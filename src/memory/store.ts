@@ -23,6 +23,7 @@ interface Row {
   git_branch: string | null; prompts: number; turns: number; tool_calls: number; status: string; language: string; tags: string;
   generator: string; done: string; next: string; artifacts: string; transcript_exists: number; mark_size: number; mark_mtime: number;
   mark_entry: string; description: string | null; summary: string | null; summary_prompts: number; parent: string | null;
+  summary_asked: number; summary_asked_at: number;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -48,6 +49,7 @@ function toSession(r: Row): StoredSession {
     status: r.status, language: r.language, tags: json<string[]>(r.tags, []), generator: json(r.generator, { type: 'heuristic' }),
     userNamed: r.user_named === 1, done: json<string[]>(r.done, []), next: json<string[]>(r.next, []),
     artifacts: json<StoredArtifact[]>(r.artifacts, []), summaryPrompts: r.summary_prompts ?? 0,
+    summaryAsked: { prompts: r.summary_asked ?? 0, at: r.summary_asked_at ?? 0 },
     mark: { size: r.mark_size, mtimeMs: r.mark_mtime, entry: r.mark_entry },
   };
   for (const [key, value] of [['title', r.title], ['model', r.model], ['gitBranch', r.git_branch], ['parent', r.parent], ['description', r.description], ['summary', r.summary]] as const) {
@@ -305,6 +307,14 @@ export class Store {
       this.writeText(row.rowid);
       return { ok: true, name: clean };
     }).immediate();
+  }
+
+  /**
+   * Keep that a model summary was asked for at `prompts` prompts (at `now`); false when one was already
+   * asked at that count or later (another worker or wrapper got there first): then ask nothing.
+   */
+  claimSummary(id: string, prompts: number, now = Date.now()): boolean {
+    return this.db.prepare('UPDATE sessions SET summary_asked = ?, summary_asked_at = ? WHERE id = ? AND summary_asked < ?').run(prompts, now, id, prompts).changes > 0;
   }
 
   /** A model's summary: name (unless the user named it), description, summary, tags, next step. */

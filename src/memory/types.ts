@@ -15,20 +15,16 @@ export interface StoredArtifact {
   locator: string;
 }
 
-/** One session as the index keeps it. Times are ISO-8601. */
-export interface StoredSession {
+/** What a stored session and a write of one have alike: the session as its transcript gives it, and the mark. */
+export interface SessionFields {
   id: string;
   agent: string;
+  transcript: string;
   cwd: string;
   project: string;
-  name: string;
   title?: string;
   headline: string;
   line: string;
-  createdAt: string;
-  updatedAt: string;
-  transcript: string;
-  transcriptExists: boolean;
   model?: string;
   gitBranch?: string;
   parent?: string;
@@ -37,46 +33,36 @@ export interface StoredSession {
   language: string;
   tags: string[];
   generator: { type: string; model?: string };
-  userNamed: boolean;
   done: string[];
   next: string[];
   artifacts: StoredArtifact[];
-  description?: string;
-  summary?: string;
-  /** User prompts counted when the last model summary was written (the ≥ 5 new prompts gate). */
-  summaryPrompts: number;
   /** The indexed-up-to mark: bytes and mtime of the transcript when read, and its last entry's stamp. */
   mark: { size: number; mtimeMs: number; entry: string };
 }
 
-/** What a writer (the scan, the live wrapper) gives the store for one session. */
-export interface SessionWrite {
-  id: string;
-  agent: string;
-  transcript: string;
-  cwd: string;
-  project: string;
-  title?: string;
-  headline: string;
-  line: string;
+/** One session as the index keeps it. Times are ISO-8601. */
+export interface StoredSession extends SessionFields {
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  transcriptExists: boolean;
+  userNamed: boolean;
+  description?: string;
+  summary?: string;
+  /** User prompts counted when the last model summary was written (the ≥ 5 new prompts gate). */
+  summaryPrompts: number;
+  /** When a live wrapper last asked for a model summary: the prompts counted then (0: never) and the time (epoch ms). */
+  summaryAsked: { prompts: number; at: number };
+}
+
+/** What a writer (the scan, the live wrapper) gives the store for one session. Times are epoch ms. */
+export interface SessionWrite extends SessionFields {
   createdAt?: number;
   updatedAt: number;
-  model?: string;
-  gitBranch?: string;
-  parent?: string;
-  counts: SessionCounts;
-  status: string;
-  language: string;
-  tags: string[];
-  generator: { type: string; model?: string };
-  done: string[];
-  next: string[];
-  artifacts: StoredArtifact[];
   /** Condensed text for full-text search (condense.ts). */
   text: string;
   /** Words a generated name is made from (condense.ts nameHints). */
   nameHints: { task: string; files: string[]; commands: string[] };
-  mark: { size: number; mtimeMs: number; entry: string };
 }
 
 /** The normalized events the condensed text is made of (the transcript layer's, by structure). */

@@ -1,6 +1,14 @@
 /** Pure: reading an agent's command line the way its own option parser does (`--flag=value` or `--flag value`). */
 import type { LaunchPlan } from './types.js';
 
+/**
+ * An id from a transcript that can stand alone in argv: letters, digits, `_ . : -`, not starting with `-`
+ * (else the agent's option parser would read it as a flag). Resume commands check ids with it.
+ */
+export function isPlainId(id: string): boolean {
+  return /^[A-Za-z0-9_][\w.:-]*$/.test(id);
+}
+
 /** `--session=x` → `--session`; other arguments as they are. */
 export function flagName(arg: string): string {
   const eq = arg.indexOf('=');

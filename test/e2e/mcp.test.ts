@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layOutFolder, layOutSession, type LaidOut } from '../helpers/agent-homes.js';
+import { layOutFolder, layOutSession, wordOnlyALaterPromptHas, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { startModelServer } from '../fakes/model-server.js';
 import { pollUntil } from '../helpers/poll.js';
@@ -223,20 +223,7 @@ describe.skipIf(!corpusPresent)('recapwrap mcp on the third-party corpus laid ou
     expect(new Set(all.sessions.map((s) => s.agent))).toEqual(new Set(['pi', 'qwen', 'claude', 'codex', 'gemini']));
 
     // A word that only a later prompt of one session has.
-    const { loadSessionFile } = await import('../../src/transcripts/load.js');
-    const raws = laid.map((l) => readFileSync(l.file, 'utf8').toLowerCase());
-    let probe: { word: string; laid: LaidOut } | undefined;
-    for (const [i, l] of laid.entries()) {
-      const s = await loadSessionFile(l.file, { agent: l.agent });
-      const prompts = s.events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text);
-      if (prompts.length < 3) continue;
-      const words = (prompts[prompts.length - 1] as string).toLowerCase().match(/\b[a-z]{8,}\b/g) ?? [];
-      const word = words.find((w) => !prompts[0]?.toLowerCase().includes(w) && raws.every((r, j) => j === i || !r.includes(w)));
-      if (word) {
-        probe = { word, laid: l };
-        break;
-      }
-    }
+    const probe = await wordOnlyALaterPromptHas(laid);
     expect(probe, 'a session with a word of its own in a later prompt').toBeDefined();
     const { word, laid: target } = probe as { word: string; laid: LaidOut };
     const found = await call<{ sessions: Listed[] }>(c, 'search_sessions', { query: word, limit: 5 });

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layOutFolder, layOutSession, type LaidOut } from '../helpers/agent-homes.js';
+import { layOutFolder, layOutSession, wordOnlyALaterPromptHas, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { corpusPresent, RECAP_CORPUS_DIR, TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
@@ -173,6 +173,30 @@ describe('privacy', () => {
   });
 });
 
+describe('transcript text on the terminal', () => {
+  it('sessions, search, show, name and forget print no escape from a hostile folder or id; --json keeps the raw value, escaped', async () => {
+    const t = tempHome();
+    const evilCwd = '/tmp/evil\u001b]0;PWNED\u0007\u001b[31m';
+    const evilId = '01a208c9-\u001b[2J-75b4';
+    const lines = readFileSync(join(TRANSCRIPTS_DIR, 'pi', 'interactive-2turns.jsonl'), 'utf8').split('\n');
+    const header = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    lines[0] = JSON.stringify({ ...header, id: evilId, cwd: evilCwd });
+    const source = join(t.home, 'evil.jsonl');
+    writeFileSync(source, lines.join('\n'));
+    await layOutSession(t.home, 'pi', source);
+    const outputs = [cli(t.env, 'sessions'), cli(t.env, 'search', 'the'), cli(t.env, 'show', 'evil')];
+    const rows = json<Row[]>(t.env, 'sessions');
+    expect(rows.map((r) => [r.cwd, r.id])).toEqual([[evilCwd, evilId]]);
+    outputs.push(cli(t.env, 'name', (rows[0] as Row).name, 'calm'), cli(t.env, 'forget', 'calm'));
+    for (const r of outputs) {
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/evil|01a208c9/);
+      expect(r.out + r.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    }
+    expect(outputs[2]?.out).toMatch(/^folder: +\/tmp\/evil +project/m);
+  });
+});
+
 describe('twenty writers at once', () => {
   it('lose no row', async () => {
     const { home, env } = tempHome();
@@ -215,23 +239,10 @@ describe.skipIf(!corpusPresent)('session memory on the third-party corpus laid o
   });
 
   it('finds a session in the top 3 by a word only one of its later prompts has', async () => {
-    const { loadSessionFile } = await import('../../src/transcripts/load.js');
-    const raws = laid.map((l) => readFileSync(l.file, 'utf8').toLowerCase());
-    let probe: { word: string; file: string } | undefined;
-    for (const [i, l] of laid.entries()) {
-      const s = await loadSessionFile(l.file, { agent: l.agent });
-      const prompts = s.events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text);
-      if (prompts.length < 3) continue;
-      const words = (prompts[prompts.length - 1] as string).toLowerCase().match(/\b[a-z]{8,}\b/g) ?? [];
-      const word = words.find((w) => !prompts[0]?.toLowerCase().includes(w) && raws.every((r, j) => j === i || !r.includes(w)));
-      if (word) {
-        probe = { word, file: l.file };
-        break;
-      }
-    }
+    const probe = await wordOnlyALaterPromptHas(laid);
     expect(probe, 'a session with a word of its own in a later prompt').toBeDefined();
     const hits = json<Row[]>(env, 'search', (probe as { word: string }).word);
-    expect(hits.slice(0, 3).map((h) => h.transcript)).toContain((probe as { file: string }).file);
+    expect(hits.slice(0, 3).map((h) => h.transcript)).toContain(probe?.laid.file);
   });
 
   it('keeps the rows of deleted transcripts', () => {

@@ -3,7 +3,7 @@
  * Codex's dated rollouts, Gemini's tmp chats, pi's sessions, Qwen's project chats. The id, folder and
  * times come from the file itself (parsed), so the layout is the one the agent would have written.
  */
-import { copyFileSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { claudeSlug } from '../../src/transcripts/claude/paths.js';
 import { geminiSlug } from '../../src/transcripts/gemini/paths.js';
@@ -64,4 +64,18 @@ export async function layOutFolder(home: string, root: string): Promise<LaidOut[
     for (const n of names.sort()) out.push(await layOutSession(home, agent, join(root, agent, n)));
   }
   return out;
+}
+
+/** A word (8+ letters) only the last prompt of one laid-out session has (not its first prompt, no other file): the probe of a deep search. */
+export async function wordOnlyALaterPromptHas(laid: readonly LaidOut[]): Promise<{ word: string; laid: LaidOut } | undefined> {
+  const raws = laid.map((l) => readFileSync(l.file, 'utf8').toLowerCase());
+  for (const [i, l] of laid.entries()) {
+    const s = await loadSessionFile(l.file, { agent: l.agent });
+    const prompts = s.events.filter((e) => e.kind === 'user').map((e) => (e as { text: string }).text);
+    if (prompts.length < 3) continue;
+    const words = (prompts[prompts.length - 1] as string).toLowerCase().match(/\b[a-z]{8,}\b/g) ?? [];
+    const word = words.find((w) => !prompts[0]?.toLowerCase().includes(w) && raws.every((r, j) => j === i || !r.includes(w)));
+    if (word) return { word, laid: l };
+  }
+  return undefined;
 }

@@ -7,12 +7,10 @@
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import { withPastGenerator } from '../../config/past-generator.js';
-import { agentAttempt } from '../../recap/providers/agent.js';
-import { anthropicAttempt, openaiAttempt, type Attempt, type ModelRequest } from '../../recap/providers/http.js';
+import type { Attempt, ModelRequest } from '../../recap/providers/http.js';
 import { buildQuestionPrompt, extractAnswer, QUESTION_MAX_OUTPUT_TOKENS, QUESTION_SYSTEM_PROMPT } from '../../recap/question-prompt.js';
-import type { EngineSettings } from '../../recap/engine.js';
 import { sanitizeBlock } from '../../util/sanitize.js';
-import { summaryModel, summarySettings, type SummaryModel } from '../model-summary.js';
+import { callOnce, summaryModel, summarySettings } from '../model-summary.js';
 import type { McpLog } from './server.js';
 import type { AnswerResult, QuestionInput, ToolContext } from './tools.js';
 
@@ -20,21 +18,6 @@ import type { AnswerResult, QuestionInput, ToolContext } from './tools.js';
 export const MODEL_ANSWERS_PER_HOUR = 20;
 const HOUR_MS = 3_600_000;
 const CACHE_MAX = 200;
-
-function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, cwd: string): Promise<Attempt> {
-  switch (gen.type) {
-    case 'openai':
-      return openaiAttempt(req, signal, { ...settings.openai, model: gen.model, timeoutMs: settings.timeoutMs });
-    case 'anthropic':
-      if (!settings.anthropic.apiKey) return Promise.resolve({ kind: 'failed', error: 'no API key: set ANTHROPIC_API_KEY (or RECAPWRAP_ANTHROPIC_API_KEY)' });
-      return anthropicAttempt(req, signal, { ...settings.anthropic, model: gen.model, timeoutMs: settings.timeoutMs });
-    case 'agent':
-      if (!settings.agent?.oneShot) return Promise.resolve({ kind: 'failed', error: 'the agent generator needs a known agent' });
-      return agentAttempt(req, signal, { agent: settings.agent.id, command: settings.agent.command, oneShot: settings.agent.oneShot, model: settings.model, timeoutMs: settings.timeoutMs, env: settings.env, home: settings.home, cwd });
-    default:
-      return gen.type satisfies never;
-  }
-}
 
 export interface AnswererDeps {
   now?: () => number;

@@ -44,7 +44,7 @@ export type RefResult =
 export interface ModelSummary { name: string; description: string; summary: string; tags: string[]; next: string }
 
 export interface SessionMemory {
-  refresh(opts?: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
+  refresh(opts?: { rebuild?: boolean; maxFiles?: number; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
   list(filter?: SessionFilter): SessionRow[];
   /** Plain words; never an FTS syntax error (a query with no word gives []). */
   search(query: string, filter?: SessionFilter): SearchHit[];

@@ -1,6 +1,8 @@
 /**
  * The live wrapper's writes to the index: its session's row at each turn end and at exit, from the
- * session the tracker already holds (no file is read again but for its size). Loaded by a dynamic import
+ * session it is handed (and the file's size). In the built CLI that session is parsed again, whole, by
+ * the memory worker (worker.ts) at each turn end, off the wrapper's thread; run inline (from source) it is
+ * the tracker's own. Loaded by a dynamic import
  * at the first turn end, so nothing of the index (nor SQLite) is on the wrapper's start-up path.
  */
 import { stat } from 'node:fs/promises';
@@ -42,7 +44,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       memory.store.upsert(sessionWrite(withCwd, engine.heuristic(withCwd), { size: st.size, mtimeMs: st.mtimeMs }));
       const stored = memory.store.byTranscript(session.file);
       if (!stored) return; // forgotten by the user
-      await afterLiveWrite({ memory, row: toRow(stored), session: withCwd, final, summaryPrompts: stored.summaryPrompts, options: input.options, env: input.env });
+      await afterLiveWrite({ memory, row: toRow(stored), session: withCwd, final, summaryPrompts: stored.summaryPrompts, summaryAsked: stored.summaryAsked.prompts, options: input.options, env: input.env });
     },
     close: () => memory.close(),
   };

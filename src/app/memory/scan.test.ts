@@ -98,4 +98,21 @@ describe('refreshIndex', () => {
     expect(store.search('rust')).toMatchObject({ hits: [expect.objectContaining({ transcript: file })] });
     store.close();
   });
+
+  it('maxFiles: reads at most that many changed files, the newest; the rest on the next refresh', async () => {
+    const { openStore } = await import('../../memory/open-store.js');
+    const { refreshIndex } = await import('./scan.js');
+    const { defaultOptions } = await import('../../config/options-table.js');
+    const home = join(root, 'bounded');
+    const placed = [];
+    for (const agent of ['pi', 'claude', 'codex'] as const) placed.push(await layOutSession(home, agent, join(TRANSCRIPTS_DIR, agent, 'interactive-2turns.jsonl')));
+    const opened = openStore(join(root, 'bounded-state', 'index.db'));
+    if (!opened.ok) throw new Error(opened.error);
+    const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
+    expect(await refreshIndex(opened.store, ctx, { maxFiles: 1 })).toMatchObject({ files: 3, read: 1 });
+    expect(opened.store.count()).toBe(1);
+    expect(await refreshIndex(opened.store, ctx)).toMatchObject({ files: 3, read: 2 });
+    expect(opened.store.count()).toBe(3);
+    opened.store.close();
+  });
 });

@@ -166,7 +166,8 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   flush();
 }
 
-export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
+/** maxFiles: read at most that many changed files, the newest (a bounded refresh on a thread that must stay quick). */
+export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; maxFiles?: number; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
   const started = Date.now();
   const dirs = dirNamesCache(store, { trust: !opts.rebuild, now: started });
   const files = await listAllSessionFiles({ env: ctx.env, home: ctx.home, cwd: ctx.cwd, dirNames: (dir) => dirs.names(dir) });
@@ -184,6 +185,7 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
   });
   // Newest first: a refresh cut short still has the sessions people look for.
   todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  if (opts.maxFiles !== undefined && todo.length > opts.maxFiles) todo.length = opts.maxFiles;
   const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
   opts.onProgress?.(0, todo.length);
   if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);

@@ -20,11 +20,13 @@ export interface LiveWriteEvent {
   final: boolean;
   /** User prompts counted when the last model summary was written (0: none yet). */
   summaryPrompts: number;
+  /** User prompts counted when a wrapper last asked for a model summary (0: never). */
+  summaryAsked: number;
   options: Options;
   env: Env;
 }
 
 /** Runs after a live write; never throws (the caller logs and goes on if it does). */
 export async function afterLiveWrite(e: LiveWriteEvent): Promise<void> {
-  maybeSummarizeLive(e, process.cwd());
+  maybeSummarizeLive(e, process.cwd(), (prompts) => e.memory.store.claimSummary(e.row.id, prompts));
 }

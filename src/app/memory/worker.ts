@@ -1,6 +1,7 @@
 /**
  * Worker-thread host of the live wrapper's index writes: the wrapper posts "this session file changed"
- * and the worker reads it, writes its row (heuristic card, condensed text) and runs the summary gate, on
+ * and the worker reads it (parsed whole each time, as the tracker's session is not shared across threads;
+ * the scan's read-from-the-mark path is for files of 4 MB or more that only grew), writes its row (heuristic card, condensed text) and runs the summary gate, on
  * another core, never on the agent's output path. Messages are handled one at a time, in order; each is
  * answered with `done` (the wrapper waits for the last one at exit).
  */

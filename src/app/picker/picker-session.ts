@@ -232,7 +232,7 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
           search(state.query);
           draw();
         },
-        (error: unknown) => log('picker', 'index refresh failed', { error: (error as Error).message }),
+        (error: unknown) => log('picker', 'index refresh failed; showing what is indexed', { error: (error as Error).message }),
       );
     },
     (error: unknown) => {

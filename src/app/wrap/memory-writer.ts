@@ -119,6 +119,9 @@ function inlineSink(input: Input): Sink {
   };
 }
 
+// Whether the exit's summary gate could open (the worker decides; with no model it cannot).
+const mayAskModel = (options: Options) => options.llm && options.generator !== 'heuristic';
+
 export function startMemoryWriter(input: Input): MemoryWriter {
   let sink: Sink | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -137,9 +140,12 @@ export function startMemoryWriter(input: Input): MemoryWriter {
     },
     async exit(session) {
       if (!input.options.memory) return;
+      // The row already holds this state and no model summary can be asked at exit: no last write, only
+      // the one under way (if any) is waited for.
+      const unchanged = session !== undefined && session.stamp === lastStamp && !mayAskModel(input.options);
       if (session) {
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([write(session, true), new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
+        await Promise.race([unchanged ? chain : write(session, true), new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
         clearTimeout(timer);
       }
       sink?.close();

@@ -95,7 +95,7 @@ export function startPickerKey(input: PickerKeyInput): PickerKey {
       return await openPicker({
         run,
         screen,
-        openMemory: () => openPickerMemory({ env: input.env, options: input.options, cwd: input.cwd }),
+        openMemory: () => openPickerMemory({ env: input.env, options: input.options, cwd: input.cwd, inPane: true }),
         // Inside tmux (the overlay display), tmux can say how long its lines are: see PickerSessionDeps.readWidths.
         readWidths: pane ? (top, count) => import('../../display/tmux.js').then((t) => t.readRowWidths({ pane, env: input.env }, top, top + count - 1)) : undefined,
         initialInput: typed,

@@ -88,7 +88,17 @@ export function renderSnippet(snippet: string, color: boolean): string {
 
 const plainSnippet = (s: string) => renderSnippet(s, false);
 
-function rowLine(r: SessionRow, deps: MemoryDeps, nameWidth = 28): string {
+/**
+ * A row's fields that are shown as the transcript gave them (folder, id, file, agent, status), sanitized
+ * for a terminal; the other text fields are sanitized where they are printed. JSON output keeps the raw
+ * values, with escapes and controls written as \u escapes by stringifyJsonSafely (valid JSON, safe to print).
+ */
+function forDisplay<T extends SessionRow>(r: T): T {
+  return { ...r, id: sanitizeLine(r.id), cwd: sanitizeLine(r.cwd), transcript: sanitizeLine(r.transcript), status: sanitizeLine(r.status) };
+}
+
+function rowLine(raw: SessionRow, deps: MemoryDeps, nameWidth = 28): string {
+  const r = forDisplay(raw);
   const home = getHomeDir(deps.env);
   const folder = r.cwd ? shortenDir(r.cwd, home, 30) : '-';
   const gone = r.transcriptExists ? '' : ' (transcript gone)';
@@ -110,7 +120,8 @@ function shellWord(arg: string, home: string): string {
   return `'${sanitizeLine(arg).replace(/'/g, "'\\''")}'`;
 }
 
-function card(c: SessionCard, deps: MemoryDeps): string {
+function card(raw: SessionCard, deps: MemoryDeps): string {
+  const c = forDisplay(raw);
   const home = getHomeDir(deps.env);
   const lines = [
     `${sanitizeLine(c.name)}  (${c.agent} ${c.id})`,
@@ -236,11 +247,11 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       }
       const row = memory.card(id) as SessionCard;
       if (options.json) return { out: stringifyJsonSafely(rowJson(row, home), 2) + '\n', err: '', code: 0 };
-      return { out: `named ${row.agent} session ${row.id}: ${name}\n`, err: '', code: 0 };
+      return { out: `named ${row.agent} session ${sanitizeLine(row.id)}: ${sanitizeLine(name)}\n`, err: '', code: 0 };
     }
     const n = memory.forget([id]);
     if (options.json) return { out: stringifyJsonSafely({ forgotten: n, ids: [id] }, 2) + '\n', err: '', code: 0 };
-    return { out: `forgot ${sanitizeLine(found.row.name)} (${found.row.agent} ${id}); it is not indexed again while its transcript exists\n`, err: '', code: 0 };
+    return { out: `forgot ${sanitizeLine(found.row.name)} (${found.row.agent} ${sanitizeLine(id)}); it is not indexed again while its transcript exists\n`, err: '', code: 0 };
   }
   // forget --folder DIR
   if (!options.folder) return fail('give a session to forget, or --folder DIR');

@@ -21,6 +21,10 @@ describe('codex adapter', () => {
     expect(codexAdapter.planLaunch(['resume', '--last'], ctx())).toEqual({ args: ['resume', '--last'], resume: true, resumeTarget: undefined });
     expect(codexAdapter.planLaunch(['exec', 'resume', 'abc'], ctx()).resumeTarget).toBe('abc');
     expect(codexAdapter.resumeArgs({ id: 'abc', file: '/f' })).toEqual(['resume', 'abc']);
+    // An id that would read as a flag: the file name's UUID, else after `--`.
+    const uuid = '01a208ca-f01c-7592-87e5-609ae9691146';
+    expect(codexAdapter.resumeArgs({ id: '--dangerously-bypass-approvals-and-sandbox', file: `/s/rollout-2026-11-23T14-24-07-${uuid}.jsonl` })).toEqual(['resume', uuid]);
+    expect(codexAdapter.resumeArgs({ id: '-c x=1', file: '/f.jsonl' })).toEqual(['resume', '--', '-c x=1']);
   });
 
   it('finds new rollouts of this folder in today’s folder (CODEX_HOME honoured), and lists past ones', async () => {

@@ -9,6 +9,7 @@ import { readdir, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnnouncedState, OutputSignal } from '../../types.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
+import { isPlainId } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createCodexParser, isLegacyCodexLine } from './parse.js';
@@ -144,7 +145,11 @@ export const codexAdapter: TranscriptAdapter = {
   outputSignal: codexOutputSignal,
   listSessions: listCodexSessions,
   listAllSessions: listAllCodexSessions,
-  resumeArgs: (session) => ['resume', session.id],
+  // An id not of a plain shape: the rollout file name's UUID; failing that, after `--` (never read as a flag).
+  resumeArgs: (session) => {
+    const id = isPlainId(session.id) ? session.id : codexIdFromFileName(basename(session.file)) ?? session.id;
+    return isPlainId(id) ? ['resume', id] : ['resume', '--', id];
+  },
   command: 'codex',
   oneShot: codexOneShot,
 };

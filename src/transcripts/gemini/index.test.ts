@@ -29,6 +29,8 @@ describe('gemini adapter', () => {
       expect(geminiAdapter.planLaunch(args, ctx())).toEqual({ args, resume: false });
     }
     expect(geminiAdapter.resumeArgs({ id: ID, file: '/f' })).toEqual(['--resume', ID]);
+    // An id that would read as a flag stays the option's value.
+    expect(geminiAdapter.resumeArgs({ id: '--yolo', file: '/f' })).toEqual(['--resume=--yolo']);
   });
 
   it('the slug Gemini derives, the registered one first (GEMINI_CLI_HOME honoured)', async () => {

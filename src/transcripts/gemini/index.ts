@@ -10,7 +10,7 @@ import { openRegular } from '../regular-file.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { readSmallFile } from '../regular-file.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
+import { isPlainId, planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
 import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
@@ -149,7 +149,8 @@ export const geminiAdapter: TranscriptAdapter = {
   listSessions: listGeminiSessions,
   listAllSessions: listAllGeminiSessions,
   folderOfFile: geminiFolderOfFile,
-  resumeArgs: (session) => ['--resume', session.id],
+  // An id not of a plain shape goes as `--resume=ID`: one word, never read as a flag of its own.
+  resumeArgs: (session) => (isPlainId(session.id) ? ['--resume', session.id] : [`--resume=${session.id}`]),
   command: 'gemini',
   oneShot: geminiOneShot,
 };

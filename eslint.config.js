@@ -55,6 +55,7 @@ export const PURE_FILES = [
   'src/display/picker.ts',
   'src/display/picker-view.ts',
   'src/app/picker/reference-block.ts',
+  'src/app/wrap/recap-room.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -3,9 +3,10 @@
  * The bar takes one row, or up to `barRows` when the recap needs them (composed for the width here, in
  * this thread: the composer is a function). A copy of the agent's screen (screen-mirror.ts) tells what
  * lies under the bar, so removing it repaints every covered row exactly; after a resize with the bar up,
- * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew. The copy runs in
- * this thread (the wrapper's choice: see app/wrap/overlay-setup.ts), or in a worker thread when asked
- * and the built worker exists: either way the agent's output is forwarded before the copy sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
+ * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew.
+ * The copy runs in this thread (the wrapper's choice: see app/wrap/overlay-setup.ts), or in a worker
+ * thread when asked and the built worker exists: either way the agent's output is forwarded before the
+ * copy sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
  * paints, never drawn while the copy lags, mid-frame (?2026h), inside an escape sequence or UTF-8
  * character the agent has not finished writing, or over rows with older output.
  */

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTmuxVersion, popupArgs, popupEnv } from './picker-popup.js';
-
-describe('parseTmuxVersion', () => {
-  it('reads releases, letters and next- builds; none from a build without a number', () => {
-    expect(parseTmuxVersion('tmux 3.3a\n')).toEqual({ major: 3, minor: 3 });
-    expect(parseTmuxVersion('tmux 3.1c')).toEqual({ major: 3, minor: 1 });
-    expect(parseTmuxVersion('tmux next-3.6')).toEqual({ major: 3, minor: 6 });
-    expect(parseTmuxVersion('tmux master')).toBeUndefined();
-  });
-});
+import { popupArgs, popupEnv } from './picker-popup.js';
 
 describe('popupArgs', () => {
   it("takes the pane's width and the picker's rows at the pane's bottom left, borderless on tmux 3.3+", () => {

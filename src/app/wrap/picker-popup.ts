@@ -12,6 +12,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { pickerHeight } from '../../display/picker-view.js';
 import type { Disposable, Env } from '../../types.js';
 import type { DebugLog } from '../../util/debug-log.js';
+import { shellQuote } from '../../util/shell-quote.js';
+import { parseTmuxVersion, tmuxAtLeast, type TmuxVersion } from '../../util/tmux-version.js';
 import { pasteBytes } from '../picker/reference-block.js';
 
 /** A block longer than this is refused (a reference block is well under 2,000 characters). */
@@ -68,12 +70,6 @@ export interface PopupPicker {
   dispose(): void;
 }
 
-/** The tmux version from `tmux -V` ("tmux 3.3a", "tmux next-3.4"); undefined for a build without one ("tmux master"). */
-export function parseTmuxVersion(text: string): { major: number; minor: number } | undefined {
-  const m = /(\d+)\.(\d+)/.exec(text);
-  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
-}
-
 /** The popup's size and place: the pane's width, the picker's rows (plus a border before tmux 3.3), at the pane's bottom left. */
 export function popupArgs(input: { pane: string; cols: number; rows: number; cwd: string; borderless: boolean }): string[] | undefined {
   const frame = input.borderless ? 0 : 2;
@@ -89,14 +85,9 @@ export function popupEnv(env: Env): string[] {
     .map(([name, value]) => `${name}=${value}`);
 }
 
-// One word for a POSIX shell (tmux before 3.3 runs a popup's command through the default shell).
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-let tmuxVersion: Promise<{ major: number; minor: number } | undefined | null> | undefined;
+let tmuxVersion: Promise<TmuxVersion | undefined | null> | undefined;
 // `tmux -V` once per wrapper (a client-side answer, no server call); null when tmux does not run.
-function readTmuxVersion(env: Env): Promise<{ major: number; minor: number } | undefined | null> {
+function readTmuxVersion(env: Env): Promise<TmuxVersion | undefined | null> {
   tmuxVersion ??= new Promise((resolve) => {
     execFile('tmux', ['-V'], { env: env as NodeJS.ProcessEnv, timeout: 2000 }, (error, stdout) => resolve(error ? null : parseTmuxVersion(String(stdout))));
   });
@@ -128,20 +119,20 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
   const closed = (async (): Promise<PopupOutcome> => {
     const version = await readTmuxVersion(input.env);
     if (version === null) return 'failed';
-    if (version && (version.major < 3 || (version.major === 3 && version.minor < 2))) {
+    if (version && !tmuxAtLeast(version, 3, 2)) {
       log('picker', 'popup unavailable', { reason: POPUP_NEEDS_TMUX, tmux: `${version.major}.${version.minor}` });
       input.notify(POPUP_NEEDS_TMUX);
       return 'unsupported';
     }
     // tmux 3.3 added -B (no border) and runs a command given as several words without a shell.
-    const modern = !version || version.major > 3 || version.minor >= 3;
+    const modern = !version || tmuxAtLeast(version, 3, 3);
     const args = popupArgs({ pane: input.pane, cols: run.cols, rows: run.rows, cwd: input.cwd, borderless: modern });
     if (!args) {
       log('picker', 'pane too small for the picker', { cols: run.cols, rows: run.rows });
       return 'too-small';
     }
     const command = ['env', ...popupEnv(input.env), ...input.cli, 'pick-popup', '--socket', input.socketPath, '--token', tokenText, '--wrapper', String(process.pid)];
-    const all = [...args, ...(modern ? command : [command.map(quote).join(' ')])];
+    const all = [...args, ...(modern ? command : [command.map(shellQuote).join(' ')])];
     log('picker', 'popup open', { rows: args[args.indexOf('-h') + 1], cols: run.cols });
     // display-popup returns when the popup closes (no timeout: it is up as long as the user keeps it).
     if (disposed) return 'closed';

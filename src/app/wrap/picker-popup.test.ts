@@ -21,7 +21,7 @@ describe('popupArgs', () => {
 });
 
 describe('popupEnv', () => {
-  it("hands on the folders and recapwrap's settings, never a key, a token or the rest", () => {
+  it("hands on the folders and the index's settings only: never a key, a token, a base URL or the rest", () => {
     const env = popupEnv({
       HOME: '/h',
       PATH: '/bin',
@@ -31,12 +31,23 @@ describe('popupEnv', () => {
       RECAPWRAP_MEMORY_FOLDERS: '~/src',
       CODEX_HOME: '/c',
       RECAPWRAP_OPENAI_API_KEY: 'sk-1',
+      RECAPWRAP_OPENAI_BASE_URL: 'https://user:pass@llm.example/v1',
+      RECAPWRAP_ANTHROPIC_BASE_URL: 'https://user:pass@llm.example',
+      OPENAI_BASE_URL: 'https://user:pass@llm.example/v1',
+      RECAPWRAP_GENERATOR: 'openai',
+      RECAPWRAP_MEMORY: '1',
+      RECAPWRAP_DEBUG_LOG: '/d.log',
+      CLAUDE_CONFIG_DIR: '/cl',
       OPENAI_API_KEY: 'sk-2',
       GITHUB_TOKEN: 'ghp',
       TMUX: '/tmp/tmux-0/default,1,0',
       SHELL: '/bin/zsh',
       UNSET: undefined,
     });
-    expect(env.sort()).toEqual(['CODEX_HOME=/c', 'HOME=/h', 'LC_ALL=C.UTF-8', 'PATH=/bin', 'RECAPWRAP_MEMORY_FOLDERS=~/src', 'RECAPWRAP_STATE_DIR=/st', 'XDG_STATE_HOME=/s']);
+    expect(env.sort()).toEqual([
+      'CLAUDE_CONFIG_DIR=/cl', 'CODEX_HOME=/c', 'HOME=/h', 'LC_ALL=C.UTF-8', 'PATH=/bin', 'RECAPWRAP_DEBUG_LOG=/d.log',
+      'RECAPWRAP_MEMORY=1', 'RECAPWRAP_MEMORY_FOLDERS=~/src', 'RECAPWRAP_STATE_DIR=/st', 'XDG_STATE_HOME=/s',
+    ]);
+    expect(env.join(' ')).not.toContain('pass@');
   });
 });

@@ -25,12 +25,12 @@ const MAX_EARLY_INPUT_CHARS = 1024;
 /** Said in tmux (and the debug log) where display-popup is missing. */
 export const POPUP_NEEDS_TMUX = 'recapwrap: the picker needs tmux 3.2 or later (display-popup)';
 /**
- * The variables the popup's recapwrap needs to find the same config, state folder and agents' folders
- * as the wrapper: tmux starts popups with the session's environment, not the wrapper's. No secret goes
- * (API keys would show in `ps`): the picker uses no model.
+ * The variables the popup's recapwrap needs to find the same config, state folder, index options and
+ * agents' folders as the wrapper: tmux starts popups with the session's environment, not the wrapper's.
+ * They go on the popup's command line (seen in `ps`), so nothing else goes: the picker uses no model, so
+ * no key, token or base URL (which may carry user:pass@).
  */
-const FORWARDED_ENV = /^(HOME|PATH|USER|LOGNAME|LANG|LANGUAGE|TZ|NO_COLOR|LC_[A-Z_]+|XDG_(CONFIG|STATE|DATA|CACHE|RUNTIME)_(HOME|DIR)|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_CLI_HOME|QWEN_HOME|QWEN_RUNTIME_DIR|PI_CODING_AGENT_DIR|PI_CODING_AGENT_SESSION_DIR|RECAPWRAP_[A-Z0-9_]+)$/;
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/;
+const FORWARDED_ENV = /^(HOME|PATH|USER|LOGNAME|LANG|LANGUAGE|TZ|NO_COLOR|LC_[A-Z_]+|XDG_(CONFIG|STATE|DATA|CACHE|RUNTIME)_(HOME|DIR)|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_CLI_HOME|QWEN_HOME|QWEN_RUNTIME_DIR|PI_CODING_AGENT_DIR|PI_CODING_AGENT_SESSION_DIR|RECAPWRAP_(STATE_DIR|DEBUG_LOG|MEMORY|MEMORY_FOLDERS))$/;
 
 export type PopupOutcome = 'closed' | 'unsupported' | 'too-small' | 'failed';
 
@@ -81,7 +81,7 @@ export function popupArgs(input: { pane: string; cols: number; rows: number; cwd
 /** The variables handed to the popup's recapwrap (see FORWARDED_ENV), as NAME=value words for `env`. */
 export function popupEnv(env: Env): string[] {
   return Object.entries(env)
-    .filter(([name, value]) => value !== undefined && FORWARDED_ENV.test(name) && !SECRET_NAME.test(name))
+    .filter(([name, value]) => value !== undefined && FORWARDED_ENV.test(name))
     .map(([name, value]) => `${name}=${value}`);
 }
 

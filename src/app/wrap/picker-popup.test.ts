@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { popupArgs, popupEnv } from './picker-popup.js';
+import { MAX_REQUEST_BYTES, requestControl, startControlServer, stopControlServer } from '../../display/control-socket.js';
+import { MAX_PASTE_BYTES, checkedBlock, pasteRequestBytes, popupArgs, popupEnv } from './picker-popup.js';
 
 describe('popupArgs', () => {
   it("takes the pane's width and the picker's rows at the pane's bottom left, borderless on tmux 3.3+", () => {
@@ -49,5 +53,44 @@ describe('popupEnv', () => {
       'RECAPWRAP_MEMORY=1', 'RECAPWRAP_MEMORY_FOLDERS=~/src', 'RECAPWRAP_STATE_DIR=/st', 'XDG_STATE_HOME=/s',
     ]);
     expect(env.join(' ')).not.toContain('pass@');
+  });
+});
+
+describe('the largest block the wrapper takes', () => {
+  // Windows paths (every `\\` doubled in JSON), quotes (doubled too) and CJK (3 bytes a character).
+  function blockOf(bytes: number): string {
+    const line = 'folder: C:\\Users\\山田\\プロジェクト\\"引用"\\src\\ | transcript: D:\\会话\\記録.jsonl';
+    let text = line;
+    while (pasteRequestBytes(text + '\n' + line) <= bytes) text += '\n' + line;
+    return text + 'a'.repeat(bytes - pasteRequestBytes(text));
+  }
+
+  it('fits a control-socket request line and arrives whole; one byte more is refused by the wrapper, not the line limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rw-paste-'));
+    const path = join(dir, 'run', '1.sock');
+    const got: string[] = [];
+    const server = await startControlServer(path, async (cmd, request) => {
+      const block = checkedBlock(request.text);
+      got.push(block);
+      return { pasted: true };
+    });
+    try {
+      const biggest = blockOf(MAX_PASTE_BYTES);
+      expect(pasteRequestBytes(biggest)).toBe(MAX_PASTE_BYTES);
+      expect(biggest.length).toBeLessThan(MAX_PASTE_BYTES * 0.7); // the escaping and CJK are really in it
+      const token = 'ab'.repeat(16);
+      const line = JSON.stringify({ token, text: biggest, id: 1, cmd: 'paste' });
+      expect(Buffer.byteLength(line)).toBeLessThanOrEqual(MAX_REQUEST_BYTES);
+      expect(await requestControl(path, 'paste', 2000, { token, text: biggest })).toMatchObject({ ok: true, pasted: true });
+      expect(got).toEqual([biggest.split('\n').slice(0, 12).join('\n')]);
+
+      const over = await requestControl(path, 'paste', 2000, { token, text: biggest + 'a' });
+      expect(over).toMatchObject({ ok: false });
+      expect(String(over.error)).toContain(`at most ${MAX_PASTE_BYTES} bytes`);
+      expect(got).toHaveLength(1);
+    } finally {
+      stopControlServer(server, path);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,6 +9,7 @@
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { MAX_REQUEST_BYTES } from '../../display/control-socket.js';
 import { pickerHeight } from '../../display/picker-view.js';
 import type { Disposable, Env } from '../../types.js';
 import type { DebugLog } from '../../util/debug-log.js';
@@ -16,8 +17,12 @@ import { shellQuote } from '../../util/shell-quote.js';
 import { parseTmuxVersion, tmuxAtLeast, type TmuxVersion } from '../../util/tmux-version.js';
 import { pasteBytes } from '../picker/reference-block.js';
 
-/** A block longer than this is refused (a reference block is well under 2,000 characters). */
-export const MAX_PASTE_CHARS = 3000;
+/**
+ * A block longer than this is refused, measured as what it costs on the control socket: the UTF-8 bytes
+ * of its JSON string (quotes, `\\` and `"` doubled, CJK 3 bytes), so any block taken here fits a request
+ * line with the `paste` request's other fields. A reference block is well under 2,000 characters.
+ */
+export const MAX_PASTE_BYTES = MAX_REQUEST_BYTES - 256;
 /** Lines of a block past this are dropped (a reference block has at most 6). */
 const MAX_PASTE_LINES = 12;
 /** Keys typed between the pick key and the popup's `pick` are kept up to this many characters. */
@@ -94,10 +99,15 @@ function readTmuxVersion(env: Env): Promise<TmuxVersion | undefined | null> {
   return tmuxVersion;
 }
 
+/** What a block costs in a control-socket request: the UTF-8 bytes of its JSON string. */
+export function pasteRequestBytes(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text));
+}
+
 /** The same text with only what a paste may hold, cut to MAX_PASTE_LINES lines (pasteBytes sanitizes each). */
-function checkedBlock(text: unknown): string {
+export function checkedBlock(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') throw new Error('expected `text` to be a non-empty string');
-  if (text.length > MAX_PASTE_CHARS) throw new Error(`expected \`text\` of at most ${MAX_PASTE_CHARS} characters`);
+  if (pasteRequestBytes(text) > MAX_PASTE_BYTES) throw new Error(`expected \`text\` of at most ${MAX_PASTE_BYTES} bytes as JSON`);
   return text.split(/\r\n|\r|\n/).slice(0, MAX_PASTE_LINES).join('\n');
 }
 

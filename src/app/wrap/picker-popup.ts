@@ -47,6 +47,8 @@ export interface PopupPickerInput {
     readonly childWantsBracketedPaste: boolean;
     captureInput(handler: (data: string) => void): Disposable;
     writeToChild(data: string): void;
+    /** The pane's resizes: one closes the popup (it was sized for the pane), with nothing pasted. */
+    onResize(listener: (size: { cols: number; rows: number }) => void): Disposable;
   };
   /** The wrapper's pane ($TMUX_PANE). */
   pane: string;
@@ -126,6 +128,16 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
     early?.dispose();
     early = undefined;
   };
+  // A resize of the pane closes the popup, sized for the old pane (popup-picker.ts closes on the popup's
+  // own resize; tmux does not resize a popup with its pane), and no paste is taken after it.
+  let resized = false;
+  const resize = run.onResize(() => {
+    if (resized || !token) return;
+    resized = true;
+    token = undefined;
+    log('picker', 'pane resized: popup closed');
+    if (popupClient) execFile('tmux', ['display-popup', '-C', '-t', input.pane], { env: input.env as NodeJS.ProcessEnv, timeout: 2000 }, () => undefined);
+  });
   const closed = (async (): Promise<PopupOutcome> => {
     const version = await readTmuxVersion(input.env);
     if (version === null) return 'failed';
@@ -145,7 +157,7 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
     const all = [...args, ...(modern ? command : [command.map(shellQuote).join(' ')])];
     log('picker', 'popup open', { rows: args[args.indexOf('-h') + 1], cols: run.cols });
     // display-popup returns when the popup closes (no timeout: it is up as long as the user keeps it).
-    if (disposed) return 'closed';
+    if (disposed || resized) return 'closed';
     return new Promise<PopupOutcome>((resolve) => {
       popupClient = execFile('tmux', all, { env: input.env as NodeJS.ProcessEnv }, (error, _stdout, stderr) => {
         if (!error) return resolve('closed');
@@ -165,6 +177,7 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
     })
     .finally(() => {
       endEarly();
+      resize.dispose();
       token = undefined;
     });
 

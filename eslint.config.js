@@ -55,6 +55,9 @@ export const PURE_FILES = [
   'src/display/picker.ts',
   'src/display/picker-view.ts',
   'src/app/picker/reference-block.ts',
+  'src/app/wrap/recap-room.ts',
+  'src/util/shell-quote.ts',
+  'src/util/tmux-version.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -22,8 +22,8 @@
 //
 // Paths: every output file sits two folders below the package (dist/<folder>/, chunks in
 // dist/chunks/), as the sources that build a path from import.meta.url sit in src/<folder>/:
-// src/cli/main.ts reads ../../package.json, src/app/demo.ts runs ../../bin/*, src/display/screen.ts
-// starts ../display/screen-worker.cjs. So those paths hold in dist/ and when tests run the sources.
+// src/cli/main.ts reads ../../package.json, src/app/demo.ts runs ../../bin/*. So those paths hold in
+// dist/ and when tests run the sources.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'rolldown';
@@ -66,7 +66,6 @@ export default defineConfig({
     'cli/fast-wrap': 'src/cli/fast-wrap.ts',
     'cli/status': 'src/cli/commands/status.ts',
     'cli/main': 'src/cli/main.ts',
-    'display/screen-worker': 'src/display/screen-worker.ts',
     // The live wrapper's session-index writes (#25), off its output path.
     'cli/memory-worker': 'src/app/memory/worker.ts',
     'demo/scripted-agent': 'src/demo/scripted-agent.ts',

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../demo/scripted-agent.js';
 import { getPiSessionDir } from '../transcripts/pi/paths.js';
 import { readTmuxFocusEvents, type TmuxFocusEvents } from '../display/tmux-focus.js';
+import { shellQuote } from '../util/shell-quote.js';
 import { displayWidth } from '../util/text-width.js';
 
 /** Away threshold for the demo: long enough to switch away, short enough not to bore. */
@@ -52,10 +53,6 @@ export function planDemo(base = tmpdir()): DemoPlan {
     // The heuristic writes the demo's recaps: the demo promises no key and no network.
     argv: [process.execPath, CLI, '--agent', 'pi', '--generator', 'heuristic', '--away', String(DEMO_AWAY_SECONDS), '--idle', String(DEMO_IDLE_SECONDS), '--', AGENT],
   };
-}
-
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Where the demo runs and whether a focus report can reach it there (inside tmux: always its own pane). */
@@ -157,7 +154,7 @@ export async function runDemo(options: DemoOptions = {}, env = process.env, colu
   if (env.TMUX && !options.here) {
     // The pane runs `recapwrap demo --here`, which prints the instructions at its own width, makes the
     // throwaway project and removes it at the end.
-    const command = [process.execPath, CLI, 'demo', '--here'].map(quote).join(' ');
+    const command = [process.execPath, CLI, 'demo', '--here'].map(shellQuote).join(' ');
     // recapwrap's own settings (state folder, debug log) follow into the pane; tmux would give it its own environment.
     const envArgs = Object.entries(env).flatMap(([k, v]) => (k.startsWith('RECAPWRAP_') && v !== undefined ? ['-e', `${k}=${v}`] : []));
     const child = spawn('tmux', ['split-window', '-h', ...envArgs, command], { stdio: 'inherit' });

@@ -10,6 +10,7 @@ import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { listAdapters } from '../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
 import { displayWidth } from '../util/text-width.js';
+import { parseTmuxVersion, tmuxAtLeast } from '../util/tmux-version.js';
 
 import type { CheckResult, CheckStatus } from '../types.js';
 
@@ -19,7 +20,7 @@ export interface DoctorDeps {
   run: (cmd: string, args: string[]) => Promise<string | undefined>;
 }
 
-const TMUX_MIN_FOCUS_VERSION = 1.9; // focus-events appeared in tmux 1.9
+const TMUX_MIN_FOCUS_VERSION = { major: 1, minor: 9 }; // focus-events appeared in tmux 1.9
 
 export function createDoctorDeps(env: Env = process.env): DoctorDeps {
   return {
@@ -53,8 +54,8 @@ export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
     return [{ name: 'tmux', status: inside ? 'fail' : 'skip', detail: inside ? '$TMUX is set but the tmux command was not found' : 'tmux not installed (optional: recaps use the overlay bar outside tmux)' }];
   }
   const results: CheckResult[] = [{ name: 'tmux', status: 'ok', detail: `${version}${inside ? ' (this terminal is inside tmux)' : ''}` }];
-  const num = Number.parseFloat(version.replace(/^tmux\s+(next-)?/, ''));
-  if (Number.isFinite(num) && num < TMUX_MIN_FOCUS_VERSION) {
+  const parsed = parseTmuxVersion(version);
+  if (parsed && !tmuxAtLeast(parsed, TMUX_MIN_FOCUS_VERSION.major, TMUX_MIN_FOCUS_VERSION.minor)) {
     results.push({ name: 'tmux version', status: 'fail', detail: `${version} has no focus-events`, fix: 'upgrade tmux to 3.x' });
   }
   if (!inside) return results;

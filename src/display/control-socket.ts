@@ -17,10 +17,16 @@ import { dirname, join } from 'node:path';
 import { ensurePrivateDir } from '../util/safe-fs.js';
 import { sanitizeLine, stringifyJsonSafely } from '../util/sanitize.js';
 
-/** A request line longer than this is refused and the connection closed (real requests are ~30 bytes). */
-export const MAX_REQUEST_BYTES = 4 * 1024;
+/**
+ * A request line longer than this (UTF-8 bytes) is refused and the connection closed. Most requests are
+ * ~30 bytes; a picker popup's `paste` carries a reference block, at most MAX_PASTE_BYTES of JSON
+ * (app/wrap/picker-popup.ts), which fits with room for its other fields.
+ */
+export const MAX_REQUEST_BYTES = 16 * 1024;
 /** Connections beyond this are closed at once (status lines connect briefly; nobody needs more). */
 export const MAX_CONNECTIONS = 32;
+// A UTF-8 character is at most 3 bytes per UTF-16 unit: most lines are judged without counting.
+const overLimit = (text: string): boolean => text.length > MAX_REQUEST_BYTES || (text.length * 3 > MAX_REQUEST_BYTES && Buffer.byteLength(text) > MAX_REQUEST_BYTES);
 /** Socket work runs in slices at most this long, then rests (agent output first)... */
 export const SLICE_BUDGET_MS = 1;
 /** ...for this long, so a flood can take at most about a third of a core from the agent's own output. */
@@ -147,10 +153,10 @@ function serve(socket: Socket, handle: ControlHandler, log: ControlLog): void {
         if (closed) break;
         const nl = buffer.indexOf('\n');
         if (nl < 0) {
-          if (buffer.length > MAX_REQUEST_BYTES) await refuse(`request over ${MAX_REQUEST_BYTES} bytes`);
+          if (overLimit(buffer)) await refuse(`request over ${MAX_REQUEST_BYTES} bytes`);
           break;
         }
-        if (nl > MAX_REQUEST_BYTES) {
+        if (overLimit(buffer.slice(0, nl))) {
           await refuse(`request over ${MAX_REQUEST_BYTES} bytes`);
           break;
         }

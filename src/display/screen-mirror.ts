@@ -3,7 +3,7 @@
  * bytes that draw the bar and the bytes that repaint the row under it (terminal.md §3, technique b):
  * framed draws (DECSC/DECRC, origin/insert/autowrap), the agent's own DECSC slot rebuilt after ours,
  * pending-wrap re-entered (tmux 3.3a's DECRC drops it). It knows which rows hold output from before
- * the agent started. Writes nothing: it runs in a worker thread (screen-worker.ts) or inline.
+ * the agent started. Writes nothing: overlay's screen.ts drives it.
  * What the public API lacks (scroll region, saved cursor, current SGR) comes from util/private-internals/xterm.ts.
  */
 import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';

@@ -3,15 +3,13 @@
  * The bar takes one row, or up to `barRows` when the recap needs them (composed for the width here, in
  * this thread: the composer is a function). A copy of the agent's screen (screen-mirror.ts) tells what
  * lies under the bar, so removing it repaints every covered row exactly; after a resize with the bar up,
- * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew. The copy runs in
- * this thread (the wrapper's choice: see app/wrap/overlay-setup.ts), or in a worker thread when asked
- * and the built worker exists: either way the agent's output is forwarded before the copy sees it. The bar is taken off before any agent output, redrawn at most every 40 ms while the agent
- * paints, never drawn while the copy lags, mid-frame (?2026h), inside an escape sequence or UTF-8
- * character the agent has not finished writing, or over rows with older output.
+ * the whole screen is repainted from the copy once the resize settles, then the bar is composed anew.
+ * The copy runs in this thread (a worker thread cost ~9 MB: see app/wrap/overlay-setup.ts), and the
+ * agent's output is forwarded before the copy sees it. The bar is taken off before any agent output,
+ * redrawn at most every 40 ms while the agent paints, never drawn while the copy lags, mid-frame
+ * (?2026h), inside an escape sequence or UTF-8 character the agent has not finished writing, or over
+ * rows with older output.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { DebugLog } from '../util/debug-log.js';
 import type { BarPosition, ComposeText } from './overlay.js';
 import type { RecapView } from './recap-view.js';
@@ -20,9 +18,6 @@ import { unfinishedTailStart } from './stream-boundary.js';
 
 /** Redraw the bar at most this often while the agent keeps painting (a throttle: spinners never stop). */
 export const REDRAW_THROTTLE_MS = 40;
-/** The screen worker is fed at most this often, or once this much output waits (see workerHost). */
-const FEED_BATCH_MS = 100;
-const FEED_BATCH_BYTES = 256 * 1024;
 /** While the agent is mid-frame (?2026h), look again after this long. */
 const SYNC_RETRY_MS = 20;
 /**
@@ -43,17 +38,7 @@ export const FLOOD_WINDOW_MS = 100;
 /** An unfinished sequence longer than this (a runaway OSC string) is let go: memory stays bounded. */
 const MAX_UNFINISHED_BYTES = 64 * 1024;
 
-export type MirrorRequest =
-  | { type: 'feed'; data: Uint8Array }
-  | { type: 'resize'; cols: number; rows: number }
-  | { type: 'lose' }
-  | { type: 'frame'; id: number; lines: string[]; position: BarPosition }
-  | { type: 'cover'; id: number; rows: string[]; widths?: number[] }
-  | { type: 'repaint'; id: number }
-  | { type: 'dispose' };
-export type MirrorReply = { type: 'reply'; id: number; result: FrameResult | RepaintResult; rebuilt: boolean };
-
-/** The screen copy, wherever it runs. */
+/** The screen copy. */
 interface MirrorHost {
   feed(chunk: Uint8Array): void;
   lose(): void;
@@ -65,7 +50,7 @@ interface MirrorHost {
   dispose(): void;
 }
 
-// The copy in this thread (the wrapper's choice, and tests). Its module (xterm's screen model, the bar's
+// The copy, in this thread. Its module (xterm's screen model, the bar's
 // text widths: ~35 ms to load) is loaded once the screen exists, after the agent was spawned, so it
 // never delays the agent's start; calls made while it loads wait their turn.
 function inlineHost(init: MirrorInit): MirrorHost {
@@ -101,101 +86,6 @@ function inlineHost(init: MirrorInit): MirrorHost {
   };
 }
 
-// The worker's entry of the build (rolldown.config.mjs), found from any of its folders: dist/display/ or
-// dist/chunks/. Run from source (tests) there is no such file and the copy runs inline.
-const WORKER_URL = new URL('../display/screen-worker.cjs', import.meta.url);
-
-function workerHost(init: MirrorInit, log?: DebugLog): MirrorHost | undefined {
-  if (!existsSync(fileURLToPath(WORKER_URL))) return undefined;
-  let worker: Worker;
-  try {
-    worker = new Worker(WORKER_URL, { workerData: init });
-  } catch (error) {
-    log?.('overlay', 'screen worker failed to start; copying inline', { error: (error as Error).message });
-    return undefined;
-  }
-  worker.unref();
-  log?.('overlay', 'screen copy in a worker thread');
-  let nextId = 0;
-  const waiting = new Map<number, (result: FrameResult | RepaintResult) => void>();
-  worker.on('message', (reply: MirrorReply) => {
-    if (reply.rebuilt) log?.('overlay', 'screen copy fell behind; rebuilt');
-    waiting.get(reply.id)?.(reply.result);
-    waiting.delete(reply.id);
-  });
-  worker.on('error', (error) => {
-    log?.('overlay', 'screen worker failed', { error: error.message });
-    for (const resolve of waiting.values()) resolve({ skip: 'unknown' });
-    waiting.clear();
-  });
-  // Output is batched for FEED_BATCH_MS: one message for a burst of chunks, copied once into a buffer
-  // of its own that is handed over, not cloned. The worker then wakes after a keystroke's echo has
-  // reached the terminal, not beside it, and seldom: every wake is a thread switch on a box that may
-  // have two cores. Measured on 2 cores, keystroke echo with the overlay machinery: setImmediate ->
-  // 10 ms batches, 10-30 % less CPU per key; 10 -> 100 ms, 500 -> 385 us/key and p99 4.97 -> 4.45 ms
-  // (2000 keys each, interleaved). A frame request sends what is batched first, so the bar is always
-  // drawn over a current copy; the copy then has at most 100 ms of output to catch up on.
-  let batch: Uint8Array[] = [];
-  let batchBytes = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (batch.length === 0) return;
-    const data = new Uint8Array(batchBytes);
-    let at = 0;
-    for (const part of batch) {
-      data.set(part, at);
-      at += part.length;
-    }
-    batch = [];
-    batchBytes = 0;
-    worker.postMessage({ type: 'feed', data } satisfies MirrorRequest, [data.buffer]);
-  };
-  const post = (msg: MirrorRequest) => {
-    flush();
-    worker.postMessage(msg);
-  };
-  return {
-    feed: (data) => {
-      batch.push(data);
-      batchBytes += data.length;
-      if (batchBytes >= FEED_BATCH_BYTES) flush();
-      else timer ??= setTimeout(flush, FEED_BATCH_MS).unref();
-    },
-    resize: (cols, rows) => post({ type: 'resize', cols, rows }),
-    lose: () => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      batch = [];
-      batchBytes = 0;
-      worker.postMessage({ type: 'lose' } satisfies MirrorRequest);
-    },
-    frame: (lines, position) =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
-        post({ type: 'frame', id, lines, position });
-      }),
-    cover: (rows, widths) =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
-        post({ type: 'cover', id, rows, widths });
-      }),
-    repaint: () =>
-      new Promise((resolve) => {
-        const id = nextId++;
-        waiting.set(id, resolve as (result: FrameResult | RepaintResult) => void);
-        post({ type: 'repaint', id });
-      }),
-    dispose: () => {
-      post({ type: 'dispose' });
-      void worker.terminate();
-    },
-  };
-}
-
 export interface OverlayScreenOptions {
   cols: number;
   rows: number;
@@ -206,8 +96,6 @@ export interface OverlayScreenOptions {
   cursorAtStart?: { row: number; col: number };
   /** Rows the bar may take when the recap does not fit one (default DEFAULT_BAR_ROWS; 1 = one row). */
   barRows?: number;
-  /** Run the screen copy in a worker thread when possible (default true). */
-  worker?: boolean;
   /** Clock for flood detection (tests). */
   now?: () => number;
   log?: DebugLog;
@@ -265,8 +153,8 @@ export class OverlayScreen {
     this.rows = options.rows;
     this.barRows = Math.max(1, Math.floor(options.barRows ?? DEFAULT_BAR_ROWS));
     const init = { cols: options.cols, rows: options.rows, cursorAtStart: options.cursorAtStart };
-    this.mirror = (options.worker !== false ? workerHost(init, options.log) : undefined) ?? inlineHost(init);
-    if (options.worker === false) options.log?.('overlay', 'screen copy in this thread');
+    this.mirror = inlineHost(init);
+    options.log?.('overlay', 'screen copy in this thread');
   }
 
   /** The bar is on screen now. */

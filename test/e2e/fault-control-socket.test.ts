@@ -7,7 +7,7 @@ import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestControl } from '../../src/display/control-socket.js';
+import { MAX_REQUEST_BYTES, requestControl } from '../../src/display/control-socket.js';
 import { runCliInPty, type CliPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { REPO_DIR } from '../helpers/shared.js';
@@ -88,9 +88,9 @@ afterAll(async () => {
 });
 
 describe('control socket faults under a live wrapper', () => {
-  it('a 5,000-deep id, a 1,900-deep id and cmd, a huge line and garbage: error replies, nothing crashes', async () => {
+  it('an id nested past the line limit, a 1,900-deep id and cmd, a huge line and garbage: error replies, nothing crashes', async () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
-    const tooBig = await exchange(socketPath, `{"id":${deep(5000)},"cmd":"status"}\n`, 1);
+    const tooBig = await exchange(socketPath, `{"id":${deep(MAX_REQUEST_BYTES / 2 + 1)},"cmd":"status"}\n`, 1);
     expect(JSON.parse(tooBig[0]!)).toMatchObject({ ok: false, error: expect.stringContaining('over') });
     const within = await exchange(socketPath, `{"id":${deep(1900)},"cmd":"status"}\n{"id":1,"cmd":${deep(1900)}}\nnot json\n[]\n{"id":9,"cmd":"status"}\n`, 5);
     const replies = within.map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -48,7 +48,6 @@ export function screenRig(o: RigOptions = {}) {
     barRows: o.barRows,
     write: (d) => (writes.push(d), void user.write(d)),
     cursorAtStart: o.cursorAtStart ?? { row: 0, col: 0 },
-    worker: false,
     now: o.now,
     log: (_area, message) => logs.push(message),
   });

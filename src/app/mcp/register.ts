@@ -10,6 +10,7 @@ import type { Env } from '../../config/paths.js';
 import type { CheckResult } from '../../types.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { resolveCommand } from '../../pty/command-lookup.js';
+import { shellQuote } from '../../util/shell-quote.js';
 import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
 
 export interface RegisterDeps {
@@ -51,11 +52,6 @@ export function createRegisterDeps(env: Env = process.env): RegisterDeps {
         });
       }),
   };
-}
-
-/** A word of a shell command line, quoted when it needs to be (for showing, not running). */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function formatCommand(command: string, args: readonly string[]): string {

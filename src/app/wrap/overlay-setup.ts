@@ -26,10 +26,9 @@ export async function prepareOverlay(): Promise<OverlaySetup> {
         barRows: bar.barRows,
         write: (data) => run.writeToTerminal(data),
         cursorAtStart,
-        // In this thread, not a worker: a worker thread is a second V8 heap and Node environment, ~9 MB
-        // of the wrapper's RSS (idle with the overlay: 66.8 -> 57.7 MB), and its parsing is cheap for
-        // an agent's output (~20 ms of CPU per MB, done after each chunk was forwarded; floods skip it).
-        worker: false,
+        // The copy runs in this thread: a worker thread was a second V8 heap and Node environment, ~9 MB
+        // of the wrapper's RSS (idle with the overlay: 66.8 -> 57.7 MB), and parsing is cheap for an
+        // agent's output (~20 ms of CPU per MB, done after each chunk was forwarded; floods skip it).
         log: debugLog,
       });
       run.setOutputGate(screen);

@@ -7,8 +7,7 @@
  */
 import type { Hotkey } from '../../config/hotkey.js';
 import type { Options } from '../../config/options-table.js';
-import type { Env } from '../../types.js';
-import type { Disposable } from '../../types.js';
+import type { Disposable, Env } from '../../types.js';
 import type { DebugLog } from '../../util/debug-log.js';
 import type { PickerRun, PickerScreen } from '../picker/picker-session.js';
 import type { PopupPicker } from './picker-popup.js';

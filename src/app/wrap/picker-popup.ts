@@ -9,13 +9,20 @@
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { MAX_REQUEST_BYTES } from '../../display/control-socket.js';
 import { pickerHeight } from '../../display/picker-view.js';
 import type { Disposable, Env } from '../../types.js';
 import type { DebugLog } from '../../util/debug-log.js';
+import { shellQuote } from '../../util/shell-quote.js';
+import { parseTmuxVersion, tmuxAtLeast, type TmuxVersion } from '../../util/tmux-version.js';
 import { pasteBytes } from '../picker/reference-block.js';
 
-/** A block longer than this is refused (a reference block is well under 2,000 characters). */
-export const MAX_PASTE_CHARS = 3000;
+/**
+ * A block longer than this is refused, measured as what it costs on the control socket: the UTF-8 bytes
+ * of its JSON string (quotes, `\\` and `"` doubled, CJK 3 bytes), so any block taken here fits a request
+ * line with the `paste` request's other fields. A reference block is well under 2,000 characters.
+ */
+export const MAX_PASTE_BYTES = MAX_REQUEST_BYTES - 256;
 /** Lines of a block past this are dropped (a reference block has at most 6). */
 const MAX_PASTE_LINES = 12;
 /** Keys typed between the pick key and the popup's `pick` are kept up to this many characters. */
@@ -23,12 +30,12 @@ const MAX_EARLY_INPUT_CHARS = 1024;
 /** Said in tmux (and the debug log) where display-popup is missing. */
 export const POPUP_NEEDS_TMUX = 'recapwrap: the picker needs tmux 3.2 or later (display-popup)';
 /**
- * The variables the popup's recapwrap needs to find the same config, state folder and agents' folders
- * as the wrapper: tmux starts popups with the session's environment, not the wrapper's. No secret goes
- * (API keys would show in `ps`): the picker uses no model.
+ * The variables the popup's recapwrap needs to find the same config, state folder, index options and
+ * agents' folders as the wrapper: tmux starts popups with the session's environment, not the wrapper's.
+ * They go on the popup's command line (seen in `ps`), so nothing else goes: the picker uses no model, so
+ * no key, token or base URL (which may carry user:pass@).
  */
-const FORWARDED_ENV = /^(HOME|PATH|USER|LOGNAME|LANG|LANGUAGE|TZ|NO_COLOR|LC_[A-Z_]+|XDG_(CONFIG|STATE|DATA|CACHE|RUNTIME)_(HOME|DIR)|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_CLI_HOME|QWEN_HOME|QWEN_RUNTIME_DIR|PI_CODING_AGENT_DIR|PI_CODING_AGENT_SESSION_DIR|RECAPWRAP_[A-Z0-9_]+)$/;
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/;
+const FORWARDED_ENV = /^(HOME|PATH|USER|LOGNAME|LANG|LANGUAGE|TZ|NO_COLOR|LC_[A-Z_]+|XDG_(CONFIG|STATE|DATA|CACHE|RUNTIME)_(HOME|DIR)|CLAUDE_CONFIG_DIR|CODEX_HOME|GEMINI_CLI_HOME|QWEN_HOME|QWEN_RUNTIME_DIR|PI_CODING_AGENT_DIR|PI_CODING_AGENT_SESSION_DIR|RECAPWRAP_(STATE_DIR|DEBUG_LOG|MEMORY|MEMORY_FOLDERS))$/;
 
 export type PopupOutcome = 'closed' | 'unsupported' | 'too-small' | 'failed';
 
@@ -40,6 +47,8 @@ export interface PopupPickerInput {
     readonly childWantsBracketedPaste: boolean;
     captureInput(handler: (data: string) => void): Disposable;
     writeToChild(data: string): void;
+    /** The pane's resizes: one closes the popup (it was sized for the pane), with nothing pasted. */
+    onResize(listener: (size: { cols: number; rows: number }) => void): Disposable;
   };
   /** The wrapper's pane ($TMUX_PANE). */
   pane: string;
@@ -68,12 +77,6 @@ export interface PopupPicker {
   dispose(): void;
 }
 
-/** The tmux version from `tmux -V` ("tmux 3.3a", "tmux next-3.4"); undefined for a build without one ("tmux master"). */
-export function parseTmuxVersion(text: string): { major: number; minor: number } | undefined {
-  const m = /(\d+)\.(\d+)/.exec(text);
-  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
-}
-
 /** The popup's size and place: the pane's width, the picker's rows (plus a border before tmux 3.3), at the pane's bottom left. */
 export function popupArgs(input: { pane: string; cols: number; rows: number; cwd: string; borderless: boolean }): string[] | undefined {
   const frame = input.borderless ? 0 : 2;
@@ -85,28 +88,28 @@ export function popupArgs(input: { pane: string; cols: number; rows: number; cwd
 /** The variables handed to the popup's recapwrap (see FORWARDED_ENV), as NAME=value words for `env`. */
 export function popupEnv(env: Env): string[] {
   return Object.entries(env)
-    .filter(([name, value]) => value !== undefined && FORWARDED_ENV.test(name) && !SECRET_NAME.test(name))
+    .filter(([name, value]) => value !== undefined && FORWARDED_ENV.test(name))
     .map(([name, value]) => `${name}=${value}`);
 }
 
-// One word for a POSIX shell (tmux before 3.3 runs a popup's command through the default shell).
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-let tmuxVersion: Promise<{ major: number; minor: number } | undefined | null> | undefined;
+let tmuxVersion: Promise<TmuxVersion | undefined | null> | undefined;
 // `tmux -V` once per wrapper (a client-side answer, no server call); null when tmux does not run.
-function readTmuxVersion(env: Env): Promise<{ major: number; minor: number } | undefined | null> {
+function readTmuxVersion(env: Env): Promise<TmuxVersion | undefined | null> {
   tmuxVersion ??= new Promise((resolve) => {
     execFile('tmux', ['-V'], { env: env as NodeJS.ProcessEnv, timeout: 2000 }, (error, stdout) => resolve(error ? null : parseTmuxVersion(String(stdout))));
   });
   return tmuxVersion;
 }
 
+/** What a block costs in a control-socket request: the UTF-8 bytes of its JSON string. */
+export function pasteRequestBytes(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text));
+}
+
 /** The same text with only what a paste may hold, cut to MAX_PASTE_LINES lines (pasteBytes sanitizes each). */
-function checkedBlock(text: unknown): string {
+export function checkedBlock(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') throw new Error('expected `text` to be a non-empty string');
-  if (text.length > MAX_PASTE_CHARS) throw new Error(`expected \`text\` of at most ${MAX_PASTE_CHARS} characters`);
+  if (pasteRequestBytes(text) > MAX_PASTE_BYTES) throw new Error(`expected \`text\` of at most ${MAX_PASTE_BYTES} bytes as JSON`);
   return text.split(/\r\n|\r|\n/).slice(0, MAX_PASTE_LINES).join('\n');
 }
 
@@ -125,26 +128,36 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
     early?.dispose();
     early = undefined;
   };
+  // A resize of the pane closes the popup, sized for the old pane (popup-picker.ts closes on the popup's
+  // own resize; tmux does not resize a popup with its pane), and no paste is taken after it.
+  let resized = false;
+  const resize = run.onResize(() => {
+    if (resized || !token) return;
+    resized = true;
+    token = undefined;
+    log('picker', 'pane resized: popup closed');
+    if (popupClient) execFile('tmux', ['display-popup', '-C', '-t', input.pane], { env: input.env as NodeJS.ProcessEnv, timeout: 2000 }, () => undefined);
+  });
   const closed = (async (): Promise<PopupOutcome> => {
     const version = await readTmuxVersion(input.env);
     if (version === null) return 'failed';
-    if (version && (version.major < 3 || (version.major === 3 && version.minor < 2))) {
+    if (version && !tmuxAtLeast(version, 3, 2)) {
       log('picker', 'popup unavailable', { reason: POPUP_NEEDS_TMUX, tmux: `${version.major}.${version.minor}` });
       input.notify(POPUP_NEEDS_TMUX);
       return 'unsupported';
     }
     // tmux 3.3 added -B (no border) and runs a command given as several words without a shell.
-    const modern = !version || version.major > 3 || version.minor >= 3;
+    const modern = !version || tmuxAtLeast(version, 3, 3);
     const args = popupArgs({ pane: input.pane, cols: run.cols, rows: run.rows, cwd: input.cwd, borderless: modern });
     if (!args) {
       log('picker', 'pane too small for the picker', { cols: run.cols, rows: run.rows });
       return 'too-small';
     }
     const command = ['env', ...popupEnv(input.env), ...input.cli, 'pick-popup', '--socket', input.socketPath, '--token', tokenText, '--wrapper', String(process.pid)];
-    const all = [...args, ...(modern ? command : [command.map(quote).join(' ')])];
+    const all = [...args, ...(modern ? command : [command.map(shellQuote).join(' ')])];
     log('picker', 'popup open', { rows: args[args.indexOf('-h') + 1], cols: run.cols });
     // display-popup returns when the popup closes (no timeout: it is up as long as the user keeps it).
-    if (disposed) return 'closed';
+    if (disposed || resized) return 'closed';
     return new Promise<PopupOutcome>((resolve) => {
       popupClient = execFile('tmux', all, { env: input.env as NodeJS.ProcessEnv }, (error, _stdout, stderr) => {
         if (!error) return resolve('closed');
@@ -164,6 +177,7 @@ export function openPickerPopup(input: PopupPickerInput): PopupPicker {
     })
     .finally(() => {
       endEarly();
+      resize.dispose();
       token = undefined;
     });
 

@@ -5,7 +5,7 @@
  * it falls back to when the private thing is missing or changed, and probePrivateInternals() here
  * reports which ones work with the installed versions (`recapwrap doctor`). Both packages are pinned
  * to exact versions in package.json for this reason. Importers take the half they need from its own
- * file, so the wrapper's start never loads xterm's half and the screen worker never node-pty's.
+ * file, so the wrapper's start never loads xterm's half.
  */
 import type { Terminal as HeadlessTerminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';

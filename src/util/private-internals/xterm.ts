@@ -1,6 +1,6 @@
 /**
- * @xterm/headless's private `_core`, the half of private-internals the screen copy needs (its worker
- * thread loads this file, never node-pty's): the scroll region, the saved cursor and the current
+ * @xterm/headless's private `_core`, the half of private-internals the screen copy needs (loaded with
+ * it, after the agent started; never node-pty's): the scroll region, the saved cursor and the current
  * attributes, which the public API does not expose. Each function says what it falls back to when
  * `_core` is missing or changed; index.ts's self-check reports which work.
  */
@@ -19,8 +19,8 @@ interface XtermCore {
 
 let Terminal: typeof HeadlessTerminal | undefined;
 // @xterm/headless is CommonJS without named ESM exports; its typings declare named ones. Loaded on
-// first use: the wrapper bundles the screen copy for the inline fallback but runs it in a worker, and
-// loading xterm cost ~16 ms of the main thread before the agent started (and its memory for nothing).
+// first use (the screen copy, once the agent runs): loading xterm cost ~16 ms of the main thread
+// before the agent started, and its memory for nothing.
 export function loadXtermTerminal(): typeof HeadlessTerminal {
   return (Terminal ??= (createRequire(import.meta.url)('@xterm/headless') as { Terminal: typeof HeadlessTerminal }).Terminal);
 }

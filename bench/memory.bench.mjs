@@ -23,6 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHome } from './lib/agent-homes.mjs';
 import { bundleInternals } from './lib/internals.mjs';
+import { sleep, quantile, median } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,13 +60,6 @@ if (!existsSync(TIME)) {
   process.exit(1);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-}
-const median = (xs) => quantile(xs, 0.5);
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const plain = (text) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
 const mb = (bytes) => `${fmt(bytes / 1048576, 0)} MB`;

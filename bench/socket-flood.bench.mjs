@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sleep, quantile } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 const pty = require('node-pty');
@@ -33,12 +34,6 @@ if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
   process.exit(1);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-}
 function memMb(pid, field) {
   try {
     const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleInternals } from './lib/internals.mjs';
 import { generatePiTranscript as generate } from './lib/pi-transcript.mjs';
+import { quantile, median } from './lib/stats.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const WRITER = join(REPO, 'test', 'fixtures', 'bin', 'tail-writer.mjs');
@@ -35,12 +36,6 @@ const COMPACT_EVERY = 2000;
 const TRANSCRIPTS = await bundleInternals('transcripts', ['transcripts/load.ts', 'transcripts/tailer.ts', 'transcripts/line-reader.ts', 'transcripts/pi/parse.ts', 'transcripts/history.ts']);
 const { FileTailer, createPiParser } = await import(TRANSCRIPTS);
 
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
-}
-const median = (xs) => quantile(xs, 0.5);
 const fmt = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const rows = [];
 const row = (what, value, target, ok) => rows.push({ what, value, target, verdict: ok === undefined ? '' : ok ? 'ok' : 'MISSED' });

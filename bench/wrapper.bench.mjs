@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sleep, quantile, median } from './lib/stats.mjs';
 
 const require = createRequire(import.meta.url);
 const pty = require('node-pty');
@@ -42,14 +43,6 @@ if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
   process.exit(1);
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const median = (xs) => quantile(xs, 0.5);
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const i = Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1));
-  return s[i];
-}
 async function waitUntil(fn, timeoutMs, what) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

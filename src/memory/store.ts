@@ -11,6 +11,9 @@ import { relevantPassages } from './passages.js';
 import { maskSecrets } from './secrets.js';
 import { HIT_END, HIT_START, type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
 
+/** What a forget reads of a session's row. */
+type ForgetRow = { rowid: number; transcript: string; mark_size: number; mark_mtime: number };
+
 /** What the scan remembers of a file: a session (indexed), forgotten by the user, left out by config, unreadable, or gone. */
 export type FileState = 'indexed' | 'forgotten' | 'excluded' | 'unreadable' | 'gone';
 export interface FileMark { size: number; mtime: number; state: FileState }
@@ -346,26 +349,22 @@ export class Store {
 
   /** Delete sessions and their text for good; their files are remembered only as forgotten. Returns how many. */
   forget(ids: readonly string[]): number {
-    const n = this.db.transaction(() => {
-      let count = 0;
-      for (const id of ids) {
-        const rows = this.db.prepare('SELECT rowid, transcript, mark_size, mark_mtime FROM sessions WHERE id = ?').all(id) as Array<{ rowid: number; transcript: string; mark_size: number; mark_mtime: number }>;
-        for (const r of rows) count += this.dropRow(r);
-      }
-      if (count > 0) this.rewriteText();
-      return count;
-    }).immediate();
-    this.checkpoint();
-    return n;
+    const select = this.db.prepare('SELECT rowid, transcript, mark_size, mark_mtime FROM sessions WHERE id = ?');
+    return this.forgetRows(() => ids.flatMap((id) => select.all(id) as ForgetRow[]));
   }
 
   /** Forget every session whose folder is `dir` or below it. */
   forgetFolder(dir: string): number {
+    const { where, params } = filterSql({ folder: dir }, 's');
+    const select = this.db.prepare(`SELECT s.rowid, s.transcript, s.mark_size, s.mark_mtime FROM sessions s WHERE ${where.join(' AND ')}`);
+    return this.forgetRows(() => select.all(...params) as ForgetRow[]);
+  }
+
+  // One write transaction: the rows selected inside it dropped, the text index rewritten, the log checkpointed.
+  private forgetRows(selectRows: () => ForgetRow[]): number {
     const n = this.db.transaction(() => {
-      const { where, params } = filterSql({ folder: dir }, 's');
-      const rows = this.db.prepare(`SELECT s.rowid, s.transcript, s.mark_size, s.mark_mtime FROM sessions s WHERE ${where.join(' AND ')}`).all(...params) as Array<{ rowid: number; transcript: string; mark_size: number; mark_mtime: number }>;
       let count = 0;
-      for (const r of rows) count += this.dropRow(r);
+      for (const r of selectRows()) count += this.dropRow(r);
       if (count > 0) this.rewriteText();
       return count;
     }).immediate();
@@ -381,7 +380,7 @@ export class Store {
     this.db.prepare("INSERT INTO session_text(session_text) VALUES ('optimize')").run();
   }
 
-  private dropRow(r: { rowid: number; transcript: string; mark_size: number; mark_mtime: number }): number {
+  private dropRow(r: ForgetRow): number {
     this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
     this.db.prepare('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
     this.setFile(r.transcript, r.mark_size, r.mark_mtime, 'forgotten');

@@ -47,7 +47,7 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
   // No index (memory off, unsafe state folder): REF is a query over this folder, as before the index.
   if ('error' in memory) return { kind: 'not-one' };
   try {
-    await memory.refresh();
+    await memory.refresh({ ifIdle: true });
     const resolved = memory.resolve(input.ref, { cwd: input.cwd });
     if (!resolved.ok || !namesExactly(input.ref, resolved.row)) return { kind: 'not-one' };
     const card = memory.card(resolved.row.id);

@@ -78,7 +78,7 @@ async function listFromIndex(input: ListInput): Promise<{ sessions: PastSession[
   const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });
   if ('error' in memory) return undefined;
   try {
-    await memory.refresh();
+    await memory.refresh({ ifIdle: true });
     const filter = { agent: input.agent, folder: input.all ? undefined : input.cwd, exactFolder: true, limit: input.limit ?? 30 };
     const words = input.query?.trim();
     const rows: SessionRow[] = words ? memory.search(words, filter) : memory.list(filter);

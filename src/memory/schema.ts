@@ -77,14 +77,26 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Bring the database to `upTo` (default: the latest) in one write transaction; returns the version it was at. */
+/**
+ * Bring the database to `upTo` (default: the latest); returns the version it was at. The version is read
+ * first without a lock: a current database (every open but the first after an upgrade) takes no write
+ * lock, so a reader never waits for a writer (in WAL mode it reads the last commit). Only a database
+ * behind takes the write lock, and reads the version again inside it (another process may have migrated).
+ */
 export function migrate(db: Database.Database, upTo = SCHEMA_VERSION): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) throw newerError(current);
+  if (current >= upTo) return current;
   const run = db.transaction(() => {
     const at = db.pragma('user_version', { simple: true }) as number;
-    if (at > SCHEMA_VERSION) throw Object.assign(new Error(`Expected a session index of version ${SCHEMA_VERSION} or older, got version ${at} (written by a newer recapwrap)`), { code: 'RECAPWRAP_NEWER' });
+    if (at > SCHEMA_VERSION) throw newerError(at);
     for (let v = at; v < upTo; v++) db.exec(MIGRATIONS[v] as string);
     if (at < upTo) db.pragma(`user_version = ${upTo}`);
     return at;
   });
   return run.immediate();
+}
+
+function newerError(at: number): Error {
+  return Object.assign(new Error(`Expected a session index of version ${SCHEMA_VERSION} or older, got version ${at} (written by a newer recapwrap)`), { code: 'RECAPWRAP_NEWER' });
 }

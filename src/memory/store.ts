@@ -396,6 +396,25 @@ export class Store {
     }
   }
 
+  /**
+   * Whether another connection holds the write lock now (asked without waiting: a write transaction begun
+   * and rolled back at once). A reader's refresh skips its writes then and answers from the last commit.
+   */
+  writeLocked(): boolean {
+    const before = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec('ROLLBACK');
+      return false;
+    } catch (error) {
+      if (String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY')) return true;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${before}`);
+    }
+  }
+
   count(): number {
     return (this.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
   }

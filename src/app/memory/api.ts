@@ -44,7 +44,11 @@ export type RefResult =
 export interface ModelSummary { name: string; description: string; summary: string; tags: string[]; next: string }
 
 export interface SessionMemory {
-  refresh(opts?: { rebuild?: boolean; maxFiles?: number; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
+  /**
+   * ifIdle: a reader's refresh, skipped (all counts 0) when another process holds the write lock: that one
+   * is bringing the index up to date, and the read answers from its last commit at once instead of waiting.
+   */
+  refresh(opts?: { rebuild?: boolean; maxFiles?: number; ifIdle?: boolean; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
   list(filter?: SessionFilter): SessionRow[];
   /** Plain words; never an FTS syntax error (a query with no word gives []). */
   search(query: string, filter?: SessionFilter): SearchHit[];
@@ -104,7 +108,10 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
   const ctx = { env: input.env, home, cwd: input.cwd ?? process.cwd(), folders: allowedFolders(input.options.memoryFolders, home), options: input.options };
   const memory: SessionMemory = {
     store,
-    refresh: (opts) => refreshIndex(store, ctx, opts),
+    refresh: async (opts) => {
+      if (opts?.ifIdle && store.writeLocked()) return { files: 0, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 } as RefreshStats;
+      return refreshIndex(store, ctx, opts);
+    },
     list: (filter = {}) => store.list(filter).map(toRow),
     search(query, filter = {}) {
       const result = store.search(query, filter);

@@ -20,7 +20,7 @@ export async function openPickerMemory(input: { env: Env; options: Options; cwd?
     list: (filter) => memory.list(filter),
     search: (query, filter) => memory.search(query, filter),
     card: (id) => memory.card(id),
-    refresh: () => memory.refresh(input.inPane ? { maxFiles: IN_PANE_REFRESH_FILES } : {}),
+    refresh: () => memory.refresh(input.inPane ? { maxFiles: IN_PANE_REFRESH_FILES, ifIdle: true } : { ifIdle: true }),
     close: () => memory.close(),
   };
 }

@@ -164,11 +164,12 @@ function progressBar(write: (text: string) => void): (done: number, total: numbe
   };
 }
 
-// A read command's refresh: quiet, unless many files are new (a first run on a big home): then the bar.
-function quickRefresh(deps: MemoryDeps): { onProgress?: (done: number, total: number) => void } {
-  if (!deps.progress) return {};
+// A command's quick refresh: quiet, unless many files are new (a first run on a big home): then the bar.
+// A read (ifIdle) skips it while another process writes the index, and answers from its last commit.
+function quickRefresh(deps: MemoryDeps, ifIdle = false): { ifIdle: boolean; onProgress?: (done: number, total: number) => void } {
+  if (!deps.progress) return { ifIdle };
   const bar = progressBar(deps.progress);
-  return { onProgress: (done, total) => total >= 200 && bar(done, total) };
+  return { ifIdle, onProgress: (done, total) => total >= 200 && bar(done, total) };
 }
 
 async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
@@ -207,7 +208,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
     if (isResult(filter)) return filter;
-    await memory.refresh(quickRefresh(deps));
+    await memory.refresh(quickRefresh(deps, true));
     if (verb === 'sessions') {
       const rows = memory.list(filter);
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
@@ -228,7 +229,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   }
   if (verb === 'show' || verb === 'name' || (verb === 'forget' && args[0] !== undefined)) {
     if (verb === 'forget' && options.folder) return fail('give a session or --folder DIR, not both');
-    await memory.refresh(quickRefresh(deps));
+    await memory.refresh(quickRefresh(deps, verb === 'show'));
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
     if (!found.ok) return ambiguous(ref, found.candidates, deps);

@@ -5,8 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import { chmodSync, closeSync, constants, lstatSync, openSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ensurePrivateDir, UnsafeFolderError } from '../util/safe-fs.js';
+import { readForgotten } from './forgotten.js';
 import { migrate } from './schema.js';
 import { Store } from './store.js';
 
@@ -51,6 +52,9 @@ function isCorrupt(error: unknown): boolean {
   return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
 }
 
+/** The forgotten list beside the index (forgotten.ts). */
+export const forgottenFileOf = (file: string) => join(dirname(file), 'forgotten');
+
 function connect(file: string, busyMs: number): Database.Database {
   const db = new Database(file, { timeout: busyMs });
   try {
@@ -59,7 +63,14 @@ function connect(file: string, busyMs: number): Database.Database {
     db.pragma('synchronous = NORMAL');
     db.pragma('secure_delete = ON');
     db.pragma('foreign_keys = OFF');
-    migrate(db);
+    // A new index (the first, or one rebuilt after corruption or a deletion) starts with the forgotten list's
+    // marks: no rebuild indexes a forgotten session again.
+    migrate(db, undefined, {
+      fresh: () => {
+        const mark = db.prepare("INSERT INTO files(transcript, size, mtime, state) VALUES (?, 0, 0, 'forgotten') ON CONFLICT(transcript) DO UPDATE SET state = 'forgotten'");
+        for (const e of readForgotten(forgottenFileOf(file))) mark.run(e.transcript);
+      },
+    });
     db.prepare('SELECT count(*) FROM sessions').get();
     return db;
   } catch (error) {
@@ -93,7 +104,7 @@ export function openStore(file: string, opts: { now?: number; busyMs?: number } 
   const problem = checkFile(file);
   if (problem) return { ok: false, error: problem };
   try {
-    return { ok: true, store: new Store(connect(file, busyMs)) };
+    return { ok: true, store: new Store(connect(file, busyMs), { index: file, forgotten: forgottenFileOf(file) }) };
   } catch (error) {
     if ((error as { code?: string }).code === 'RECAPWRAP_NEWER') return { ok: false, error: (error as Error).message };
     if (!isCorrupt(error)) return { ok: false, error: `cannot open the session index ${file}: ${(error as Error).message}` };
@@ -103,11 +114,11 @@ export function openStore(file: string, opts: { now?: number; busyMs?: number } 
     } catch (e) {
       return { ok: false, error: `the session index ${file} is unreadable and could not be moved aside: ${(e as Error).message}` };
     }
-    const warning = `the session index ${file} was unreadable (${(error as { code?: string }).code}); kept it as ${aside} and started a new one`;
+    const warning = `the session index ${file} was unreadable (${(error as { code?: string }).code}); kept it as ${aside} (\`recapwrap forget\` deletes such copies) and started a new one`;
     const again = checkFile(file);
     if (again) return { ok: false, error: again };
     try {
-      return { ok: true, store: new Store(connect(file, busyMs)), warning };
+      return { ok: true, store: new Store(connect(file, busyMs), { index: file, forgotten: forgottenFileOf(file) }), warning };
     } catch (e) {
       return { ok: false, error: `cannot open the session index ${file}: ${(e as Error).message}` };
     }

@@ -131,13 +131,13 @@ describe('the session store', () => {
     const store = open();
     store.upsert(write({ id: 'a1', text: '> the zanzibar-unique-word project' }));
     store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl' }));
-    expect(store.forget(['a1'])).toBe(1);
+    expect(store.forget(['a1']).count).toBe(1);
     expect(store.get('a1')).toBeUndefined();
     expect((store.search('zanzibar') as { hits: unknown[] }).hits).toHaveLength(0);
     expect(store.isForgotten('/t/a1.jsonl')).toBe(true);
     store.upsert(write({ id: 'a1', text: '> again' }));
     expect(store.get('a1')).toBeUndefined();
-    expect(store.forgetFolder('/home/u')).toBe(1);
+    expect(store.forgetFolder('/home/u').count).toBe(1);
     expect(store.count()).toBe(0);
     store.close();
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f)).includes('zanzibar'), f).toBe(false);
@@ -154,7 +154,7 @@ describe('the session store', () => {
     const inFiles = () => readdirSync(dir).some((f) => readFileSync(join(dir, f)).includes('xylophonequark'));
     expect(inFiles()).toBe(true);
     store = open();
-    expect(store.forget(['a1'])).toBe(1);
+    expect(store.forget(['a1']).count).toBe(1);
     store.close();
     // … and forgetting the session removes them too.
     expect(inFiles()).toBe(false);

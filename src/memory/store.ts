@@ -5,6 +5,9 @@
  * transactions, so concurrent writers queue on the busy timeout instead of failing.
  */
 import type Database from 'better-sqlite3';
+import { readdirSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { appendForgotten } from './forgotten.js';
 import { toFtsQuery } from './fts-query.js';
 import { baseName, normalizeUserName, uniqueName } from './names.js';
 import { relevantPassages } from './passages.js';
@@ -12,7 +15,20 @@ import { maskSecrets } from './secrets.js';
 import { HIT_END, HIT_START, type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
 
 /** What a forget reads of a session's row. */
-type ForgetRow = { rowid: number; transcript: string; mark_size: number; mark_mtime: number };
+type ForgetRow = { rowid: number; transcript: string; agent: string; id: string; mark_size: number; mark_mtime: number };
+
+/**
+ * What a forget did: how many sessions went; whether their text is out of the write-ahead log too (false
+ * while another process reads the index: its snapshot keeps the log, see checkpoint()); the damaged
+ * copies of the index (`index.db.corrupt-*`) deleted with it, which could hold the text.
+ */
+export interface ForgetOutcome { count: number; purged: boolean; removedCopies: string[] }
+
+/** How long a forget tries to empty the write-ahead log while a reader holds it (then it says so). */
+export const CHECKPOINT_WAIT_MS = 2000;
+
+/** Where the index and its forgotten list are (absent for a database opened without open-store.ts). */
+export interface StorePaths { index: string; forgotten: string }
 
 /** What the scan remembers of a file: a session (indexed), forgotten by the user, left out by config, unreadable, or gone. */
 export type FileState = 'indexed' | 'forgotten' | 'excluded' | 'unreadable' | 'gone';
@@ -87,10 +103,15 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
 }
 
 export class Store {
-  constructor(readonly db: Database.Database) {}
+  private purgePending = false;
+
+  constructor(readonly db: Database.Database, readonly paths?: StorePaths) {}
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // A forget's text still in the log (a reader held it): one more try, without waiting.
+    if (this.purgePending) this.checkpoint(0);
+    this.db.close();
   }
 
   /** Every file the scan has seen, by path. */
@@ -120,12 +141,14 @@ export class Store {
   }
 
   /**
-   * Files the scan no longer finds: their sessions stay (rows outlive transcripts) marked gone; a
-   * forgotten or left-out file's record goes (a new file at that path is a new session).
+   * Files the scan no longer finds: their sessions stay (rows outlive transcripts) marked gone; a left-out
+   * or unreadable file's record goes. A forgotten file's mark stays for good: a transcript missing for a
+   * while (a renamed folder, an unmounted disk) is still forgotten when it comes back (every agent's file
+   * name holds its session's id or start time, so the same path is the same session).
    */
   markGone(transcripts: readonly string[]): void {
     const gone = this.db.prepare('UPDATE sessions SET transcript_exists = 0 WHERE transcript = ?');
-    const drop = this.db.prepare("DELETE FROM files WHERE transcript = ? AND state NOT IN ('indexed', 'gone')");
+    const drop = this.db.prepare("DELETE FROM files WHERE transcript = ? AND state NOT IN ('indexed', 'gone', 'forgotten')");
     const mark = this.db.prepare("UPDATE files SET state = 'gone' WHERE transcript = ? AND state = 'indexed'");
     this.db.transaction(() => {
       for (const t of transcripts) {
@@ -267,8 +290,12 @@ export class Store {
     return r ? toSession(r) : undefined;
   }
 
-  /** id → id prefix → exact name → fuzzy name (`@@name` accepted); a name in `cwd` wins over the same name elsewhere. */
-  resolve(ref: string, opts: { cwd?: string } = {}): StoreRef {
+  /**
+   * id → id prefix → exact name → fuzzy name (`@@name` accepted); a name in `cwd` wins over the same name
+   * elsewhere. `exact` (forget): no fuzzy match is taken; the names it would have matched come back as
+   * the candidates of a 'none'.
+   */
+  resolve(ref: string, opts: { cwd?: string; exact?: boolean } = {}): StoreRef {
     const r = ref.trim().replace(/^@@/, '');
     if (!r) return { ok: false, kind: 'none', candidates: [] };
     const pick = (rows: StoredSession[]): StoreRef | undefined => {
@@ -285,6 +312,7 @@ export class Store {
       pick(this.rowsOf('SELECT * FROM sessions WHERE id = ? ORDER BY updated_at DESC LIMIT 11', [r])) ??
       (r.length >= 4 ? pick(this.rowsOf("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 11", [likeEsc + '%'])) : undefined) ??
       pick(this.rowsOf('SELECT * FROM sessions WHERE name = ? ORDER BY updated_at DESC LIMIT 11', [normalizeUserName(r) ?? r])) ??
+      (opts.exact ? { ok: false, kind: 'none', candidates: this.fuzzy(r).slice(0, 10) } : undefined) ??
       pick(this.fuzzy(r)) ?? { ok: false, kind: 'none', candidates: [] }
     );
   }
@@ -347,29 +375,34 @@ export class Store {
     return relevantPassages(this.condensedText(id), question, limit);
   }
 
-  /** Delete sessions and their text for good; their files are remembered only as forgotten. Returns how many. */
-  forget(ids: readonly string[]): number {
-    const select = this.db.prepare('SELECT rowid, transcript, mark_size, mark_mtime FROM sessions WHERE id = ?');
+  /** Delete sessions and their text for good; their files are remembered only as forgotten. */
+  forget(ids: readonly string[]): ForgetOutcome {
+    const select = this.db.prepare('SELECT rowid, transcript, agent, id, mark_size, mark_mtime FROM sessions WHERE id = ?');
     return this.forgetRows(() => ids.flatMap((id) => select.all(id) as ForgetRow[]));
   }
 
   /** Forget every session whose folder is `dir` or below it. */
-  forgetFolder(dir: string): number {
+  forgetFolder(dir: string): ForgetOutcome {
     const { where, params } = filterSql({ folder: dir }, 's');
-    const select = this.db.prepare(`SELECT s.rowid, s.transcript, s.mark_size, s.mark_mtime FROM sessions s WHERE ${where.join(' AND ')}`);
+    const select = this.db.prepare(`SELECT s.rowid, s.transcript, s.agent, s.id, s.mark_size, s.mark_mtime FROM sessions s WHERE ${where.join(' AND ')}`);
     return this.forgetRows(() => select.all(...params) as ForgetRow[]);
   }
 
-  // One write transaction: the rows selected inside it dropped, the text index rewritten, the log checkpointed.
-  private forgetRows(selectRows: () => ForgetRow[]): number {
-    const n = this.db.transaction(() => {
-      let count = 0;
-      for (const r of selectRows()) count += this.dropRow(r);
-      if (count > 0) this.rewriteText();
-      return count;
+  // One write transaction: the rows selected inside it written to the forgotten list (first: a forget the
+  // list could not keep is no forget, the transaction rolls back), dropped, the text index rewritten; then
+  // the log checkpointed and the damaged copies of the index deleted.
+  private forgetRows(selectRows: () => ForgetRow[]): ForgetOutcome {
+    const count = this.db.transaction(() => {
+      const rows = selectRows();
+      if (rows.length === 0) return 0;
+      if (this.paths) appendForgotten(this.paths.forgotten, rows.map((r) => ({ transcript: r.transcript, agent: r.agent, id: r.id, at: Date.now() })));
+      for (const r of rows) this.dropRow(r);
+      this.rewriteText();
+      return rows.length;
     }).immediate();
-    this.checkpoint();
-    return n;
+    if (count === 0) return { count, purged: true, removedCopies: [] };
+    const purged = this.checkpoint(CHECKPOINT_WAIT_MS);
+    return { count, purged, removedCopies: this.removeDamagedCopies() };
   }
 
   // The text index rewritten whole (FTS5 'optimize': its segments merged into one of live rows only).
@@ -380,20 +413,66 @@ export class Store {
     this.db.prepare("INSERT INTO session_text(session_text) VALUES ('optimize')").run();
   }
 
-  private dropRow(r: ForgetRow): number {
+  private dropRow(r: ForgetRow): void {
     this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
     this.db.prepare('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
     this.setFile(r.transcript, r.mark_size, r.mark_mtime, 'forgotten');
-    return 1;
   }
 
-  // Forgotten text must not linger in the write-ahead log either.
-  private checkpoint(): void {
+  /**
+   * Forgotten text must not linger in the write-ahead log: a TRUNCATE checkpoint copies the log into the
+   * database (whose freed pages secure_delete zeroed) and empties it. Another connection reading an older
+   * snapshot blocks it (SQLite then reports busy, it does not fail): tried again until `waitMs` passed.
+   * True when the log is empty; false leaves a try for close().
+   */
+  checkpoint(waitMs: number): boolean {
+    const before = this.db.pragma('busy_timeout', { simple: true }) as number;
+    const deadline = Date.now() + waitMs;
     try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // another reader holds the log: the next checkpoint overwrites it (secure_delete zeroes the pages)
+      this.db.pragma(`busy_timeout = ${Math.min(100, waitMs)}`);
+      for (;;) {
+        let busy = 1;
+        try {
+          busy = (this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]?.busy ?? 1;
+        } catch (error) {
+          if (!String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_BUSY')) throw error;
+        }
+        if (busy === 0) {
+          this.purgePending = false;
+          return true;
+        }
+        if (Date.now() >= deadline) {
+          this.purgePending = true;
+          return false;
+        }
+      }
+    } finally {
+      this.db.pragma(`busy_timeout = ${before}`);
     }
+  }
+
+  // The `index.db.corrupt-*` copies open-store.ts kept: they may hold the text just forgotten, and being
+  // damaged they cannot be cleaned, so a forget deletes them (the docs say so). Their names, or [].
+  private removeDamagedCopies(): string[] {
+    if (!this.paths) return [];
+    const folder = dirname(this.paths.index);
+    const prefix = `${basename(this.paths.index)}.corrupt-`;
+    const removed: string[] = [];
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return [];
+    }
+    for (const name of names.filter((n) => n.startsWith(prefix))) {
+      try {
+        unlinkSync(join(folder, name));
+        if (!name.endsWith('-wal') && !name.endsWith('-shm')) removed.push(join(folder, name));
+      } catch {
+        // gone already (another forget), or not ours to delete: left
+      }
+    }
+    return removed;
   }
 
   /**

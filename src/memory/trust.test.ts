@@ -58,3 +58,87 @@ describe('readers never wait for writers', () => {
     expect(ms).toBeLessThanOrEqual(250);
   });
 });
+
+describe('a forgotten session stays forgotten', () => {
+  it('through a refresh that misses its transcript: the mark stays, the file back is not indexed', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1' }));
+    expect(store.forget(['a1']).count).toBe(1);
+    store.markGone(['/t/a1.jsonl']); // an unmounted disk, a renamed folder: one refresh without the file
+    expect(store.isForgotten('/t/a1.jsonl')).toBe(true);
+    store.upsert(write({ id: 'a1', text: '> back again' }));
+    expect(store.get('a1')).toBeUndefined();
+  });
+
+  it('through a corrupt index rebuilt, and through an index deleted by hand: the forgotten list outlives it', () => {
+    let store = open();
+    store.upsert(write({ id: 'a1' }));
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl' }));
+    store.forget(['a1']);
+    store.close();
+    const list = join(dir, 'forgotten');
+    expect(statSync(list).mode & 0o777).toBe(0o600);
+    expect(readFileSync(list, 'utf8')).toContain('/t/a1.jsonl');
+    expect(readFileSync(list, 'utf8')).not.toContain('checkout'); // names the file, holds no text
+    writeFileSync(file, 'this is not a database '.repeat(400));
+    const r = openStore(file);
+    if (!r.ok) throw new Error(r.error);
+    stores.push(r.store);
+    expect(r.warning).toMatch(/kept it as .*corrupt-.*forget/);
+    store = r.store;
+    for (const id of ['a1', 'a2']) store.upsert(write({ id, transcript: `/t/${id}.jsonl` })); // the rebuild reads both files
+    expect(store.list().map((s) => s.id)).toEqual(['a2']);
+    store.close();
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('index.db'))) rmSync(join(dir, f));
+    store = open();
+    store.upsert(write({ id: 'a1' }));
+    expect(store.count()).toBe(0);
+  });
+
+  it('and its text goes from the damaged copies of the index too (a forget deletes them, and says so)', () => {
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(file, 'damaged pages that still hold zanzibarword text '.repeat(200), { mode: 0o600 });
+    const store = open();
+    expect(inFiles('zanzibarword')).toHaveLength(1);
+    store.upsert(write({ id: 'a1', text: '> the zanzibarword project' }));
+    const outcome = store.forget(['a1']);
+    expect(outcome).toMatchObject({ count: 1, purged: true });
+    expect(outcome.removedCopies).toHaveLength(1);
+    expect(outcome.removedCopies[0]).toMatch(/index\.db\.corrupt-/);
+    store.close();
+    expect(inFiles('zanzibarword')).toEqual([]);
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('forget acts only on an exact reference', () => {
+  it('takes an id, a unique id prefix or the exact name; a loose name match only lists candidates', () => {
+    const store = open();
+    store.upsert(write({ id: 'f00d1234-aaaa', nameHints: { task: 'platypusbeta item0', files: [], commands: [] }, project: 'proj-work' }));
+    const loose = store.resolve('eta', { exact: true });
+    expect(loose).toMatchObject({ ok: false, kind: 'none' });
+    expect(loose.ok ? [] : loose.candidates.map((c) => c.name)).toEqual(['proj-work-platypusbeta-item0']);
+    expect(store.resolve('eta')).toMatchObject({ ok: true }); // show and resume keep the loose match
+    for (const ref of ['f00d1234-aaaa', 'f00d', 'proj-work-platypusbeta-item0', '@@proj-work-platypusbeta-item0']) {
+      expect(store.resolve(ref, { exact: true }), ref).toMatchObject({ ok: true, row: { id: 'f00d1234-aaaa' } });
+    }
+  });
+});
+
+describe('forgotten text and the write-ahead log', () => {
+  it('says when another process reading the index keeps the text in the log, and purges it once that reader is gone', async () => {
+    const store = open();
+    store.upsert(write({ id: 'a1', text: '> the quokkaword migration' }));
+    store.upsert(write({ id: 'a2', transcript: '/t/a2.jsonl' }));
+    const reader = await holdIndex(file, 'read');
+    holders.push(reader);
+    const started = Date.now();
+    const outcome = store.forget(['a1']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outcome).toMatchObject({ count: 1, purged: false });
+    expect(inFiles('quokkaword').length).toBeGreaterThan(0);
+    await reader.release();
+    expect(store.checkpoint(1000)).toBe(true);
+    expect(inFiles('quokkaword')).toEqual([]);
+  });
+});

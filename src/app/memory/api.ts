@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
 import { openStore } from '../../memory/open-store.js';
-import type { Store } from '../../memory/store.js';
+import type { ForgetOutcome, Store } from '../../memory/store.js';
 import type { StoredSession } from '../../memory/types.js';
 import { findAdapter } from '../../transcripts/registry.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { allowedFolders, refreshIndex, type RefreshStats } from './scan.js';
 
-export type { RefreshStats };
+export type { ForgetOutcome, RefreshStats };
 
 export interface SessionRow {
   id: string; agent: AgentId; cwd: string; project: string;
@@ -53,14 +53,15 @@ export interface SessionMemory {
   /** Plain words; never an FTS syntax error (a query with no word gives []). */
   search(query: string, filter?: SessionFilter): SearchHit[];
   /** id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere. */
-  resolve(ref: string, opts?: { cwd?: string }): RefResult;
+  resolve(ref: string, opts?: { cwd?: string; exact?: boolean }): RefResult;
   card(id: string): SessionCard | undefined;
   passages(id: string, question: string, limit?: number): string[];
   condensedText(id: string): string;
   /** User-given name, never overwritten; throws an Error with a one-line message when empty or taken. */
   rename(id: string, name: string): string;
-  forget(ids: string[]): number;
-  forgetFolder(dir: string): number;
+  /** Forgotten for good (the forgotten list outlives the index): how many, whether the log is purged yet, the damaged copies deleted. */
+  forget(ids: string[]): ForgetOutcome;
+  forgetFolder(dir: string): ForgetOutcome;
   setModelSummary(id: string, s: ModelSummary, generator: { type: string; model?: string }): void;
   /** A warning from opening (a corrupt index moved aside), to print once. */
   readonly warning?: string;

@@ -24,6 +24,8 @@ export interface MemoryCliOptions {
   agent?: string;
   since?: string;
   limit?: string;
+  /** forget: do not ask on a terminal. */
+  yes?: boolean;
   // index --summarize (index-summarize.ts)
   summarize?: boolean;
   session?: string;
@@ -44,6 +46,8 @@ export interface MemoryDeps {
   progress?: (text: string) => void;
   /** Lines said as work goes (stderr), e.g. index --summarize's plan before anything is sent. */
   log?: (text: string) => void;
+  /** Asks a yes/no question on the terminal (stdin and stderr are one); absent otherwise. */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 interface Result { out: string; err: string; code: number }
@@ -227,8 +231,8 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const text = hits.map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth(renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`).join('\n');
     return { out: text + '\n', err: '', code: 0 };
   }
-  if (verb === 'show' || verb === 'name' || (verb === 'forget' && args[0] !== undefined)) {
-    if (verb === 'forget' && options.folder) return fail('give a session or --folder DIR, not both');
+  if (verb === 'forget') return (await import('./forget-run.js')).runForget(memory, args[0], options, deps);
+  if (verb === 'show' || verb === 'name') {
     await memory.refresh(quickRefresh(deps, verb === 'show'));
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
@@ -250,16 +254,6 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       if (options.json) return { out: stringifyJsonSafely(rowJson(row, home), 2) + '\n', err: '', code: 0 };
       return { out: `named ${row.agent} session ${sanitizeLine(row.id)}: ${sanitizeLine(name)}\n`, err: '', code: 0 };
     }
-    const n = memory.forget([id]);
-    if (options.json) return { out: stringifyJsonSafely({ forgotten: n, ids: [id] }, 2) + '\n', err: '', code: 0 };
-    return { out: `forgot ${sanitizeLine(found.row.name)} (${found.row.agent} ${sanitizeLine(id)}); it is not indexed again while its transcript exists\n`, err: '', code: 0 };
   }
-  // forget --folder DIR
-  if (!options.folder) return fail('give a session to forget, or --folder DIR');
-  const dir = resolve(deps.cwd, options.folder.replace(/^~(?=\/|$)/, home));
-  await memory.refresh(quickRefresh(deps));
-  const n = memory.forgetFolder(dir);
-  if (options.json) return { out: stringifyJsonSafely({ forgotten: n, folder: dir }, 2) + '\n', err: '', code: n ? 0 : 1 };
-  if (n === 0) return { out: '', err: `recapwrap: no sessions in the index for ${shortenDir(dir, home, 1000)}\n`, code: 1 };
-  return { out: `forgot ${n} session${n === 1 ? '' : 's'} of ${shortenDir(dir, home, 1000)}\n`, err: '', code: 0 };
+  return fail(`unknown command ${verb}`);
 }

@@ -17,6 +17,23 @@ function filters(cmd: Command): Command {
     .option('--json', 'print JSON', false);
 }
 
+// A yes/no question on the terminal (stderr, so stdout stays the result): yes only for y or yes; Ctrl-D or
+// Ctrl-C is a no.
+async function confirmOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  const closed = new Promise<string>((resolveClosed) => rl.once('close', () => resolveClosed('')));
+  rl.once('SIGINT', () => rl.close());
+  try {
+    const answer = await Promise.race([rl.question(question), closed]);
+    return /^\s*y(es)?\s*$/i.test(answer);
+  } catch {
+    return false;
+  } finally {
+    rl.close();
+  }
+}
+
 async function run(cmd: Command, verb: MemoryVerb, args: string[], options: MemoryCliOptions): Promise<void> {
   const { runMemoryCommand } = await import('./memory-run.js');
   const { out, err, code } = await runMemoryCommand(verb, args, options, {
@@ -27,6 +44,7 @@ async function run(cmd: Command, verb: MemoryVerb, args: string[], options: Memo
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     progress: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
     log: (text) => process.stderr.write(text),
+    confirm: process.stdin.isTTY && process.stderr.isTTY ? confirmOnTerminal : undefined,
   });
   process.stdout.write(out);
   process.stderr.write(err);
@@ -79,9 +97,10 @@ export function registerMemory(program: Command): void {
     });
   program
     .command('forget')
-    .description("delete sessions' rows and text from the index for good (not indexed again while the transcript exists)")
-    .argument('[ref]', 'session id, id prefix, name or @@name')
+    .description("delete sessions' rows and text from the index for good, never indexed again (cannot be undone; asks first on a terminal)")
+    .argument('[ref]', 'session id, unique id prefix, exact name or @@name (a looser match lists the candidates, forgets nothing)')
     .option('--folder <dir>', "forget every session of this folder and below")
+    .option('-y, --yes', 'do not ask first (on a terminal it shows what will go and asks)', false)
     .option('--json', 'print how many were forgotten as JSON', false)
     .action(async function (this: Command, ref: string | undefined, options: MemoryCliOptions) {
       await run(this, 'forget', ref === undefined ? [] : [ref], options);

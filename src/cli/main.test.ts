@@ -35,7 +35,7 @@ describe('usage errors', () => {
     [['recap', '--agent', 'pi', '--format', 'xml'], 'recapwrap: Expected `--format` to be one of line, card, json, got `xml`'],
     [['status', '--format', 'json'], 'recapwrap: Expected `--format` to be plain or tmux, got `json`'],
     [['status', '--width', 'wide'], 'recapwrap: Expected `--width` to be a whole number of cells, at least 20, got `wide`'],
-    [['resume', '--limit', 'x'], 'recapwrap: Expected `--limit` to be a whole number from 1 up, got `x`'],
+    [['resume', '--limit', 'x'], 'recapwrap: Expected `--limit` to be a whole number from 1 to 1,000,000, got `x`'],
     [['transcript', 'f', '--agent', 'cursor'], 'recapwrap: Expected `--agent` to be one of pi, qwen, claude, codex, gemini, got `cursor`'],
     [['recap', '--session', 'f', '--generator', 'anthropic', '--no-llm'], 'recapwrap: --no-llm allows no model, but --generator anthropic is one; drop one of them'],
   ])('%j exits 2 with one line', async (argv, message) => {

@@ -5,9 +5,9 @@
  * transactions, so concurrent writers queue on the busy timeout instead of failing.
  */
 import type Database from 'better-sqlite3';
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { appendForgotten } from './forgotten.js';
+import { appendForgotten, readForgotten } from './forgotten.js';
 import { toFtsQuery } from './fts-query.js';
 import { baseName, normalizeUserName, uniqueName } from './names.js';
 import { relevantPassages } from './passages.js';
@@ -104,6 +104,8 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
 
 export class Store {
   private purgePending = false;
+  // The forgotten list's sessions (agent + NUL + id), read again when the file changed (another process forgot one).
+  private forgottenIds: { key: string; ids: Set<string> } = { key: '', ids: new Set() };
 
   constructor(readonly db: Database.Database, readonly paths?: StorePaths) {}
 
@@ -163,10 +165,32 @@ export class Store {
     return (this.db.prepare("SELECT 1 FROM files WHERE transcript = ? AND state = 'forgotten'").get(transcript) as unknown) !== undefined;
   }
 
+  /**
+   * Whether the user forgot this session, wherever its file is now: a folder renamed (or an agent's home
+   * moved) puts the same session at a new path, which the path's mark does not cover.
+   */
+  isForgottenSession(agent: string, id: string): boolean {
+    if (!this.paths || !id) return false;
+    let key = '';
+    try {
+      const st = statSync(this.paths.forgotten);
+      key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    } catch {
+      return false; // no list: nothing forgotten
+    }
+    if (key !== this.forgottenIds.key) this.forgottenIds = { key, ids: new Set(readForgotten(this.paths.forgotten).map((e) => `${e.agent}\0${e.id}`)) };
+    return this.forgottenIds.ids.has(`${agent}\0${id}`);
+  }
+
   /** Insert or update one session (a user's name, model summary and first-seen time are kept). */
   upsert(w: SessionWrite, now = Date.now()): void {
     const tx = this.db.transaction(() => {
       if (this.isForgotten(w.transcript)) return;
+      if (this.isForgottenSession(w.agent, w.id)) {
+        // Its file at a new path: marked too, so the scan does not read it again.
+        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'forgotten');
+        return;
+      }
       const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description FROM sessions WHERE transcript = ?').get(w.transcript) as
         | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null }
         | undefined;

@@ -142,3 +142,16 @@ describe('forgotten text and the write-ahead log', () => {
     expect(inFiles('quokkaword')).toEqual([]);
   });
 });
+
+describe('a forgotten session at a new path', () => {
+  it('is still forgotten: a renamed folder puts the same session (agent and id) elsewhere', () => {
+    const store = open();
+    store.upsert(write({ id: 'a1' }));
+    store.forget(['a1']);
+    store.upsert(write({ id: 'a1', transcript: '/t-renamed/a1.jsonl' }));
+    expect(store.get('a1')).toBeUndefined();
+    expect(store.isForgotten('/t-renamed/a1.jsonl')).toBe(true);
+    store.upsert(write({ id: 'a1', agent: 'codex', transcript: '/t/codex-a1.jsonl' })); // another agent's session with that id is another session
+    expect(store.get('a1')?.agent).toBe('codex');
+  });
+});

@@ -4,7 +4,8 @@
  * model (stderr, before anything is sent), then one line per session as it goes; stdout gets the result
  * (`--json`: one object). Nothing is sent with --no-llm. Loaded only when --summarize is given.
  */
-import { formatExpected, resolveConfig } from '../../config/load.js';
+import { resolveConfig } from '../../config/load.js';
+import { parseCount } from '../count-option.js';
 import type { Options } from '../../config/options-table.js';
 import type { SessionMemory } from '../../app/memory/api.js';
 import { describePlan, planSummaries, summarizeSessions, type SummaryPlan } from '../../app/summarize-sessions.js';
@@ -31,8 +32,9 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
   const config = resolveConfig({ env: deps.env, cwd: deps.cwd, flags });
   const bad = config.problems.find((p) => p.source === 'flag');
   if (bad) return { out: '', err: `recapwrap: ${bad.message}\n`, code: 2 };
-  const limit = options.limit === undefined ? undefined : Number(options.limit);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) return { out: '', err: `recapwrap: ${formatExpected('`--limit`', 'a whole number from 1 up', `\`${options.limit}\``)}\n`, code: 2 };
+  const counted = parseCount('--limit', options.limit);
+  if ('error' in counted) return { out: '', err: `recapwrap: ${counted.error}\n`, code: 2 };
+  const limit = counted.value;
   const plan = options.session !== undefined ? planOne(memory, options.session, config.options, deps) : planSummaries(memory, config.options, deps.env, limit);
   if ('err' in plan) return plan;
   const say = deps.log ?? (() => {});

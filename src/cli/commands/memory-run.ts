@@ -12,6 +12,7 @@ import type { AgentId } from '../../transcripts/types.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
+import { parseCount } from '../count-option.js';
 import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
 
 export type MemoryVerb = 'index' | 'sessions' | 'search' | 'show' | 'name' | 'forget';
@@ -75,9 +76,9 @@ function parseFilter(options: MemoryCliOptions, deps: MemoryDeps, defaultLimit: 
     if (ms === undefined) return fail(formatExpected('`--since`', 'an age such as 30m, 12h, 3d or 2w', `\`${options.since}\``));
     filter.since = deps.now - ms;
   }
-  const limit = options.limit === undefined ? defaultLimit : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1) return fail(formatExpected('`--limit`', 'a whole number from 1 up', `\`${options.limit}\``));
-  filter.limit = limit;
+  const limit = parseCount('--limit', options.limit, defaultLimit);
+  if ('error' in limit) return fail(limit.error);
+  filter.limit = limit.value;
   return filter;
 }
 
@@ -185,6 +186,26 @@ async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
 }
 
 export async function runMemoryCommand(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  const r = await runOpened(verb, args, options, deps);
+  return options.json ? jsonOnFailure(r) : r;
+}
+
+/**
+ * With --json, stdout is JSON whatever happened: a failure that printed nothing there gets
+ * `{"error": "…", "code": N}` (the message also stays on stderr for a person), the sessions a reference
+ * matched as `candidates` when the message lists them.
+ */
+function jsonOnFailure(r: Result): Result {
+  if (r.code === 0 || r.out.trim() !== '') return r;
+  const lines = r.err.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('recapwrap: warning: '));
+  const first = lines.find((l) => l.startsWith('recapwrap: ')) ?? lines[0] ?? 'failed';
+  const payload: Record<string, unknown> = { error: first.replace(/^recapwrap: /, '').replace(/[:;,]? ?(Candidates)?:?$/, ''), code: r.code };
+  const listed = lines.filter((l) => l.startsWith('  '));
+  if (listed.length) payload.candidates = listed.map((l) => l.trim());
+  return { ...r, out: stringifyJsonSafely(payload, 2) + '\n' };
+}
+
+async function runOpened(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
   const opened = await open(deps);
   if (isResult(opened)) return opened;
   const memory = opened;
@@ -192,6 +213,10 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
   try {
     const r = await runVerb(memory, verb, args, options, deps);
     return { ...r, err: warn + r.err };
+  } catch (error) {
+    // The database failed under the command (locked past the wait, disk full): one line, exit 1.
+    const failed = fail(`the session index failed: ${(error as Error).message}`, 1);
+    return { ...failed, err: warn + failed.err };
   } finally {
     memory.close();
   }
@@ -205,6 +230,8 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     if (options.summarize && options.session !== undefined) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     const stats = await memory.refresh({ rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
     const total = memory.store.count();
+    // A forget's text a reader kept in the log (forget said so) goes now, unless a reader still holds it.
+    memory.store.checkpoint(0);
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
     return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} sessions in the index\n`, err: '', code: 0 };

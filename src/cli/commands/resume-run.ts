@@ -12,6 +12,7 @@ import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { truncateToWidth } from '../../util/text-width.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { getHomeDir } from '../../config/paths.js';
+import { parseCount } from '../count-option.js';
 
 export interface ResumeCliOptions {
   agent?: string;
@@ -75,10 +76,12 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (options.agent !== undefined && !isAgentId(options.agent)) {
     return { out: '', err: `recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``)}\n`, code: 2 };
   }
-  const pick = options.pick === undefined ? undefined : Number(options.pick);
-  if (pick !== undefined && (!Number.isInteger(pick) || pick < 1)) return { out: '', err: `recapwrap: ${formatExpected('`--pick`', 'a session number from the list (1, 2, …)', `\`${options.pick}\``)}\n`, code: 2 };
-  const limit = options.limit === undefined ? 30 : Number(options.limit);
-  if (!Number.isInteger(limit) || limit < 1) return { out: '', err: `recapwrap: ${formatExpected('`--limit`', 'a whole number from 1 up', `\`${options.limit}\``)}\n`, code: 2 };
+  const picked = parseCount('--pick', options.pick);
+  if ('error' in picked) return { out: '', err: `recapwrap: ${picked.error}\n`, code: 2 };
+  const pick = picked.value;
+  const limited = parseCount('--limit', options.limit, 30);
+  if ('error' in limited) return { out: '', err: `recapwrap: ${limited.error}\n`, code: 2 };
+  const limit = limited.value;
   const cwd = resolve(options.cwd ?? deps.cwd);
   const config = resolveConfig({ env: deps.env, cwd });
   // REF naming one session of the index (any folder): relaunch it at once; otherwise it filters the list.

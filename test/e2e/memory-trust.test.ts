@@ -1,0 +1,161 @@
+// Memory you can trust, through the built CLI on temp homes as a user meets it (issue #33 items 3, 4, 6,
+// 7, 9; #37 item 8): a forgotten session stays forgotten (its folder away for a refresh, `index
+// --rebuild`, a corrupt index rebuilt); `sessions` answers while another process holds the write lock;
+// `forget` takes only an exact reference and asks first on a terminal; `--json` prints JSON on failure too.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { layOutSession, type LaidOut } from '../helpers/agent-homes.js';
+import { assertBuilt, CLI_BIN, runCliInPty } from '../helpers/cli-pty.js';
+import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
+import { holdIndex, type Holder } from '../helpers/sqlite-holder.js';
+
+interface Row { id: string; agent: string; cwd: string; name: string; transcript: string }
+
+const roots: string[] = [];
+const holders: Holder[] = [];
+
+async function home(): Promise<{ env: NodeJS.ProcessEnv; state: string; laid: LaidOut[] }> {
+  const root = mkdtempSync(join(tmpdir(), 'rw-trust-'));
+  roots.push(root);
+  const h = join(root, 'home');
+  mkdirSync(h);
+  const state = join(root, 'state');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: h, RECAPWRAP_STATE_DIR: state, RECAPWRAP_GENERATOR: 'heuristic', TERM: 'dumb' };
+  const laid: LaidOut[] = [];
+  for (const agent of ['pi', 'qwen', 'claude'] as const) laid.push(await layOutSession(h, agent, join(TRANSCRIPTS_DIR, agent, 'interactive-2turns.jsonl')));
+  return { env, state, laid };
+}
+
+// The CLI as a script runs it (no terminal), asynchronously: a holder process may run meanwhile.
+function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string; err: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err, ms: Date.now() - started }));
+  });
+}
+const rows = async (env: NodeJS.ProcessEnv) => JSON.parse((await cli(env, 'sessions', '--json')).out) as Row[];
+
+beforeAll(() => assertBuilt());
+afterEach(async () => {
+  for (const h of holders.splice(0)) await h.release();
+});
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+describe('a forgotten session stays forgotten', () => {
+  it('through its folder away for a refresh, index --rebuild, and a corrupt index rebuilt; the damaged copy goes with the next forget', async () => {
+    const { env, state, laid } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    const gone = laid.find((l) => l.agent === 'claude') as LaidOut;
+    expect((await cli(env, 'forget', gone.id)).code).toBe(0);
+    const away = dirname(gone.file) + '.away';
+    renameSync(dirname(gone.file), away); // an unmounted disk, a renamed folder
+    expect((await cli(env, 'index')).code).toBe(0);
+    renameSync(away, dirname(gone.file));
+    expect((await cli(env, 'index')).code).toBe(0);
+    expect((await rows(env)).map((r) => r.id)).not.toContain(gone.id);
+    expect((await cli(env, 'index', '--rebuild')).code).toBe(0);
+    expect((await rows(env)).map((r) => r.id).sort()).toEqual(laid.filter((l) => l !== gone).map((l) => l.id).sort());
+    // The index damaged: moved aside, rebuilt from every file, the forgotten one left out.
+    writeFileSync(join(state, 'index.db'), 'not a database at all '.repeat(300));
+    const rebuilt = await cli(env, 'sessions', '--json');
+    expect(rebuilt.err).toMatch(/unreadable.*kept it as/);
+    expect((JSON.parse(rebuilt.out) as Row[]).map((r) => r.id).sort()).toEqual(laid.filter((l) => l !== gone).map((l) => l.id).sort());
+    const other = laid.find((l) => l.agent === 'pi') as LaidOut;
+    const next = await cli(env, 'forget', other.id, '--json');
+    expect(JSON.parse(next.out)).toMatchObject({ forgotten: 1, purged: true, removedCopies: [expect.stringMatching(/index\.db\.corrupt-/)] });
+    expect(readdirSync(state).filter((f) => f.includes('corrupt'))).toEqual([]);
+  });
+});
+
+describe('readers never wait for writers', () => {
+  it('sessions answers from the last commit while another process holds the write lock', async () => {
+    const { env, state } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    holders.push(await holdIndex(join(state, 'index.db'), 'write', "UPDATE sessions SET name = 'uncommitted-name'"));
+    const r = await cli(env, 'sessions', '--json');
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(5000); // the CLI's start included; before, it waited 15 s and failed
+    const names = (JSON.parse(r.out) as Row[]).map((x) => x.name);
+    expect(names).toHaveLength(3);
+    expect(names).not.toContain('uncommitted-name');
+    expect((await cli(env, 'search', 'the', '--json')).code).not.toBe(-1);
+  });
+
+  it('forget says when another process reading the index keeps the text in the log', async () => {
+    const { env, state, laid } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    holders.push(await holdIndex(join(state, 'index.db'), 'read'));
+    const r = await cli(env, 'forget', (laid[0] as LaidOut).id, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ forgotten: 1, purged: false });
+    expect(r.err).toContain("still in the index's write-ahead log");
+  });
+});
+
+describe('forget acts only on an exact reference, and asks on a terminal', () => {
+  it('a loose match lists the candidates and forgets nothing (exit 2); --json says so in JSON', async () => {
+    const { env } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    const row = (await rows(env))[0] as Row;
+    const part = (row.name.split('-').find((w) => w.length >= 5) ?? row.name).slice(1, 4); // inside a word of its name
+    const loose = await cli(env, 'forget', part);
+    expect(loose.code).toBe(2);
+    expect(loose.err).toContain('nothing forgotten');
+    expect(loose.err).toContain(row.name);
+    const asJson = await cli(env, 'forget', part, '--json');
+    expect(JSON.parse(asJson.out)).toMatchObject({ error: expect.stringContaining('only partly matches'), code: 2, candidates: expect.arrayContaining([expect.stringContaining(row.name)]) });
+    expect(await rows(env)).toHaveLength(3);
+    expect((await cli(env, 'forget', row.name)).code).toBe(0);
+    expect(await rows(env)).toHaveLength(2);
+  });
+
+  it('on a terminal shows what will go and asks; no keeps it, yes forgets, --yes does not ask', async () => {
+    const { env, laid } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    const ptyEnv = { ...env, TERM: 'xterm-256color' } as Record<string, string>;
+    const first = laid[0] as LaidOut;
+    let t = runCliInPty(['forget', first.id], { env: ptyEnv });
+    await t.waitFor('[y/N]');
+    expect(t.output()).toContain('cannot be undone');
+    expect(t.output()).toContain(first.id.slice(0, 12));
+    t.write('n\r');
+    expect((await t.exit).exitCode).toBe(1);
+    expect(await rows(env)).toHaveLength(3);
+    t = runCliInPty(['forget', '--folder', first.cwd], { env: ptyEnv });
+    await t.waitFor('[y/N]');
+    t.write('y\r');
+    expect((await t.exit).exitCode).toBe(0);
+    expect((await rows(env)).map((r) => r.id)).not.toContain(first.id);
+    t = runCliInPty(['forget', '--yes', (laid[1] as LaidOut).id], { env: ptyEnv });
+    expect((await t.exit).exitCode).toBe(0);
+    expect(t.output()).not.toContain('[y/N]');
+    expect(await rows(env)).toHaveLength(1);
+  });
+});
+
+describe('--json prints JSON on stdout whatever happens; numbers out of range are said clearly', () => {
+  it('search, sessions, show, name and forget', async () => {
+    const { env } = await home();
+    const huge = await cli(env, 'search', 'x', '--limit', '99999999999999999999');
+    expect(huge.code).toBe(2);
+    expect(huge.err).toContain('Expected `--limit` to be a whole number from 1 to 1,000,000, got `99999999999999999999`');
+    expect(huge.err).not.toMatch(/datatype|sqlite/i);
+    for (const args of [['search', '*'], ['search', 'x', '--limit', '0'], ['sessions', '--limit', '1e3'], ['show', 'no-such-session'], ['name', 'no-such', 'x'], ['forget'], ['forget', 'no-such-session'], ['sessions', '--since', 'soon']]) {
+      const r = await cli(env, ...args, '--json');
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(JSON.parse(r.out), args.join(' ')).toMatchObject({ error: expect.any(String), code: r.code });
+    }
+    const off = await cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions', '--json');
+    expect(JSON.parse(off.out)).toMatchObject({ error: expect.stringContaining('session memory is off') });
+  });
+});

@@ -368,6 +368,7 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   results.push(...checkAgents(env));
   results.push(...checkAgentSettings(env));
   results.push(...checkGenerators(env));
+  results.push((await import('./doctor-summaries.js')).checkSummaries(env));
   if (options.endpoints) {
     const endpoint = await checkEndpoint(env);
     if (endpoint) results.push(endpoint);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type Reply } from '../../test/fakes/model-server.js';
 import { defaultOptions, type Options } from '../config/options-table.js';
-import { runModelSummary, summaryModel, summarySettings } from './model-summary.js';
+import { runModelSummary, SUMMARY_MAX_CALLS, summaryModel, summarySettings } from './model-summary.js';
 
 const VALID = JSON.stringify({ name: 'Ledger CSV import', description: 'Import bank CSV files into the ledger', summary: 'The user asked for a CSV importer. The agent wrote src/import/csv.ts and the tests pass.', tags: ['csv', 'ledger'], next: 'Handle the semicolon-separated exports.' });
 const CONDENSED = 'user: add a CSV importer for the ledger\nassistant: wrote src/import/csv.ts\n$ npm test -> 12 passed';
@@ -38,14 +38,20 @@ describe('runModelSummary against a model server on 127.0.0.1', () => {
     expect(server!.received).toHaveLength(2);
   });
 
-  it('gives up after 3 tries when every answer is invalid (placeholders, no JSON, garbage)', async () => {
+  it('gives up after 2 calls when every answer is invalid (placeholders, no JSON, garbage), each call logged with its purpose', async () => {
     const placeholder = JSON.stringify({ name: '<name>', description: '...', summary: '', tags: [], next: 'TODO' });
     const settings = await withServer([{ text: placeholder }, { text: 'no json here' }, { raw: 'not a completion' }, { text: VALID }]);
-    const out = await runModelSummary(settings, target);
+    const logged: Array<{ message: string; data?: Record<string, unknown> }> = [];
+    const out = await runModelSummary({ ...settings, log: (message, data) => logged.push({ message, data }) }, { ...target, session: 'sess-42' });
     expect(out.ok).toBe(false);
-    expect(out.tries).toBe(3);
-    expect(!out.ok && out.error).toMatch(/after 3 tries/);
-    expect(server!.received).toHaveLength(3);
+    expect(out.tries).toBe(SUMMARY_MAX_CALLS);
+    expect(SUMMARY_MAX_CALLS).toBe(2);
+    expect(!out.ok && out.error).toMatch(/after 2 tries/);
+    expect(server!.received).toHaveLength(2);
+    const calls = logged.filter((l) => l.message === 'model call');
+    expect(calls.map((c) => c.data?.purpose)).toEqual(['summary of codex session sess-42, call 1 of at most 2', 'summary of codex session sess-42, call 2 of at most 2']);
+    expect(calls[0]?.data).toMatchObject({ generator: 'openai', model: 'gpt-sum' });
+    expect(JSON.stringify(logged)).not.toContain('CSV importer'); // the purpose, never the text
   });
 
   it('does not retry a transport error or an HTTP error', async () => {

@@ -2,7 +2,9 @@
  * A model's summary of one session (issue #25): the generator the recap settings choose for the session's
  * agent (its own CLI one-off, openai, anthropic; `llm: false` or the heuristic: nothing is sent), the
  * summary prompt over the session's condensed text, and the answer checked by the zod schema. An invalid
- * answer is asked again at most twice; a transport or HTTP error is not retried. Never throws.
+ * answer is asked again once (so a summary is at most SUMMARY_MAX_CALLS model calls: with the agent
+ * generator, runs of the agent's CLI); a transport or HTTP error is not retried. Each call is a debug-log
+ * line saying what it is for. Never throws.
  */
 import type { Options } from '../config/options-table.js';
 import type { Env } from '../config/paths.js';
@@ -15,8 +17,10 @@ import type { GeneratorType } from '../recap/types.js';
 import type { AgentId } from '../transcripts/types.js';
 import { engineSettings } from './recap-engine.js';
 
-/** Retries after an invalid answer (so at most 3 calls); transport errors end the run at once. */
-export const SUMMARY_INVALID_RETRIES = 2;
+/** Retries after an invalid answer; transport errors end the run at once. */
+export const SUMMARY_INVALID_RETRIES = 1;
+/** The most model calls one summary of one session makes (the README says it). */
+export const SUMMARY_MAX_CALLS = SUMMARY_INVALID_RETRIES + 1;
 /** A summary's JSON is longer than a recap line. */
 export const SUMMARY_MAX_OUTPUT_TOKENS = 800;
 
@@ -24,6 +28,8 @@ export interface SummaryTarget extends SummaryInput {
   agent: AgentId;
   /** The session's folder (an agent one-off run whose spec wants it runs there). */
   cwd?: string;
+  /** The session's id (for the debug log's line about each call). */
+  session?: string;
 }
 
 export type SummaryModel = { type: Exclude<GeneratorType, 'heuristic'>; model: string };
@@ -57,9 +63,13 @@ export function summaryModel(settings: EngineSettings): SummaryModel | { off: st
   }
 }
 
-/** One call to the chosen model (the summaries' and query_session's answers alike); no retry. */
-export function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, cwd: string | undefined): Promise<Attempt> {
+/**
+ * One call to the chosen model (the summaries' and query_session's answers alike); no retry. `purpose`
+ * goes to the debug log with the generator and model, one line per call, before it is made.
+ */
+export function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, cwd: string | undefined, purpose = 'a model call'): Promise<Attempt> {
   const s = settings;
+  s.log?.('model call', { purpose, generator: gen.type, model: gen.model });
   switch (gen.type) {
     case 'openai':
       return openaiAttempt(req, signal, { ...s.openai, model: gen.model, timeoutMs: s.timeoutMs });
@@ -86,7 +96,8 @@ export async function runModelSummary(settings: EngineSettings, target: SummaryT
   for (let i = 0; i <= SUMMARY_INVALID_RETRIES; i++) {
     if (signal.aborted) return { ok: false, error: 'aborted', tries, generator: gen };
     tries++;
-    const attempt = await callOnce(settings, gen, req, signal, target.cwd).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
+    const purpose = `summary of ${target.agent} session ${target.session ?? '(no id)'}, call ${tries} of at most ${SUMMARY_MAX_CALLS}`;
+    const attempt = await callOnce(settings, gen, req, signal, target.cwd, purpose).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
     if (attempt.kind === 'failed') {
       settings.log?.('model summary failed', { generator: gen.type, model: gen.model, tries, error: attempt.error });
       return { ok: false, error: attempt.error, tries, generator: gen };

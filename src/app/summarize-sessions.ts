@@ -80,7 +80,7 @@ export async function summarizeSessions(
     if (hooks.signal?.aborted) break;
     let s = settings.get(row.agent);
     if (!s) settings.set(row.agent, (s = summarySettings(options, env, row.agent)));
-    const outcome = await runModelSummary(s, { agent: row.agent, cwd: row.cwd, project: row.project, title: row.title, condensed: memory.condensedText(row.id) }, hooks.signal);
+    const outcome = await runModelSummary(s, { agent: row.agent, session: row.id, cwd: row.cwd, project: row.project, title: row.title, condensed: memory.condensedText(row.id) }, hooks.signal);
     result.requests += outcome.tries;
     if (outcome.ok) {
       memory.setModelSummary(row.id, outcome.summary, outcome.generator);

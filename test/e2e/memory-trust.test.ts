@@ -3,7 +3,7 @@
 // --rebuild`, a corrupt index rebuilt); `sessions` answers while another process holds the write lock;
 // `forget` takes only an exact reference and asks first on a terminal; `--json` prints JSON on failure too.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -157,5 +157,28 @@ describe('--json prints JSON on stdout whatever happens; numbers out of range ar
     }
     const off = await cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions', '--json');
     expect(JSON.parse(off.out)).toMatchObject({ error: expect.stringContaining('session memory is off') });
+  });
+});
+
+describe('model calls you see', () => {
+  it("a summary at a wrapper's exit runs the agent's CLI at most twice when its answers are invalid, each run in the debug log with its purpose", async () => {
+    const { env, state, laid } = await home();
+    const bin = join(state, '..', 'bin');
+    mkdirSync(bin);
+    const runs = join(state, '..', 'runs.txt');
+    // Claude Code's one-off mode as recapwrap runs it (-p … --output-format text), answering no JSON.
+    writeFileSync(join(bin, 'claude'), `#!/usr/bin/env node\nrequire('node:fs').appendFileSync(${JSON.stringify(runs)}, process.argv.slice(2, 3).join(' ') + '\\n');\nprocess.stdout.write('Sure! This session was about listing files.');\n`);
+    chmodSync(join(bin, 'claude'), 0o755);
+    const debug = join(state, '..', 'debug.log');
+    const withAgent = { ...env, PATH: `${bin}:${env.PATH}`, RECAPWRAP_GENERATOR: 'auto', RECAPWRAP_DEBUG_LOG: debug };
+    const claude = laid.find((l) => l.agent === 'claude') as LaidOut;
+    expect((await cli(withAgent, 'index')).code).toBe(0);
+    // What the wrapper's exit starts (live-summary.ts): one session's summary, the default generator.
+    const r = await cli(withAgent, 'index', '--summarize', '--session', claude.id, '--json');
+    expect(JSON.parse(r.out)).toMatchObject({ summarised: 0, failed: 1, requests: 2 });
+    expect(readFileSync(runs, 'utf8').trim().split('\n')).toEqual(['-p', '-p']);
+    const calls = readFileSync(debug, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string; purpose?: string; generator?: string }).filter((l) => l.msg === 'model call');
+    expect(calls.map((c) => c.purpose)).toEqual([1, 2].map((n) => `summary of claude session ${claude.id}, call ${n} of at most 2`));
+    expect(calls[0]?.generator).toBe('agent');
   });
 });

@@ -171,13 +171,9 @@ export class Store {
    */
   isForgottenSession(agent: string, id: string): boolean {
     if (!this.paths || !id) return false;
-    let key = '';
-    try {
-      const st = statSync(this.paths.forgotten);
-      key = `${st.size}:${st.mtimeMs}:${st.ino}`;
-    } catch {
-      return false; // no list: nothing forgotten
-    }
+    const st = statSync(this.paths.forgotten, { throwIfNoEntry: false });
+    if (!st) return false; // no list: nothing forgotten
+    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
     if (key !== this.forgottenIds.key) this.forgottenIds = { key, ids: new Set(readForgotten(this.paths.forgotten).map((e) => `${e.agent}\0${e.id}`)) };
     return this.forgottenIds.ids.has(`${agent}\0${id}`);
   }

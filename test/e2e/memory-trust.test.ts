@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { layOutSession, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN, runCliInPty } from '../helpers/cli-pty.js';
@@ -89,6 +92,27 @@ describe('readers never wait for writers', () => {
     expect(names).toHaveLength(3);
     expect(names).not.toContain('uncommitted-name');
     expect((await cli(env, 'search', 'the', '--json')).code).not.toBe(-1);
+  });
+
+  it('the MCP server answers list_sessions while another process holds the write lock', async () => {
+    const { env, state } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    const names = (await rows(env)).map((r) => r.name);
+    holders.push(await holdIndex(join(state, 'index.db'), 'write', "UPDATE sessions SET name = 'uncommitted-name'"));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'recapwrap-trust', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const started = Date.now();
+      const result = (await client.callTool({ name: 'list_sessions', arguments: {} })) as CallToolResult;
+      expect(Date.now() - started).toBeLessThan(3000); // before, the open waited 15 s for the lock
+      expect(result.isError).toBeFalsy();
+      const listed = (result.content[0] as { text: string }).text;
+      for (const n of names) expect(listed).toContain(n);
+      expect(listed).not.toContain('uncommitted-name');
+    } finally {
+      await client.close();
+    }
   });
 
   it('forget says when another process reading the index keeps the text in the log', async () => {

@@ -7,6 +7,9 @@ import type { SessionMemory } from '../memory/api.js';
 export type { RefResult, SearchHit, SessionCard, SessionFilter, SessionRow } from '../memory/api.js';
 
 export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'card' | 'passages' | 'condensedText' | 'close'> & {
-  /** Bring the index up to date (its stats are only logged). */
-  refresh(): Promise<unknown>;
+  /**
+   * Bring the index up to date (its stats are only logged). ifIdle: skipped while another process holds
+   * the write lock (better-sqlite3 waits for a lock synchronously: the server would answer nothing meanwhile).
+   */
+  refresh(opts?: { ifIdle?: boolean }): Promise<unknown>;
 };

@@ -58,7 +58,7 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
     const started = now();
     lastRefresh = started;
     refreshing = m
-      .refresh()
+      .refresh({ ifIdle: true })
       .then(
         () => log('index refreshed', { ms: now() - started }),
         (error: unknown) => log('index refresh failed; answering from the index as it is', { error: (error as Error).message }),

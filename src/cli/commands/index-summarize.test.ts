@@ -51,12 +51,12 @@ describe('recapwrap index --summarize', () => {
     expect(again.out).toBe('No session to summarise: none in the index has only a heuristic summary.\n');
   });
 
-  it('keeps the heuristic summary after 3 invalid answers, and exits 1', async () => {
+  it('keeps the heuristic summary after 2 invalid answers (the bound), and exits 1', async () => {
     server = await startModelServer([{ text: '```json\n{"name": "", "summary": "..."}\n```' }]);
     const r = await index([], { summarize: true, limit: '1' });
     expect(r.code).toBe(1);
-    expect(server.received).toHaveLength(3);
-    expect(r.out).toMatch(/^summarised 0 of 1 sessions \(1 kept the heuristic summary; 3 model calls\)/);
+    expect(server.received).toHaveLength(2);
+    expect(r.out).toMatch(/^summarised 0 of 1 sessions \(1 kept the heuristic summary; 2 model calls\)/);
     expect(said.join('\n')).toMatch(/kept the heuristic summary \(Expected "name" to say something/);
     const shown = await runMemoryCommand('sessions', [], { json: true }, { env: { HOME: join(dir, 'home'), RECAPWRAP_STATE_DIR: join(dir, 'state') }, cwd: dir, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false });
     expect((JSON.parse(shown.out) as Array<{ generator: { type: string } }>).every((s) => s.generator.type === 'heuristic')).toBe(true);

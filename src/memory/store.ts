@@ -27,6 +27,9 @@ export interface ForgetOutcome { count: number; purged: boolean; removedCopies: 
 /** How long a forget tries to empty the write-ahead log while a reader holds it (then it says so). */
 export const CHECKPOINT_WAIT_MS = 2000;
 
+// How long the forgotten list's stat is trusted (a forget in this process reads it again at once).
+const FORGOTTEN_STAT_MS = 500;
+
 /** Where the index and its forgotten list are (absent for a database opened without open-store.ts). */
 export interface StorePaths { index: string; forgotten: string }
 
@@ -104,8 +107,9 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
 
 export class Store {
   private purgePending = false;
-  // The forgotten list's sessions (agent + NUL + id), read again when the file changed (another process forgot one).
-  private forgottenIds: { key: string; ids: Set<string> } = { key: '', ids: new Set() };
+  // The forgotten list's sessions (agent + NUL + id), read again when the file changed (another process
+  // forgot one); its stat taken at most every FORGOTTEN_STAT_MS (a scan checks thousands of sessions).
+  private forgottenIds: { key: string; ids: Set<string>; statAt: number } = { key: '', ids: new Set(), statAt: Number.NEGATIVE_INFINITY };
 
   constructor(readonly db: Database.Database, readonly paths?: StorePaths) {}
 
@@ -171,10 +175,13 @@ export class Store {
    */
   isForgottenSession(agent: string, id: string): boolean {
     if (!this.paths || !id) return false;
-    const st = statSync(this.paths.forgotten, { throwIfNoEntry: false });
-    if (!st) return false; // no list: nothing forgotten
-    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
-    if (key !== this.forgottenIds.key) this.forgottenIds = { key, ids: new Set(readForgotten(this.paths.forgotten).map((e) => `${e.agent}\0${e.id}`)) };
+    const now = Date.now();
+    if (now - this.forgottenIds.statAt >= FORGOTTEN_STAT_MS) {
+      const st = statSync(this.paths.forgotten, { throwIfNoEntry: false });
+      const key = st ? `${st.size}:${st.mtimeMs}:${st.ino}` : '';
+      const ids = key === this.forgottenIds.key ? this.forgottenIds.ids : new Set(st ? readForgotten(this.paths.forgotten).map((e) => `${e.agent}\0${e.id}`) : []);
+      this.forgottenIds = { key, ids, statAt: now };
+    }
     return this.forgottenIds.ids.has(`${agent}\0${id}`);
   }
 
@@ -415,7 +422,10 @@ export class Store {
     const count = this.db.transaction(() => {
       const rows = selectRows();
       if (rows.length === 0) return 0;
-      if (this.paths) appendForgotten(this.paths.forgotten, rows.map((r) => ({ transcript: r.transcript, agent: r.agent, id: r.id, at: Date.now() })));
+      if (this.paths) {
+        appendForgotten(this.paths.forgotten, rows.map((r) => ({ transcript: r.transcript, agent: r.agent, id: r.id, at: Date.now() })));
+        this.forgottenIds.statAt = Number.NEGATIVE_INFINITY;
+      }
       for (const r of rows) this.dropRow(r);
       this.rewriteText();
       return rows.length;

@@ -85,6 +85,8 @@ describe('readers never wait for writers', () => {
     const { env, state } = await home();
     expect((await cli(env, 'index')).code).toBe(0);
     holders.push(await holdIndex(join(state, 'index.db'), 'write', "UPDATE sessions SET name = 'uncommitted-name'"));
+    // A new session file: the quick refresh has something to write, and must not wait for the lock for it.
+    await layOutSession(env.HOME as string, 'codex', join(TRANSCRIPTS_DIR, 'codex', 'interactive-2turns.jsonl'));
     const r = await cli(env, 'sessions', '--json');
     expect(r.code).toBe(0);
     expect(r.ms).toBeLessThan(5000); // the CLI's start included; before, it waited 15 s and failed

@@ -38,6 +38,14 @@ export function formatCommanderError(message: string): string {
   return `recapwrap: ${message.replace(/^error:\s*/, '').trimEnd()}\n`;
 }
 
+// `--json` given (before any `--`) to a command that has that flag.
+function jsonAsked(program: Command, argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const args = end < 0 ? argv : argv.slice(0, end);
+  const command = program.commands.find((c) => c.name() === args[0]);
+  return Boolean(command?.options.some((o) => o.long === '--json')) && args.includes('--json');
+}
+
 /** Run the CLI with argv (without node and script); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = createProgram();
@@ -59,7 +67,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
       // Every usage error exits 2 (commander says 1).
-      return error.exitCode === 1 ? 2 : error.exitCode;
+      const code = error.exitCode === 1 ? 2 : error.exitCode;
+      // A command asked for --json prints JSON on stdout even for a usage error (scripts parse stdout).
+      if (jsonAsked(program, argv)) process.stdout.write(JSON.stringify({ error: formatCommanderError(error.message).replace(/^recapwrap: /, '').trim(), code }, null, 2) + '\n');
+      return code;
     }
     throw error;
   }

@@ -181,6 +181,11 @@ describe('--json prints JSON on stdout whatever happens; numbers out of range ar
       expect(r.code, args.join(' ')).not.toBe(0);
       expect(JSON.parse(r.out), args.join(' ')).toMatchObject({ error: expect.any(String), code: r.code });
     }
+    for (const args of [['search', '--json'], ['sessions', '--json', '--bogus']]) {
+      const usage = await cli(env, ...args); // usage errors, which commander reports
+      expect(usage.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(usage.out), args.join(' ')).toMatchObject({ error: expect.any(String), code: 2 });
+    }
     const off = await cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions', '--json');
     expect(JSON.parse(off.out)).toMatchObject({ error: expect.stringContaining('session memory is off') });
   });

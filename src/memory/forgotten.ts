@@ -5,7 +5,7 @@
  * rebuilt with every mark of the list, so no rebuild brings a forgotten session back. It holds no text of a
  * session, only what names its file.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 export interface ForgottenEntry { transcript: string; agent: string; id: string; at: number }
 
@@ -20,6 +20,7 @@ function openList(file: string, flags: number): number {
     closeSync(fd);
     throw new Error(`${file} is not a regular file of yours`);
   }
+  if ((st.mode & 0o077) !== 0) fchmodSync(fd, 0o600); // open to others (copied in by hand): ours alone again
   return fd;
 }
 

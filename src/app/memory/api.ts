@@ -73,7 +73,8 @@ export function indexFile(env: Env): string {
 export function toRow(s: StoredSession): SessionRow {
   const row: SessionRow = {
     id: s.id, agent: s.agent as AgentId, cwd: s.cwd, project: s.project, name: s.name, headline: s.headline,
-    createdAt: s.createdAt, updatedAt: s.updatedAt, transcript: s.transcript, transcriptExists: s.transcriptExists,
+    // Rows indexed before started/updated were the earliest/latest stamps: shown in order.
+    createdAt: s.createdAt <= s.updatedAt ? s.createdAt : s.updatedAt, updatedAt: s.createdAt <= s.updatedAt ? s.updatedAt : s.createdAt, transcript: s.transcript, transcriptExists: s.transcriptExists,
     counts: s.counts, status: s.status, tags: s.tags, generator: s.generator, userNamed: s.userNamed,
   };
   if (s.title !== undefined) row.title = s.title;

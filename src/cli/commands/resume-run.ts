@@ -48,7 +48,9 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
       const what = sanitizeLine(s.title ?? s.firstPrompt ?? s.id);
       const live = s.live ? `  [live${s.live.pane ? ` in ${sanitizeLine(s.live.pane)}` : ''}]` : '';
       const where = showFolder ? `  ${sanitizeLine(shortenDir(s.cwd, home, 24))}` : '';
-      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${where}  ${what}`, cols);
+      // Its name in the index across folders: what `resume NAME` and `show NAME` take.
+      const name = showFolder && s.name ? `  ${sanitizeLine(s.name)}` : '';
+      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${name}${where}  ${what}`, cols);
       const room = Math.max(20, cols - 4);
       return `${head}\n    ${composeRecap({ line: recapBesideTitle(s.recap.line, what) }, room)}`;
     })
@@ -68,7 +70,7 @@ export interface ResumeDeps {
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
   launch(command: string, args: string[], agent: AgentId, cwd: string, draft?: string): Promise<number>;
   /** Whether QUERY names one session of the index, and how to relaunch it (default: app/resume-ref.ts). */
-  planRef?(ref: string, cwd: string, next: boolean): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
+  planRef?(ref: string, cwd: string, next: boolean, folder?: string): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
@@ -85,9 +87,11 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (query !== undefined && !options.list && !options.json && pick === undefined) {
     const planRef =
       deps.planRef ??
-      (async (ref: string, at: string, next: boolean) => (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next }));
-    const result = await planRef(query, cwd, Boolean(options.next));
-    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message}\n`, code: 1 };
+      (async (ref: string, at: string, next: boolean, folder?: string) =>
+        (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, ...(folder === undefined ? {} : { folder }) }));
+    // --cwd relaunches it there instead of in its own folder (one that is gone, say).
+    const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd);
+    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map(sanitizeLine).join('\n')}\n`, code: 1 };
     if (result.kind === 'plan') {
       const { plan } = result;
       if (plan.note) process.stderr.write(`recapwrap: ${plan.note}\n`);
@@ -101,13 +105,13 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
   // A query that matches nothing is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).
   const noMatch = sessions.length === 0 && Boolean(query);
-  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: noMatch ? 1 : 0 };
+  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: sessions.length ? 0 : 1 };
   if (sessions.length === 0) {
-    // An empty folder with no query is an answer, not a failure (as `ls` with no live session).
+    // Nothing to resume exits 1, as `sessions` and `search` do; in one folder, the way to every folder.
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';
     const none = `no ${what} ${options.all ? 'in any folder' : `for ${cwd}`}${query ? ` matching "${sanitizeLine(query)}"` : ''}`;
-    if (pick !== undefined || noMatch) return { out: '', err: err + `recapwrap: ${none}\n`, code: 1 };
-    return { out: none + '\n', err, code: 0 };
+    const hint = options.all ? '' : ` (\`recapwrap resume --all${query ? ` ${sanitizeLine(query)}` : ''}\` looks in every folder)`;
+    return { out: '', err: err + `recapwrap: ${none}${hint}\n`, code: 1 };
   }
   const listing = renderSessions(sessions, deps.columns, deps.now, Boolean(options.all), getHomeDir(deps.env)) + '\n';
   if (options.list) return { out: listing, err, code: 0 };

@@ -103,8 +103,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const { listPastSessions } = await import('../../app/resume.js');
   const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit, all: options.all });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
-  // A query that matches nothing is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).
-  const noMatch = sessions.length === 0 && Boolean(query);
+  // Nothing listed is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).
   if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: sessions.length ? 0 : 1 };
   if (sessions.length === 0) {
     // Nothing to resume exits 1, as `sessions` and `search` do; in one folder, the way to every folder.

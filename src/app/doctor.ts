@@ -285,7 +285,7 @@ export function renderDoctorReport(results: readonly CheckResult[], cols = Numbe
   });
   const failed = results.filter((r) => r.status === 'fail').length;
   const warned = results.filter((r) => r.status === 'warn').length;
-  lines.push('', failed ? `${failed} problem(s) keep recapwrap from working.` : warned ? `Usable, with ${warned} warning(s).` : 'All good.');
+  lines.push('', failed ? `${failed === 1 ? '1 problem keeps' : `${failed} problems keep`} recapwrap from working.` : warned ? `Usable, with ${warned} warning${warned === 1 ? '' : 's'}.` : 'All good.');
   return lines.join('\n');
 }
 

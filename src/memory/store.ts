@@ -147,6 +147,12 @@ export class Store {
       const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description, prompts FROM sessions WHERE transcript = ?').get(w.transcript) as
         | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null; prompts: number }
         | undefined;
+      // A session with no prompt yet (an agent opened and closed, the demo quit at once) is no row to list:
+      // its file is remembered, so it is read again only once it changes.
+      if (!existing && w.counts.prompts === 0) {
+        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
+        return;
+      }
       const cwd = w.cwd;
       let name = existing?.name;
       // Named before its first prompt (indexed as it started: the bare project): named again once it has a task.

@@ -78,7 +78,7 @@ describe('diffLines', () => {
   it('shows only the changed middle', () => {
     expect(diffLines('a\nb\nc\nd', 'a\nb\nX\nY\nd')).toEqual(['- c', '+ X', '+ Y']);
     expect(diffLines('same', 'same')).toEqual([]);
-    expect(diffLines('', 'x\ny\nz', 2)).toEqual(['+ x', '+ y', '  … 1 more changed line(s)']);
+    expect(diffLines('', 'x\ny\nz', 2)).toEqual(['+ x', '+ y', '  … 1 more changed line']);
   });
 });
 

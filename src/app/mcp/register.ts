@@ -86,7 +86,7 @@ export function diffLines(before: string, after: string, max = DIFF_MAX_LINES): 
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const lines = [...a.slice(head, a.length - tail).map((l) => `- ${l}`), ...b.slice(head, b.length - tail).map((l) => `+ ${l}`)];
-  return lines.length > max ? [...lines.slice(0, max), `  … ${lines.length - max} more changed line(s)`] : lines;
+  return lines.length > max ? [...lines.slice(0, max), `  … ${lines.length - max} more changed line${lines.length - max === 1 ? '' : 's'}`] : lines;
 }
 
 type Target = { config: McpAgentConfig; path: string };

@@ -120,7 +120,12 @@ describe('sessions, show and name as a new user meets them', () => {
     if (!opened.ok) throw new Error(opened.error);
     const store = opened.store;
     const empty = write(50, { cwd: '/srv/c/myproj', project: 'myproj', counts: { prompts: 0, turns: 0, toolCalls: 0 }, nameHints: { task: '', files: [], commands: [] } });
+    // No prompt yet: no row (the demo quit at once; an agent opened and closed).
     store.upsert(empty);
+    expect(store.get(empty.id)).toBeUndefined();
+    // A row indexed before that rule, named the bare project.
+    store.db.prepare('INSERT INTO sessions(id, agent, transcript, cwd, project, name, headline, line, updated_at, prompts, turns, tool_calls, status, language, tags, generator, done, next, artifacts, mark_size, mark_mtime, mark_entry, indexed_at) SELECT id, agent, ?, cwd, project, ?, headline, line, updated_at, 0, 0, 0, status, language, tags, generator, done, next, artifacts, 0, 0, \'\', 0 FROM sessions LIMIT 1').run(empty.transcript, 'myproj');
+    store.db.prepare('UPDATE sessions SET id = ?, cwd = ? WHERE transcript = ?').run(empty.id, empty.cwd, empty.transcript);
     expect(store.get(empty.id)?.name).toBe('myproj');
     store.upsert({ ...empty, counts: { prompts: 1, turns: 1, toolCalls: 2 }, nameHints: { task: 'fix the failing test', files: [], commands: [] } });
     expect(store.get(empty.id)?.name).toBe('myproj-fix-failing-test');

@@ -246,7 +246,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const total = memory.store.count();
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
-    return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} sessions in the index\n`, err: '', code: 0 };
+    return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} session${total === 1 ? '' : 's'} in the index\n`, err: '', code: 0 };
   }
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);

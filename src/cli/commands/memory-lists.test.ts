@@ -134,4 +134,15 @@ describe('sessions, show and name as a new user meets them', () => {
     expect(store.get(empty.id)?.name).toBe('myproj-fix-failing-test');
     store.close();
   });
+
+  it('memory off says where it was turned off: the config file, or the environment (#37)', async () => {
+    const other = join(root, 'off-home');
+    mkdirSync(join(other, '.config', 'recapwrap'), { recursive: true });
+    writeFileSync(join(other, '.config', 'recapwrap', 'config.json'), '{ "memory": false }\n');
+    const offDeps = (extra: Record<string, string>): MemoryDeps => ({ ...deps(80), env: { HOME: other, RECAPWRAP_STATE_DIR: join(other, 'state'), ...extra }, cwd: other });
+    const byFile = await runMemoryCommand('sessions', [], {}, offDeps({}));
+    expect(byFile).toMatchObject({ code: 1, err: 'recapwrap: session memory is off (`"memory": false` in ~/.config/recapwrap/config.json)\n' });
+    const byEnv = await runMemoryCommand('sessions', [], {}, offDeps({ RECAPWRAP_MEMORY: 'false' }));
+    expect(byEnv.err).toBe('recapwrap: session memory is off (RECAPWRAP_MEMORY=false in the environment)\n');
+  });
 });

@@ -342,7 +342,9 @@ async function checkMcp(env: Env): Promise<CheckResult[]> {
   } catch {
     // No package folder found above this module (an unusual install): report entries without comparing.
   }
-  return checkMcpRegistration(env, launch);
+  const results = checkMcpRegistration(env, launch);
+  if (results.length === 0) results.push({ name: 'mcp', status: 'skip', detail: 'no agent CLI with MCP support on PATH (claude, codex, gemini, qwen): `recapwrap mcp install` registers it once one is' });
+  return results;
 }
 
 export interface DoctorOptions {
@@ -374,6 +376,8 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   }
   results.push(await checkPrivateInternals());
   results.push(checkStateDir(env));
+  // Session memory: on or off, the index, its SQLite (loaded here only: better-sqlite3 is native).
+  results.push(...(await import('./doctor-memory.js')).checkMemory(env, process.cwd()));
   results.push(...(await checkMcp(env)));
   return { results, code: doctorExitCode(results) };
 }

@@ -65,6 +65,9 @@ describe('recapwrap resume', () => {
     const all = await runResume(undefined, { list: true, all: true }, deps([]));
     expect(all.code).toBe(0);
     expect(all.out).toMatch(/^ 1\. pi +\d+[smhd] ago {2}proj-fix-failing-test {2}\/work\/proj {2}fix the failing test$/m);
+    // Narrower: the folder goes, the title stays.
+    const narrow = await runResume(undefined, { list: true, all: true }, deps([], { columns: 64 }));
+    expect(narrow.out).toMatch(/^ 1\. pi +\d+[smhd] ago {2}proj-fix-failing-test {2}fix the failing test$/m);
     const asked: Array<string | undefined> = [];
     await runResume('proj-fix-failing-test', { cwd: '/tmp' }, deps([], { planRef: async (_r, _c, _n, folder) => (asked.push(folder), { kind: 'not-one' }) }));
     await runResume('proj-fix-failing-test', {}, deps([null], { planRef: async (_r, _c, _n, folder) => (asked.push(folder), { kind: 'not-one' }) }));

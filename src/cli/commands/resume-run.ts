@@ -9,7 +9,7 @@ import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { composeRecap, recapText } from '../../recap/compose.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
-import { truncateToWidth } from '../../util/text-width.js';
+import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { getHomeDir } from '../../config/paths.js';
 
@@ -26,6 +26,9 @@ export interface ResumeCliOptions {
 }
 
 type PastSession = import('../../app/resume.js').PastSession;
+
+/** A row's title keeps at least this many cells before the folder is shown beside it. */
+const TITLE_MIN = 20;
 
 // Leading quoted prompt of a recap ("…" — ), when the row's head already shows that prompt or title.
 const QUOTED_HEAD = /^["“]([^"”]*)["”]\s*(?:[—–:-]\s*)?/u;
@@ -47,10 +50,13 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
     .map((s, i) => {
       const what = sanitizeLine(s.title ?? s.firstPrompt ?? s.id);
       const live = s.live ? `  [live${s.live.pane ? ` in ${sanitizeLine(s.live.pane)}` : ''}]` : '';
-      const where = showFolder ? `  ${sanitizeLine(shortenDir(s.cwd, home, 24))}` : '';
       // Its name in the index across folders: what `resume NAME` and `show NAME` take.
       const name = showFolder && s.name ? `  ${sanitizeLine(s.name)}` : '';
-      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${name}${where}  ${what}`, cols);
+      const lead = `${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${name}`;
+      // The folder only where the title keeps some room (the recap below names the project).
+      const folder = showFolder ? `  ${sanitizeLine(shortenDir(s.cwd, home, 24))}` : '';
+      const where = displayWidth(lead + folder) + 2 + TITLE_MIN <= cols ? folder : '';
+      const head = truncateToWidth(`${lead}${where}  ${what}`, cols);
       const room = Math.max(20, cols - 4);
       return `${head}\n    ${composeRecap({ line: recapBesideTitle(s.recap.line, what) }, room)}`;
     })

@@ -11,14 +11,16 @@ afterEach(() => {
 });
 
 describe('recapwrap demo plan', () => {
-  it('runs the heuristic in a throwaway project whose pi folder is its own, with a short idle fallback', () => {
+  it('runs the heuristic in a throwaway project, its pi sessions in the state folder and memory as set, with a short idle fallback', () => {
     base = mkdtempSync(join(tmpdir(), 'rw-demo-plan-'));
-    const plan = planDemo(base);
+    const plan = planDemo(base, { HOME: base, RECAPWRAP_STATE_DIR: join(base, 'state') });
     expect(plan.root.startsWith(join(base, 'recapwrap-demo-'))).toBe(true);
     expect(plan.project).toBe(join(plan.root, 'myproj'));
-    expect(plan.env.PI_CODING_AGENT_DIR).toBe(join(plan.root, '.pi-agent'));
+    expect(plan.env.PI_CODING_AGENT_DIR).toBe(join(base, 'state', 'demo'));
     expect(plan.env.RECAPWRAP_DEMO_WORKSPACE).toBe(plan.project);
-    expect(readdirSync(join(plan.root, '.pi-agent', 'sessions'))).toHaveLength(1); // made before the agent starts
+    // Memory is not turned off for the demo (#37: its picker opened empty): the user's setting holds.
+    expect(plan.env).not.toHaveProperty('RECAPWRAP_MEMORY');
+    expect(readdirSync(join(base, 'state', 'demo', 'sessions'))).toHaveLength(1); // made before the agent starts
     expect(plan.argv.join(' ')).toContain(`--generator heuristic --away 5 --idle ${DEMO_IDLE_SECONDS} -- `);
     expect(existsSync(plan.project)).toBe(true);
   });

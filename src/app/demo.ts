@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../demo/scripted-agent.js';
+import { getStateDir, type Env } from '../config/paths.js';
 import { getPiSessionDir } from '../transcripts/pi/paths.js';
 import { readTmuxFocusEvents, type TmuxFocusEvents } from '../display/tmux-focus.js';
 import { shellQuote } from '../util/shell-quote.js';
@@ -23,7 +24,7 @@ export const DEMO_AWAY_SECONDS = 5;
 export const DEMO_IDLE_SECONDS = 8;
 
 export interface DemoPlan {
-  /** The throwaway folder (removed at the end): the project and the demo pi's session folder. */
+  /** The throwaway folder (removed at the end): the project. */
   root: string;
   /** The demo's project folder (the agent's and the wrapper's working folder). */
   project: string;
@@ -35,17 +36,23 @@ export interface DemoPlan {
 const CLI = fileURLToPath(new URL('../../bin/recapwrap.js', import.meta.url));
 const AGENT = fileURLToPath(new URL('../../bin/demo-agent.js', import.meta.url));
 
-export function planDemo(base = tmpdir()): DemoPlan {
+/** Where the demo's "pi" keeps its sessions: in recapwrap's state folder, never in your ~/.pi. */
+export function demoSessionsDir(env: Env): string {
+  return join(getStateDir(env), 'demo');
+}
+
+export function planDemo(base = tmpdir(), userEnv: Env = process.env): DemoPlan {
   const root = mkdtempSync(join(base, 'recapwrap-demo-'));
   const project = join(root, DEMO_PROJECT_NAME);
   mkdirSync(project);
-  // The demo's "pi" keeps its sessions in the throwaway folder, never in your ~/.pi (so `resume`
-  // never lists them), and writes its files only into the throwaway project. Nor does the session index
-  // keep it: the demo is not one of your sessions.
-  const env = { PI_CODING_AGENT_DIR: join(root, '.pi-agent'), [DEMO_WORKSPACE_ENV]: project, RECAPWRAP_MEMORY: '0' };
+  // The demo's "pi" writes its files only into the throwaway project, and keeps its sessions in the
+  // state folder, never in your ~/.pi (pi itself never lists them). The session index keeps them like any
+  // other (memory as you set it): after the demo, `sessions`, `search` and `show` have something to show,
+  // and the picker inside the demo lists them.
+  const env = { PI_CODING_AGENT_DIR: demoSessionsDir(userEnv), [DEMO_WORKSPACE_ENV]: project };
   // The session folder exists before the agent starts, so recapwrap's folder watch sees the session
   // file the moment it appears (the demo agent is not pi's executable: nothing is pinned).
-  mkdirSync(getPiSessionDir({ cwd: project, env, home: root }), { recursive: true });
+  mkdirSync(getPiSessionDir({ cwd: project, env, home: root }), { recursive: true, mode: 0o700 });
   return {
     root,
     project,
@@ -121,7 +128,7 @@ export interface DemoOptions {
 }
 
 /** Run the wrapped demo agent in this terminal; the throwaway folder is removed however it ends. */
-export async function runDemoHere(env: NodeJS.ProcessEnv, plan: DemoPlan = planDemo()): Promise<number> {
+export async function runDemoHere(env: NodeJS.ProcessEnv, plan: DemoPlan = planDemo(tmpdir(), env)): Promise<number> {
   const [cmd, ...args] = plan.argv as [string, ...string[]];
   const signals = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
   let forward: ((signal: NodeJS.Signals) => void) | undefined;

@@ -285,7 +285,7 @@ export function renderDoctorReport(results: readonly CheckResult[], cols = Numbe
   });
   const failed = results.filter((r) => r.status === 'fail').length;
   const warned = results.filter((r) => r.status === 'warn').length;
-  lines.push('', failed ? `${failed} problem(s) keep recapwrap from working.` : warned ? `Usable, with ${warned} warning(s).` : 'All good.');
+  lines.push('', failed ? `${failed === 1 ? '1 problem keeps' : `${failed} problems keep`} recapwrap from working.` : warned ? `Usable, with ${warned} warning${warned === 1 ? '' : 's'}.` : 'All good.');
   return lines.join('\n');
 }
 
@@ -342,7 +342,9 @@ async function checkMcp(env: Env): Promise<CheckResult[]> {
   } catch {
     // No package folder found above this module (an unusual install): report entries without comparing.
   }
-  return checkMcpRegistration(env, launch);
+  const results = checkMcpRegistration(env, launch);
+  if (results.length === 0) results.push({ name: 'mcp', status: 'skip', detail: 'no agent CLI with MCP support on PATH (claude, codex, gemini, qwen): `recapwrap mcp install` registers it once one is' });
+  return results;
 }
 
 export interface DoctorOptions {
@@ -375,6 +377,8 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   }
   results.push(await checkPrivateInternals());
   results.push(checkStateDir(env));
+  // Session memory: on or off, the index, its SQLite (loaded here only: better-sqlite3 is native).
+  results.push(...(await import('./doctor-memory.js')).checkMemory(env, process.cwd()));
   results.push(...(await checkMcp(env)));
   return { results, code: doctorExitCode(results) };
 }

@@ -55,6 +55,17 @@ describe('planResumeRef', () => {
     expect(r.kind === 'plan' && r.plan.draft).toMatch(/^Earlier session @@\S+ \(pi, 2026-11-22 08:00 UTC\)\nfolder: /);
   });
 
+  it('a folder that is gone: says how to go on; --cwd relaunches it elsewhere (#37)', async () => {
+    writePiSession('6b6b0000-1111-4222-8333-444455556666');
+    expect((await plan('6b6b', false)).kind).toBe('plan'); // indexed now
+    rmSync(project, { recursive: true });
+    const r = await plan('6b6b', false);
+    expect(r.kind).toBe('error');
+    expect(r.kind === 'error' && r.message).toMatch(/folder of session \S+ is gone: .*\n.*recapwrap resume 6b6b --cwd DIR/);
+    const elsewhere = await planResumeRef({ ref: '6b6b', cwd: home, env: env(), options: resolveConfig({ env: env(), cwd: home }).options, next: false, folder: home });
+    expect(elsewhere.kind === 'plan' && elsewhere.plan).toMatchObject({ cwd: home, command: 'pi', fresh: false });
+  });
+
   it('a REF that names nothing is not one session', async () => {
     writePiSession('5a5a0000-1111-4222-8333-444455556666');
     expect(await plan('zzzz-no-such', false)).toEqual({ kind: 'not-one' });

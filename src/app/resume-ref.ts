@@ -41,7 +41,8 @@ function namesExactly(ref: string, row: { id: string; name: string }): boolean {
 
 export type ResumeRefResult = { kind: 'plan'; plan: ResumePlan } | { kind: 'not-one' } | { kind: 'error'; message: string };
 
-export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean }): Promise<ResumeRefResult> {
+/** `folder`: where to relaunch it instead of the session's own folder (`resume REF --cwd DIR`). */
+export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean; folder?: string }): Promise<ResumeRefResult> {
   const { openSessionMemory } = await import('./memory/api.js');
   const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });
   // No index (memory off, unsafe state folder): REF is a query over this folder, as before the index.
@@ -55,12 +56,19 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
     const agent = card.agent;
     const adapter = findAdapter(agent);
     const command = adapter?.command ?? agent;
-    if (!existsSync(card.cwd)) return { kind: 'error', message: `the folder of session ${card.name} is gone: ${card.cwd}` };
+    const cwd = input.folder ?? card.cwd;
+    if (!existsSync(cwd)) {
+      if (input.folder !== undefined) return { kind: 'error', message: `no folder ${input.folder}` };
+      return {
+        kind: 'error',
+        message: `the folder of session ${card.name} is gone: ${card.cwd}\n  relaunch it in another folder: recapwrap resume ${input.ref} --cwd DIR (or make the folder again); its card: recapwrap show ${input.ref}`,
+      };
+    }
     if (!card.transcriptExists || !existsSync(card.transcript)) {
-      return { kind: 'plan', plan: { agent, cwd: card.cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
+      return { kind: 'plan', plan: { agent, cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
     }
     const [resumeCommand, ...args] = card.resumeCommand;
-    const plan: ResumePlan = { agent, cwd: card.cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
+    const plan: ResumePlan = { agent, cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
     if (input.next) {
       const next = card.next.find((s) => s.trim() !== '');
       if (next) plan.draft = next;

@@ -28,6 +28,13 @@ export function createProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: (message, write) => write(formatCommanderError(message)) });
   registerSubcommands(program);
+  // Wrap options typed before a subcommand (`recapwrap --pick-key foo sessions`) would be ignored: refuse them.
+  program.hook('preSubcommand', (root, sub) => {
+    const given = root.options.filter((o) => root.getOptionValueSource(o.attributeName()) === 'cli');
+    if (given.length === 0) return;
+    const flags = given.map((o) => `\`${o.long ?? o.short}\``).join(', ');
+    root.error(`${flags} ${given.length === 1 ? 'is an option' : 'are options'} for wrapping an agent (\`recapwrap [options] <agent>\`); \`${sub.name()}\` does not take ${given.length === 1 ? 'it' : 'them'} there (\`recapwrap help ${sub.name()}\` lists its own)`, { exitCode: 2, code: 'recapwrap.wrapOptionBeforeCommand' });
+  });
   // `recapwrap help [command]`: commander adds none by itself to a program with a default action.
   program.helpCommand('help [command]', 'show help for recapwrap or for one command');
   return program;
@@ -60,6 +67,19 @@ export async function main(argv: string[]): Promise<number> {
     const typo = suggestCommand(argv[1], names);
     process.stderr.write(`recapwrap: no command \`${argv[1]}\`${typo ? `; did you mean \`${typo}\`?` : ''} (\`recapwrap help\` lists them)\n`);
     return 2;
+  }
+  // `help mcp install`: the help of that subcommand (commander would print `mcp`'s).
+  if (argv[0] === 'help' && argv.length > 2) {
+    const parent = program.commands.find((c) => c.name() === argv[1]);
+    const sub = parent?.commands.find((c) => c.name() === argv[2]);
+    if (parent && parent.commands.length > 0 && !sub) {
+      process.stderr.write(`recapwrap: no command \`${argv[1]} ${argv[2]}\` (\`recapwrap help ${argv[1]}\` lists them)\n`);
+      return 2;
+    }
+    if (sub) {
+      sub.outputHelp();
+      return 0;
+    }
   }
   try {
     await program.parseAsync(markForcedWrap(program, argv), { from: 'user' });

@@ -28,6 +28,16 @@ describe('renderPicker', () => {
     expect(strip(rows.at(-1) as string)).toContain('Esc cancel');
   });
 
+  it('a status with nothing to list is said whole in the list rows, even in a half-width pane (#37)', () => {
+    const status = 'index unavailable: session memory is off (RECAPWRAP_MEMORY=0 in the environment)';
+    for (const cols of [40, 79]) {
+      const rows = renderPicker({ state: createPickerState([]), cols, rows: 24, status }).map(strip);
+      expect(rows.join(' ').replace(/\s+/g, ' ')).toContain(status);
+      for (const row of rows) expect(displayWidth(row)).toBe(cols);
+    }
+    expect(strip(renderPicker({ state: createPickerState([]), cols: 100, rows: 24 })[1] as string).trim()).toBe('');
+  });
+
   it('scrolls so the selection stays in view', () => {
     const many = Array.from({ length: 30 }, (_, i) => item(String(i)));
     const rows = renderPicker({ state: { ...createPickerState(many), selected: 25 }, cols: 80, rows: 24 });

@@ -56,7 +56,7 @@ export function renderPicker(input: PickerViewInput): string[] {
   const height = pickerHeight(input.rows);
   if (height === 0 || cols <= 0) return [];
   const listRows = height - 2;
-  const count = input.status ?? (state.items.length === 0 ? (state.query ? 'no session matches' : 'no sessions yet') : `${state.items.length} sessions`);
+  const count = input.status ?? (state.items.length === 0 ? (state.query ? 'no session matches' : 'no sessions yet') : `${state.items.length} session${state.items.length === 1 ? '' : 's'}`);
   // The query line: label, the query (its end kept when long: that is where you type), the count at the right.
   const note = ` ${sanitizeLine(count)} `;
   const labelWidth = displayWidth(LABEL);
@@ -74,19 +74,40 @@ export function renderPicker(input: PickerViewInput): string[] {
     headLine = `${HEAD_SGR}${fit(LABEL, cols)}`;
   }
   const rows = [headLine + RESET];
+  // Nothing to list and something to say (the index cannot be opened: memory off, say): said in the list
+  // rows, whole, where a narrow pane has room for it (the head line's note would be cut away).
+  const said = state.items.length === 0 && input.status ? wrapToWidth(sanitizeLine(input.status), cols - 2).slice(0, listRows) : [];
   // The list, scrolled so the selection is visible.
   const first = Math.max(0, Math.min(state.selected - listRows + 1, state.items.length - listRows));
   for (let r = 0; r < listRows; r++) {
     const index = Math.max(0, first) + r;
     const item = state.items[index];
     if (!item) {
-      rows.push(`${PLAIN_SGR}${' '.repeat(cols)}${RESET}`);
+      const line = said[r];
+      rows.push(line === undefined ? `${PLAIN_SGR}${' '.repeat(cols)}${RESET}` : `${PLAIN_SGR}${fit(` ${line}`, cols)}${RESET}`);
       continue;
     }
     rows.push(`${index === state.selected ? SELECTED_SGR : PLAIN_SGR}${itemLine(item, cols)}${RESET}`);
   }
   rows.push(`${DIM_SGR}${fit(KEYS_LINE, cols)}${RESET}`);
   return rows;
+}
+
+// Words wrapped to lines of at most width cells (a word longer than a line is cut).
+function wrapToWidth(text: string, width: number): string[] {
+  if (width <= 0) return [];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (displayWidth(next) <= width) line = next;
+    else {
+      if (line) lines.push(line);
+      line = truncateToWidth(word, width);
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 // The end of text that fits in width cells (the start is dropped).

@@ -56,6 +56,11 @@ export function baseName(input: { project: string; task: string; files: readonly
   return name;
 }
 
+/** A uuid, or 8+ hex digits with at least one digit (uuid-shaped groups allowed): what an id looks like. */
+export function looksLikeId(name: string): boolean {
+  return /^[0-9a-f]{8,}(-[0-9a-f]+)*$/.test(name) && /\d/.test(name);
+}
+
 /** `base`, or `base-2`, `base-3`, … : the first that `taken` does not hold. */
 export function uniqueName(base: string, taken: (name: string) => boolean): string {
   if (!taken(base)) return base;

@@ -9,7 +9,7 @@ import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { appendForgotten, readForgotten } from './forgotten.js';
 import { toFtsQuery } from './fts-query.js';
-import { baseName, normalizeUserName, uniqueName } from './names.js';
+import { baseName, looksLikeId, normalizeUserName, uniqueName } from './names.js';
 import { relevantPassages } from './passages.js';
 import { maskSecrets } from './secrets.js';
 import { HIT_END, HIT_START, type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
@@ -194,20 +194,28 @@ export class Store {
         this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'forgotten');
         return;
       }
-      const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description FROM sessions WHERE transcript = ?').get(w.transcript) as
-        | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null }
+      const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description, prompts FROM sessions WHERE transcript = ?').get(w.transcript) as
+        | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null; prompts: number }
         | undefined;
+      // A session with no prompt yet (an agent opened and closed, the demo quit at once) is no row to list:
+      // its file is remembered, so it is read again only once it changes.
+      if (!existing && w.counts.prompts === 0) {
+        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
+        return;
+      }
       const cwd = w.cwd;
       let name = existing?.name;
-      if (!name) {
+      // Named before its first prompt (indexed as it started: the bare project): named again once it has a task.
+      const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
+      if (!name || unnamedYet) {
         const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
-        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ?');
-        name = uniqueName(base, (n) => taken.get(cwd, n) !== undefined);
+        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
+        name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
       }
       const values = {
         id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
         title: w.title === undefined ? null : mask(w.title), headline: mask(w.headline), line: mask(w.line),
-        created_at: existing?.created_at ?? w.createdAt ?? w.updatedAt, updated_at: w.updatedAt,
+        created_at: Math.min(...[existing?.created_at, w.createdAt, w.updatedAt].filter((t): t is number => typeof t === 'number')), updated_at: Math.max(w.updatedAt, w.createdAt ?? 0),
         model: w.model ?? null, git_branch: w.gitBranch ?? null, parent: w.parent ?? null,
         prompts: w.counts.prompts, turns: w.counts.turns, tool_calls: w.counts.toolCalls, status: w.status, language: w.language,
         tags: JSON.stringify(maskList(w.tags)), done: JSON.stringify(maskList(w.done)), next: JSON.stringify(maskList(w.next)),
@@ -220,7 +228,7 @@ export class Store {
       if (existing) {
         rowid = existing.rowid;
         this.db.prepare(
-          `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, title=@title, headline=@headline, line=@line,
+          `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, name=@name, title=@title, headline=@headline, line=@line,
              created_at=@created_at, updated_at=@updated_at, model=@model, git_branch=@git_branch, parent=COALESCE(@parent, parent),
              prompts=@prompts, turns=@turns, tool_calls=@tool_calls, status=@status, language=@language,
              tags=CASE WHEN summary IS NULL THEN @tags ELSE tags END, done=@done,
@@ -318,11 +326,12 @@ export class Store {
   }
 
   /**
-   * id → id prefix → exact name → fuzzy name (`@@name` accepted); a name in `cwd` wins over the same name
-   * elsewhere. `exact` (forget): no fuzzy match is taken; the names it would have matched come back as
-   * the candidates of a 'none'.
+   * id → id prefix → exact name → fuzzy name (`@@name` is only ever a name); a name in `cwd` wins over the
+   * same name elsewhere. `exact` (forget): no fuzzy match is taken; the names it would have matched come
+   * back as the candidates of a 'none'.
    */
   resolve(ref: string, opts: { cwd?: string; exact?: boolean } = {}): StoreRef {
+    const nameOnly = ref.trim().startsWith('@@'); // `@@name` is always a name, never an id
     const r = ref.trim().replace(/^@@/, '');
     if (!r) return { ok: false, kind: 'none', candidates: [] };
     const pick = (rows: StoredSession[]): StoreRef | undefined => {
@@ -336,8 +345,8 @@ export class Store {
     };
     const likeEsc = r.replace(/[\\%_]/g, (c) => `\\${c}`);
     return (
-      pick(this.rowsOf('SELECT * FROM sessions WHERE id = ? ORDER BY updated_at DESC LIMIT 11', [r])) ??
-      (r.length >= 4 ? pick(this.rowsOf("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 11", [likeEsc + '%'])) : undefined) ??
+      (nameOnly ? undefined : pick(this.rowsOf('SELECT * FROM sessions WHERE id = ? ORDER BY updated_at DESC LIMIT 11', [r]))) ??
+      (r.length >= 4 && !nameOnly ? pick(this.rowsOf("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 11", [likeEsc + '%'])) : undefined) ??
       pick(this.rowsOf('SELECT * FROM sessions WHERE name = ? ORDER BY updated_at DESC LIMIT 11', [normalizeUserName(r) ?? r])) ??
       (opts.exact ? { ok: false, kind: 'none', candidates: this.fuzzy(r).slice(0, 10) } : undefined) ??
       pick(this.fuzzy(r)) ?? { ok: false, kind: 'none', candidates: [] }
@@ -359,6 +368,10 @@ export class Store {
     return this.db.transaction((): { ok: true; name: string } | { ok: false; error: string } => {
       const row = this.db.prepare('SELECT rowid, cwd FROM sessions WHERE id = ?').get(id) as { rowid: number; cwd: string } | undefined;
       if (!row) return { ok: false, error: `no session ${id} in the index` };
+      // A name a REF would take for an id would make the session (or another) unreachable by it.
+      if (looksLikeId(clean)) return { ok: false, error: `the name ${clean} looks like a session id; choose a name with a word in it` };
+      const idHolder = clean.length >= 4 ? (this.db.prepare("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 1").get(clean.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as { id: string } | undefined) : undefined;
+      if (idHolder) return { ok: false, error: `the name ${clean} is the start of session ${idHolder.id}'s id (a REF would find that session); choose another` };
       const other = this.db.prepare('SELECT id FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?').get(row.cwd, clean, row.rowid) as { id: string } | undefined;
       if (other) return { ok: false, error: `the name ${clean} is taken by session ${other.id} in that folder` };
       this.db.prepare('UPDATE sessions SET name = ?, user_named = 1 WHERE rowid = ?').run(clean, row.rowid);
@@ -524,7 +537,9 @@ export class Store {
     }
   }
 
-  count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+  /** Sessions in the index, or those a list with this filter would give without its limit. */
+  count(filter: ListFilter = {}): number {
+    const { where, params } = filterSql(filter, 's');
+    return (this.db.prepare(`SELECT count(*) AS n FROM sessions s ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`).get(...params) as { n: number }).n;
   }
 }

@@ -336,6 +336,9 @@ function describeTools(steps: readonly ToolStep[], cwd?: string): string {
 
 const PLEASANTRY = /^(great|awesome|perfect|excellent|nice|cool|sure|of course|certainly|absolutely|got it|understood|you're welcome|no problem|happy to help|glad|thanks|thank you|okay|ok|alright|all set|done|here you go|here's|here is|here are|good (question|catch|point))\b,?( \w+)?[!.,]?\s*$|\b(hope (this|that) helps|feel free|happy to help|glad (it|that|to)|enjoy|let me know if|don't hesitate|good luck|have fun)\b/i;
 const INTENT = /^(now,? |let me|let's|i'll|i will|i'm going to|i am going to|now (let me|i'll|i will)|first,? (let me|i'll)|next,? (let me|i'll)|i need to|i should|i'm (now )?(using|checking|looking|reading|running|going|starting|exporting|copying))\b|^(让我|我来|我先|我将|まず|次に)/i;
+// A short announcement of a step ("Re-running the tests.", "Checking the config first."): in a turn that has
+// ended, what the agent was about to do then, not where the work stands.
+const PROGRESS = /^(?:re-?)?[a-z]+ing\b[^.!?]{0,50}[.…]?$/i;
 const RESULT = /\b(done|fixed|added|updated|created|removed|deleted|renamed|moved|committed|pushed|merged|deployed|published|released|passe[sd]|passing|fail(s|ed|ing|ure)?|found|works|implemented|shipped|landed|built|installed|configured|verified|confirmed|resolved|refactored|wrote|written|generated|exported|live|ready|error|because|cause[sd]?|risk|finding|missing|broken|can't|cannot|isn't|aren't|doesn't|won't|no longer|root cause|succeeded|complete[ds]?|finished|need(s)? more (context|info|information|details))\b|完成|已|修复|添加|更新|失败|通过|推送|提交|创建|删除|发现|完了|修正|追加|作成|成功|失敗|確認|しました|완료|수정|추가|했습니다/i;
 const FILEISH = /\b[\w-]+\.(?:[a-z]{1,5})\b|(?:^|\s)[\w.-]*\/[\w./-]+/i;
 const CODEISH = /[{};=<>]|=>|\(\)|^\s*(const|let|var|import|export|def|function|class|return|if|for)\b/;
@@ -386,6 +389,7 @@ function scoreSentence(s: Sentence, lastMessage: boolean, settled: boolean): num
   if (SUMMARY.test(t)) score += 3;
   if (/https?:\/\//.test(t)) score -= 2;
   if (INTENT.test(t)) score += settled ? -4 : 1;
+  else if (settled && PROGRESS.test(t) && !RESULT.test(t.replace(/^\S+/, ''))) score -= 4;
   if (lastMessage) score += settled ? 1 : 2;
   if (s.index === 0) score += 2;
   else if (s.index === 1) score += 1;

@@ -25,7 +25,7 @@ describe.skipIf(!hasTmux)('doctor inside a default tmux', () => {
     const text = await pollUntil(
       () => {
         const t = server.capturePane(pane);
-        return /All good\.|Usable, with|problem\(s\)/.test(t) ? t : undefined;
+        return /All good\.|Usable, with|problems? keeps?/.test(t) ? t : undefined;
       },
       { timeoutMs: 12_000, description: 'the doctor report' },
     );

@@ -168,7 +168,8 @@ describe('privacy', () => {
     const { env } = tempHome();
     const r = cli({ ...env, RECAPWRAP_MEMORY: '0' }, 'sessions');
     expect(r.code).toBe(1);
-    expect(r.err).toContain('session memory is off');
+    // The cause as the user set it (#37): here the environment, never "the config".
+    expect(r.err).toBe('recapwrap: session memory is off (RECAPWRAP_MEMORY=0 in the environment)\n');
     expect(existsSync(env.RECAPWRAP_STATE_DIR as string)).toBe(false);
   });
 });

@@ -106,7 +106,7 @@ describe.skipIf(!hasTmux)('reference picker in tmux', () => {
     // tmux draws the popup on the client: the pane itself is untouched.
     expect(a.screen()).toBe(before);
     a.type('hello');
-    await pollUntil(async () => /session: hello/.test(await a.shown()) && (await a.shown()).includes('1 sessions'), { description: 'the search' });
+    await pollUntil(async () => /session: hello/.test(await a.shown()) && /\b1 session(?!s)/.test(await a.shown()), { description: 'the search' });
     a.type('\r');
     await pollUntil(() => a.received().includes('\x1b[201~'), { description: 'the paste to reach the agent' });
     const got = a.received();

@@ -107,7 +107,7 @@ describe('recapwrap resume', () => {
     // A query that matches nothing is exit 1, like a pick of nothing (#28 point 9).
     expect(none.code).toBe(1);
     expect(none.out).toBe('');
-    expect(none.err).toBe(`recapwrap: no agent sessions for ${cwd} matching "no-such-words-anywhere"\n`);
+    expect(none.err).toBe(`recapwrap: no agent sessions for ${cwd} matching "no-such-words-anywhere" (\`recapwrap resume --all no-such-words-anywhere\` looks in every folder)\n`);
     expect(cli(['no-such-words-anywhere', '--json'])).toMatchObject({ code: 1, out: '[]\n' });
     expect(cli(['--agent', 'cursor']).code).toBe(2);
     expect(cli(['--pick', 'x']).code).toBe(2);

@@ -78,7 +78,7 @@ describe('diffLines', () => {
   it('shows only the changed middle', () => {
     expect(diffLines('a\nb\nc\nd', 'a\nb\nX\nY\nd')).toEqual(['- c', '+ X', '+ Y']);
     expect(diffLines('same', 'same')).toEqual([]);
-    expect(diffLines('', 'x\ny\nz', 2)).toEqual(['+ x', '+ y', '  … 1 more changed line(s)']);
+    expect(diffLines('', 'x\ny\nz', 2)).toEqual(['+ x', '+ y', '  … 1 more changed line']);
   });
 });
 
@@ -143,6 +143,23 @@ describe('mcp install / uninstall', () => {
     const none = await installMcp({ launch: LAUNCH }, fakeDeps([]));
     expect(none.code).toBe(1);
     expect(none.lines.at(-1)).toMatch(/^No agent CLI with MCP support/);
+  });
+
+  it('a dry run with no agent CLI on PATH previews what would run for each agent and says which CLI is missing (#37)', async () => {
+    const deps = fakeDeps([]);
+    const report = await installMcp({ launch: LAUNCH, dryRun: true }, deps);
+    expect(deps.ran).toEqual([]);
+    expect(report.lines).toEqual([
+      'claude: `claude` is not on PATH (Claude Code: npm install -g @anthropic-ai/claude-code); once it is, this would run (~/.claude.json):',
+      '  $ claude mcp add --scope user recapwrap -- /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp',
+      'codex: `codex` is not on PATH (Codex: npm install -g @openai/codex); once it is, this would run (~/.codex/config.toml):',
+      '  $ codex mcp add recapwrap -- /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp',
+      'gemini: `gemini` is not on PATH (Gemini CLI: npm install -g @google/gemini-cli); once it is, this would run (~/.gemini/settings.json):',
+      '  $ gemini mcp add --scope user recapwrap /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp',
+      'qwen: `qwen` is not on PATH (Qwen Code: npm install -g @qwen-code/qwen-code); once it is, this would run (~/.qwen/settings.json):',
+      '  $ qwen mcp add --scope user recapwrap /opt/node/bin/node /opt/recapwrap/bin/recapwrap.js mcp',
+      'No agent CLI with MCP support (claude, codex, gemini, qwen) is on PATH: nothing would be registered.',
+    ]);
   });
 
   it('leaves a settings file it cannot read alone', async () => {

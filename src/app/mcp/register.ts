@@ -11,6 +11,7 @@ import type { CheckResult } from '../../types.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { resolveCommand } from '../../pty/command-lookup.js';
 import { shellQuote } from '../../util/shell-quote.js';
+import { AGENT_INSTALLS } from '../agent-install.js';
 import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
 
 export interface RegisterDeps {
@@ -85,11 +86,11 @@ export function diffLines(before: string, after: string, max = DIFF_MAX_LINES): 
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const lines = [...a.slice(head, a.length - tail).map((l) => `- ${l}`), ...b.slice(head, b.length - tail).map((l) => `+ ${l}`)];
-  return lines.length > max ? [...lines.slice(0, max), `  … ${lines.length - max} more changed line(s)`] : lines;
+  return lines.length > max ? [...lines.slice(0, max), `  … ${lines.length - max} more changed line${lines.length - max === 1 ? '' : 's'}`] : lines;
 }
 
 type Target = { config: McpAgentConfig; path: string };
-type Selected = { target: Target } | { line: string; failed?: boolean };
+type Selected = { target: Target } | { line: string; failed?: boolean; missing?: McpAgentConfig };
 
 // Each agent in order: the one to act on (the one asked for, else every supported agent on PATH), or the line that says why not.
 function selectTargets(options: Pick<RegisterOptions, 'agent'>, deps: RegisterDeps): Selected[] {
@@ -100,7 +101,7 @@ function selectTargets(options: Pick<RegisterOptions, 'agent'>, deps: RegisterDe
     if (!isSupported(config)) {
       if (options.agent || path) selected.push({ line: `${config.agent}: ${config.unsupported}.` });
     } else if (!path) {
-      selected.push(options.agent ? { line: `${config.agent}: Expected the \`${config.command}\` command on PATH, got none: nothing to do.`, failed: true } : { line: `${config.agent}: not on PATH, skipped.` });
+      selected.push(options.agent ? { line: `${config.agent}: Expected the \`${config.command}\` command on PATH, got none: nothing to do.`, failed: true, missing: config } : { line: `${config.agent}: not on PATH, skipped.`, missing: config });
     } else selected.push({ target: { config, path } });
   }
   return selected;
@@ -127,7 +128,13 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
   const want = options.launch;
   for (const item of selectTargets(options, deps)) {
     if ('line' in item) {
-      lines.push(item.line);
+      // A dry run previews an agent whose CLI is missing too: what would run once it is installed.
+      if (options.dryRun && item.missing) {
+        const config = item.missing;
+        const install = AGENT_INSTALLS[config.agent as keyof typeof AGENT_INSTALLS];
+        lines.push(`${config.agent}: \`${config.command}\` is not on PATH${install ? ` (${install.name}: npm install -g ${install.pkg})` : ''}; once it is, this would run (${tilde(config.configFile(deps.env), deps.env)}):`);
+        lines.push(`  $ ${formatCommand(config.command, config.addArgs(want))}`);
+      } else lines.push(item.line);
       failed ||= item.failed === true;
       continue;
     }
@@ -166,7 +173,7 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
     if (!ok) failed = true;
   }
   if (acted === 0 && !options.agent) {
-    lines.push('No agent CLI with MCP support (claude, codex, gemini, qwen) is on PATH: nothing registered.');
+    lines.push(`No agent CLI with MCP support (claude, codex, gemini, qwen) is on PATH: nothing ${options.dryRun ? 'would be' : ''} registered.`.replace('  ', ' '));
     failed = true;
   }
   return { lines, code: failed ? 1 : 0 };

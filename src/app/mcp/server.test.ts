@@ -82,6 +82,17 @@ describe('createMemoryGate', () => {
     expect(memory.refreshes).toBe(1);
   });
 
+  it("a call made while another call's refresh runs waits for it: an index brought up to date is never called incomplete (#37)", async () => {
+    const memory = fakeMemory(150);
+    const gate = createMemoryGate(async () => memory, () => {}, Date.now, 5000);
+    const first = gate.get();
+    await new Promise((r) => setTimeout(r, 20));
+    await gate.get();
+    expect(gate.refreshing()).toBe(false);
+    await first;
+    expect(memory.refreshes).toBe(1);
+  });
+
   it('turns an index that cannot be opened into a tool error, and tries again at the next call', async () => {
     let fail = true;
     const gate = createMemoryGate(async () => (fail ? { error: 'the state folder is writable by others' } : fakeMemory()), () => {});

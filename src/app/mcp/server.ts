@@ -63,14 +63,20 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
         () => log('index refreshed', { ms: now() - started }),
         (error: unknown) => log('index refresh failed; answering from the index as it is', { error: (error as Error).message }),
       )
-      .finally(() => (refreshing = undefined));
+      .finally(() => {
+        refreshing = undefined;
+        partial = false;
+      });
     return refreshing;
   };
 
+  // A call that stopped waiting for the refresh answers from a partial index: only then is there something to say.
+  let partial = false;
   const waitBounded = async (p: Promise<void>) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(() => {
       log('refresh still running; answering from the index as it is', { waitedMs: waitMs });
+      partial = true;
       resolve();
     }, waitMs)));
     await Promise.race([p, late]);
@@ -92,10 +98,12 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
         opened = undefined;
         throw error instanceof ToolError ? error : new ToolError(`The session index cannot be opened: ${(error as Error).message}`);
       }
+      // A call made while another's refresh runs (agents call tools side by side) waits for the same one.
       if (now() - lastRefresh >= REFRESH_INTERVAL_MS) await waitBounded(refresh(m));
+      else if (refreshing) await waitBounded(refreshing);
       return m;
     },
-    refreshing: () => refreshing !== undefined,
+    refreshing: () => refreshing !== undefined && partial,
     close() {
       memory?.close();
       memory = undefined;

@@ -4,12 +4,14 @@
  * list, search, resolve, show, rename and forget sessions. See the contract in the memory notes.
  */
 import { join } from 'node:path';
+import { resolveConfig } from '../../config/load.js';
 import type { Options } from '../../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
 import { openStore } from '../../memory/open-store.js';
 import type { ForgetOutcome, Store } from '../../memory/store.js';
 import type { StoredSession } from '../../memory/types.js';
 import { findAdapter } from '../../transcripts/registry.js';
+import { shortenDir } from '../../util/age.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { allowedFolders, refreshIndex, type RefreshStats } from './scan.js';
 
@@ -70,6 +72,14 @@ export interface SessionMemory {
   close(): void;
 }
 
+/** What turned memory off, as the user set it: the variable in the environment, or the config file. */
+export function memoryOffBy(env: Env, cwd: string): string {
+  const { source, where } = resolveConfig({ env, cwd }).sources.memory;
+  if (source === 'env') return `${where ?? 'RECAPWRAP_MEMORY'}=${env[where ?? 'RECAPWRAP_MEMORY'] ?? ''} in the environment`;
+  if (source === 'global file' || source === 'project file') return `\`"memory": false\` in ${where ? shortenDir(where, getHomeDir(env), 1000) : 'the config'}`;
+  return '`memory: false` in the config, or RECAPWRAP_MEMORY=0';
+}
+
 /** Where the index lives. */
 export function indexFile(env: Env): string {
   return join(getStateDir(env), 'index.db');
@@ -78,7 +88,8 @@ export function indexFile(env: Env): string {
 export function toRow(s: StoredSession): SessionRow {
   const row: SessionRow = {
     id: s.id, agent: s.agent as AgentId, cwd: s.cwd, project: s.project, name: s.name, headline: s.headline,
-    createdAt: s.createdAt, updatedAt: s.updatedAt, transcript: s.transcript, transcriptExists: s.transcriptExists,
+    // Rows indexed before started/updated were the earliest/latest stamps: shown in order.
+    createdAt: s.createdAt <= s.updatedAt ? s.createdAt : s.updatedAt, updatedAt: s.createdAt <= s.updatedAt ? s.updatedAt : s.createdAt, transcript: s.transcript, transcriptExists: s.transcriptExists,
     counts: s.counts, status: s.status, tags: s.tags, generator: s.generator, userNamed: s.userNamed,
   };
   if (s.title !== undefined) row.title = s.title;
@@ -101,7 +112,7 @@ function toCard(s: StoredSession): SessionCard {
 
 /** Open the session index of this user; an error (one line) when memory is off or the state folder is unsafe. */
 export async function openSessionMemory(input: { env: Env; options: Options; cwd?: string; busyMs?: number }): Promise<SessionMemory | { error: string }> {
-  if (!input.options.memory) return { error: 'session memory is off (`memory: false` in the config, or RECAPWRAP_MEMORY=0)' };
+  if (!input.options.memory) return { error: `session memory is off (${memoryOffBy(input.env, input.cwd ?? process.cwd())})` };
   const opened = openStore(indexFile(input.env), { busyMs: input.busyMs });
   if (!opened.ok) return { error: opened.error };
   const store = opened.store;

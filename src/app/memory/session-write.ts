@@ -38,7 +38,8 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
   const events = session.events as readonly MemoryEvent[];
   const { files, commands } = touched(events);
   const cwd = session.cwd ?? '';
-  const ts = session.events.map((e) => e.ts).filter((t): t is number => typeof t === 'number');
+  // Started = the earliest stamp, updated = the latest: a header's stamp can be later than its messages'.
+  const ts = [session.startedAt, session.updatedAt, ...session.events.map((e) => e.ts)].filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
   const write: SessionWrite = {
     id: session.id,
     agent: session.agent,
@@ -47,8 +48,8 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
     project: projectOf(cwd),
     headline: recap.headline,
     line: recap.line,
-    createdAt: session.startedAt ?? ts[0],
-    updatedAt: session.updatedAt ?? ts[ts.length - 1] ?? file.mtimeMs,
+    createdAt: ts.length ? Math.min(...ts) : undefined,
+    updatedAt: ts.length ? Math.max(...ts) : file.mtimeMs,
     counts: countsOf(events),
     status: recap.status,
     language: recap.language,

@@ -76,7 +76,9 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   const resolved = resolveCommand(options.command, env, cwd);
   if (!resolved.ok) {
     const typo = resolved.exitCode === 127 ? await options.suggest?.(options.command) : undefined;
-    process.stderr.write(`recapwrap: ${resolved.message}${typo ? `; did you mean \`recapwrap ${typo}\`?` : ''}\n`);
+    // An agent that is not installed: which one, how to install it, and the demo that needs none.
+    const agent = resolved.exitCode === 127 && !typo ? (await import('../agent-install.js')).missingAgentHint(options.command) : undefined;
+    process.stderr.write(`recapwrap: ${resolved.message}${typo ? `; did you mean \`recapwrap ${typo}\`?` : ''}${agent ? ` (${agent.replace('\n', ')\n')}` : ''}\n`);
     return resolved.exitCode;
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {

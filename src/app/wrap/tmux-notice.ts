@@ -6,13 +6,17 @@
 import type { Env } from '../../types.js';
 import { debugLog } from '../../util/debug-log.js';
 
+/** Set by `recapwrap demo` for the wrapper it runs (demo/scripted-agent.ts), whose instructions explain focus-events already. */
+export const DEMO_WORKSPACE_ENV = 'RECAPWRAP_DEMO_WORKSPACE';
+
 // The focus-events check inside tmux, logged; resolves to the line to print, if any. Never rejects.
+// Under the demo the warning is not said twice (its instructions said it); a failure to turn it on still is.
 export async function checkTmuxFocusNotice(env: Env, enable: boolean): Promise<string | undefined> {
   try {
     const { checkTmuxFocus, formatTmuxFocusWarning } = await import('../../display/tmux-focus.js');
     const tmux = await checkTmuxFocus(env, { enable });
     debugLog('wrap', 'tmux focus-events', { ...tmux });
-    if (tmux.action === 'warn') return formatTmuxFocusWarning();
+    if (tmux.action === 'warn') return env[DEMO_WORKSPACE_ENV] ? undefined : formatTmuxFocusWarning();
     if (tmux.action === 'enable-failed') return 'recapwrap: could not turn on tmux focus-events; switching panes is not seen';
   } catch (error) {
     debugLog('wrap', 'tmux focus-events check failed', { error: error instanceof Error ? error.message : String(error) });

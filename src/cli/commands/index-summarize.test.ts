@@ -56,7 +56,7 @@ describe('recapwrap index --summarize', () => {
     const r = await index([], { summarize: true, limit: '1' });
     expect(r.code).toBe(1);
     expect(server.received).toHaveLength(2);
-    expect(r.out).toMatch(/^summarised 0 of 1 sessions \(1 kept the heuristic summary; 2 model calls\)/);
+    expect(r.out).toMatch(/^summarised 0 of 1 session \(1 kept the heuristic summary; 2 model calls\)/);
     expect(said.join('\n')).toMatch(/kept the heuristic summary \(Expected "name" to say something/);
     const shown = await runMemoryCommand('sessions', [], { json: true }, { env: { HOME: join(dir, 'home'), RECAPWRAP_STATE_DIR: join(dir, 'state') }, cwd: dir, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false });
     expect((JSON.parse(shown.out) as Array<{ generator: { type: string } }>).every((s) => s.generator.type === 'heuristic')).toBe(true);

@@ -57,7 +57,7 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
   });
   const code = result.failed > 0 ? 1 : 0;
   if (options.json) return { out: stringifyJsonSafely({ plan: line, ...result, sessions: done }, 2) + '\n', err: '', code };
-  return { out: `summarised ${result.summarised} of ${total} sessions (${result.failed} kept the heuristic summary; ${result.requests} model calls)\n`, err: '', code };
+  return { out: `summarised ${result.summarised} of ${total} session${total === 1 ? '' : 's'} (${result.failed} kept the heuristic summary; ${result.requests} model call${result.requests === 1 ? '' : 's'})\n`, err: '', code };
 }
 
 // One session, whatever summary it has now (the live wrapper's exit, or a user's redo).

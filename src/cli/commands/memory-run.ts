@@ -6,12 +6,13 @@
 import { resolve } from 'node:path';
 import { formatExpected, resolveConfig } from '../../config/load.js';
 import { getHomeDir, type Env } from '../../config/paths.js';
+import { looksLikeId, normalizeUserName } from '../../memory/names.js';
 import { HIT_END, HIT_START } from '../../memory/types.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
-import { truncateToWidth } from '../../util/text-width.js';
+import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
 import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
 
@@ -102,17 +103,45 @@ function forDisplay<T extends SessionRow>(r: T): T {
   return { ...r, id: sanitizeLine(r.id), cwd: sanitizeLine(r.cwd), transcript: sanitizeLine(r.transcript), status: sanitizeLine(r.status) };
 }
 
+/** A headline keeps at least this many cells: at a narrow width the folder goes first, then the agent and the age. */
+const HEADLINE_MIN = 30;
+const FOLDER_MAX = 30;
+const FOLDER_MIN = 12;
+const AGENT_WIDTH = 6;
+const AGE_WIDTH = 4;
+
+// Cells of a text: its length when plain ASCII (no Unicode tables loaded for a pipe), else measured.
+const cells = (text: string) => (/^[\x20-\x7e]*$/.test(text) ? text.length : displayWidth(text));
+const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - cells(text)));
+
+/** Which columns a row shows at this width: the name and the headline always. */
+export function rowColumns(nameWidth: number, columns: number): { folder: number; agent: boolean; age: boolean } {
+  const layout = { folder: FOLDER_MAX, agent: true, age: true };
+  const used = () => nameWidth + (layout.agent ? 1 + AGENT_WIDTH : 0) + (layout.age ? 1 + AGE_WIDTH : 0) + (layout.folder ? 2 + layout.folder : 0) + 2;
+  if (columns === Number.POSITIVE_INFINITY) return layout;
+  if (columns - used() < HEADLINE_MIN) {
+    layout.folder = Math.max(0, FOLDER_MAX - (HEADLINE_MIN - (columns - used())));
+    if (layout.folder < FOLDER_MIN) layout.folder = 0;
+  }
+  if (columns - used() < HEADLINE_MIN) layout.agent = false;
+  if (columns - used() < HEADLINE_MIN) layout.age = false;
+  return layout;
+}
+
 function rowLine(raw: SessionRow, deps: MemoryDeps, nameWidth = 28): string {
   const r = forDisplay(raw);
   const home = getHomeDir(deps.env);
-  const folder = r.cwd ? shortenDir(r.cwd, home, 30) : '-';
+  const layout = rowColumns(nameWidth, deps.columns);
   const gone = r.transcriptExists ? '' : ' (transcript gone)';
-  const head = `${sanitizeLine(r.name).padEnd(nameWidth)} ${r.agent.padEnd(6)} ${formatSince(r.updatedAt, deps.now).padStart(3)}  ${folder.padEnd(30)}  ${sanitizeLine(r.headline)}${gone}`;
-  return truncateToWidth(head, deps.columns);
+  let head = pad(sanitizeLine(r.name), nameWidth);
+  if (layout.agent) head += ` ${r.agent.padEnd(AGENT_WIDTH)}`;
+  if (layout.age) head += ` ${formatSince(r.updatedAt, deps.now).padStart(AGE_WIDTH)}`;
+  if (layout.folder) head += `  ${pad(r.cwd ? shortenDir(r.cwd, home, layout.folder) : '-', layout.folder)}`;
+  return truncateToWidth(`${head}  ${sanitizeLine(r.headline)}${gone}`, deps.columns);
 }
 
 // The name column: as wide as the longest name shown (names are at most ~40 cells).
-const nameColumn = (rows: readonly SessionRow[]) => Math.min(44, Math.max(12, ...rows.map((r) => sanitizeLine(r.name).length)));
+const nameColumn = (rows: readonly SessionRow[]) => Math.min(44, Math.max(12, ...rows.map((r) => cells(sanitizeLine(r.name)))));
 
 function rowJson(r: SessionRow, home: string): Record<string, unknown> {
   return { ...r, cwdShown: r.cwd ? shortenDir(r.cwd, home, 1000) : '' };
@@ -149,10 +178,25 @@ function card(raw: SessionCard, deps: MemoryDeps): string {
   return lines.map((l) => truncateToWidth(l, Math.max(deps.columns, 20))).join('\n') + '\n';
 }
 
-function ambiguous(ref: string, candidates: readonly SessionRow[], deps: MemoryDeps): Result {
+/** The shortest prefix (8 characters or more) of each id that the index resolves to that session alone. */
+export function uniqueIdPrefixes(ids: readonly string[], resolvesTo: (prefix: string) => string | undefined): string[] {
+  return ids.map((id) => {
+    for (let n = Math.min(8, id.length); n < id.length; n++) if (resolvesTo(id.slice(0, n)) === id) return id.slice(0, n);
+    return id;
+  });
+}
+
+function ambiguous(ref: string, candidates: readonly SessionRow[], deps: MemoryDeps, memory: SessionMemory): Result {
   if (candidates.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} (try \`recapwrap search\`)\n`, code: 1 };
-  const list = candidates.map((c) => '  ' + rowLine(c, { ...deps, columns: Number.POSITIVE_INFINITY })).join('\n');
-  return { out: '', err: `recapwrap: ${JSON.stringify(sanitizeLine(ref))} matches ${candidates.length} sessions; use an id or a longer name:\n${list}\n`, code: 2 };
+  // Each row led by an id prefix that names it alone, so the next command can use it; columns aligned.
+  const prefixes = uniqueIdPrefixes(candidates.map((c) => c.id), (p) => {
+    const r = memory.resolve(p);
+    return r.ok ? r.row.id : undefined;
+  }).map(sanitizeLine);
+  const idWidth = Math.max(...prefixes.map((p) => p.length));
+  const width = nameColumn(candidates);
+  const list = candidates.map((c, i) => truncateToWidth(`  ${(prefixes[i] as string).padEnd(idWidth)}  ${rowLine(c, { ...deps, columns: Number.POSITIVE_INFINITY }, width)}`, deps.columns)).join('\n');
+  return { out: '', err: `recapwrap: ${JSON.stringify(sanitizeLine(ref))} matches ${candidates.length} sessions; use one of these id prefixes (or a longer name):\n${list}\n`, code: 2 };
 }
 
 function progressBar(write: (text: string) => void): (done: number, total: number) => void {
@@ -234,7 +278,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     memory.store.checkpoint(0);
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
-    return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} sessions in the index\n`, err: '', code: 0 };
+    return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} session${total === 1 ? '' : 's'} in the index\n`, err: '', code: 0 };
   }
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
@@ -245,7 +289,10 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
       if (rows.length === 0) return { out: '', err: 'recapwrap: no sessions in the index match\n', code: 1 };
       const width = nameColumn(rows);
-      return { out: rows.map((r) => rowLine(r, deps, width)).join('\n') + '\n', err: '', code: 0 };
+      // A cut list says so (stderr: the listing itself stays the sessions alone).
+      const total = rows.length === filter.limit ? memory.store.count(filter) : rows.length;
+      const cut = total > rows.length ? `${rows.length} of ${total} sessions (--limit N for more)\n` : '';
+      return { out: rows.map((r) => rowLine(r, deps, width)).join('\n') + '\n', err: cut, code: 0 };
     }
     const query = args[0] ?? '';
     const result = memory.store.search(query, filter);
@@ -260,10 +307,16 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   }
   if (verb === 'forget') return (await import('./forget-run.js')).runForget(memory, args[0], options, deps);
   if (verb === 'show' || verb === 'name') {
+    if (verb === 'name') {
+      // Bad input (exit 2) before the index is read: a name with no letter or digit, or one shaped like an id.
+      const wanted = normalizeUserName(args[1] as string);
+      if (!wanted) return fail(formatExpected('the name', 'letters or digits (my-login-fix)', JSON.stringify(args[1])));
+      if (looksLikeId(wanted)) return fail(`the name ${sanitizeLine(wanted)} looks like a session id (a REF would be taken for one); choose a name with a word in it`);
+    }
     await memory.refresh(quickRefresh(deps, verb === 'show'));
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
-    if (!found.ok) return ambiguous(ref, found.candidates, deps);
+    if (!found.ok) return ambiguous(ref, found.candidates, deps, memory);
     const id = found.row.id;
     if (verb === 'show') {
       const c = memory.card(id) as SessionCard;

@@ -26,14 +26,14 @@ afterEach(async () => {
 describe('recapwrap recap', () => {
   it('prints the heuristic line for a session file', async () => {
     const r = await runRecap({ session: FILE, generator: 'heuristic' }, env, 200);
-    expect(r).toEqual({ out: 'pi-print · done — list files with ls: hello.txt is written and folder is listed. Listing files.\n', err: '', code: 0 });
+    expect(r).toEqual({ out: 'pi-print · done — list files with ls: hello.txt is written and folder is listed.\n', err: '', code: 0 });
   });
 
   it('prints the Recap JSON shape and a card', async () => {
     const json = JSON.parse((await runRecap({ session: FILE, generator: 'heuristic', format: 'json' }, env)).out) as Record<string, unknown>;
     // The shared shape, plus the heuristic's parts (an extra field: composition by width).
     expect(Object.keys(json)).toEqual(['line', 'headline', 'done', 'next', 'artifacts', 'status', 'language', 'generator', 'session', 'stamp', 'createdAt', 'parts']);
-    expect(json.line).toBe('recap: pi-print · done — list files with ls: hello.txt is written and folder is listed. Listing files.');
+    expect(json.line).toBe('recap: pi-print · done — list files with ls: hello.txt is written and folder is listed.');
     expect(json).toMatchObject({ status: 'idle', language: 'en', generator: { type: 'heuristic' }, session: { agent: 'pi', id: '01a208c8-f9f9-7327-8f3d-28359f1049e4', file: FILE } });
     const card = (await runRecap({ session: FILE, generator: 'heuristic', format: 'card' }, env, 100)).out;
     expect(card).toContain('What happened\n  • hello.txt is written and folder is listed.');
@@ -107,7 +107,7 @@ describe('recapwrap recap', () => {
     }
     // Default: the terminal's width when stdout is one, else 220.
     expect(displayWidth((await runRecap({ session: FILE, generator: 'heuristic' }, env, 40)).out.trim())).toBeLessThanOrEqual(40);
-    expect((await runRecap({ session: FILE, generator: 'heuristic' }, env, undefined)).out.trim()).toBe('pi-print · done — list files with ls: hello.txt is written and folder is listed. Listing files.');
+    expect((await runRecap({ session: FILE, generator: 'heuristic' }, env, undefined)).out.trim()).toBe('pi-print · done — list files with ls: hello.txt is written and folder is listed.');
     expect(await runRecap({ session: FILE, width: '0' }, env)).toEqual({ out: '', err: 'recapwrap: Expected `--width` to be an integer from 1 to 1000, got `0`\n', code: 2 });
     expect((await runRecap({ session: FILE, width: 'wide' }, env)).code).toBe(2);
   });

@@ -1,6 +1,6 @@
 // `recapwrap resume` over pi session files written here (#18 point 10): a typo at the picker asks again,
 // rows do not repeat the title inside the recap, sessions live in a wrapper are marked, and an empty
-// list is an answer (exit 0) like `ls`.
+// list exits 1 like `sessions` (#37), with the way to every folder.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,16 +51,32 @@ function deps(answers: Array<string | null>, over: Partial<ResumeDeps> = {}): Re
 }
 
 describe('recapwrap resume', () => {
-  it('--list and --json with no sessions exit 0, like ls; --pick with none fails', async () => {
+  it('--list and --json with no sessions exit 1, like `sessions` (#37), and point at --all; --pick with none fails', async () => {
     const list = await runResume(undefined, { list: true }, deps([]));
-    expect(list).toEqual({ out: `no agent sessions for ${CWD}\n`, err: '', code: 0 });
-    expect((await runResume(undefined, { json: true }, deps([]))).out).toBe('[]\n');
+    expect(list).toEqual({ out: '', err: `recapwrap: no agent sessions for ${CWD} (\`recapwrap resume --all\` looks in every folder)\n`, code: 1 });
+    expect(await runResume(undefined, { json: true }, deps([]))).toEqual({ out: '[]\n', err: '', code: 1 });
     expect((await runResume(undefined, { pick: '1' }, deps([]))).code).toBe(1);
+    expect((await runResume(undefined, {}, deps([]))).code).toBe(1);
+    expect((await runResume(undefined, { list: true, all: true }, deps([]))).err).not.toContain('--all');
+  });
+
+  it('--all --list names each session (what `resume NAME` takes), and --cwd reaches the REF plan (#37)', async () => {
+    writePiSession('s1', 'fix the failing test', 'Fixed it.', 1);
+    const all = await runResume(undefined, { list: true, all: true }, deps([]));
+    expect(all.code).toBe(0);
+    expect(all.out).toMatch(/^ 1\. pi +\d+[smhd] ago {2}proj-fix-failing-test {2}\/work\/proj {2}fix the failing test$/m);
+    // Narrower: the folder goes, the title stays.
+    const narrow = await runResume(undefined, { list: true, all: true }, deps([], { columns: 64 }));
+    expect(narrow.out).toMatch(/^ 1\. pi +\d+[smhd] ago {2}proj-fix-failing-test {2}fix the failing test$/m);
+    const asked: Array<string | undefined> = [];
+    await runResume('proj-fix-failing-test', { cwd: '/tmp' }, deps([], { planRef: async (_r, _c, _n, folder) => (asked.push(folder), { kind: 'not-one' }) }));
+    await runResume('proj-fix-failing-test', {}, deps([null], { planRef: async (_r, _c, _n, folder) => (asked.push(folder), { kind: 'not-one' }) }));
+    expect(asked).toEqual(['/tmp', undefined]);
   });
 
   it('a query that matches nothing exits 1 (#28 point 9); a pick past the list too', async () => {
     writePiSession('s1', 'fix the failing test', 'Fixed it.', 1);
-    expect(await runResume('no-such-words', { list: true }, deps([]))).toEqual({ out: '', err: `recapwrap: no agent sessions for ${CWD} matching "no-such-words"\n`, code: 1 });
+    expect(await runResume('no-such-words', { list: true }, deps([]))).toEqual({ out: '', err: `recapwrap: no agent sessions for ${CWD} matching "no-such-words" (\`recapwrap resume --all no-such-words\` looks in every folder)\n`, code: 1 });
     expect(await runResume('no-such-words', { json: true }, deps([]))).toEqual({ out: '[]\n', err: '', code: 1 });
     expect((await runResume('failing', { list: true }, deps([]))).code).toBe(0);
     expect((await runResume(undefined, { pick: '9' }, deps([]))).code).toBe(1);

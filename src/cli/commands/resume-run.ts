@@ -9,7 +9,7 @@ import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { composeRecap, recapText } from '../../recap/compose.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
-import { truncateToWidth } from '../../util/text-width.js';
+import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { getHomeDir } from '../../config/paths.js';
 import { parseCount } from '../count-option.js';
@@ -27,6 +27,9 @@ export interface ResumeCliOptions {
 }
 
 type PastSession = import('../../app/resume.js').PastSession;
+
+/** A row's title keeps at least this many cells before the folder is shown beside it. */
+const TITLE_MIN = 20;
 
 // Leading quoted prompt of a recap ("…" — ), when the row's head already shows that prompt or title.
 const QUOTED_HEAD = /^["“]([^"”]*)["”]\s*(?:[—–:-]\s*)?/u;
@@ -48,8 +51,13 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
     .map((s, i) => {
       const what = sanitizeLine(s.title ?? s.firstPrompt ?? s.id);
       const live = s.live ? `  [live${s.live.pane ? ` in ${sanitizeLine(s.live.pane)}` : ''}]` : '';
-      const where = showFolder ? `  ${sanitizeLine(shortenDir(s.cwd, home, 24))}` : '';
-      const head = truncateToWidth(`${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${where}  ${what}`, cols);
+      // Its name in the index across folders: what `resume NAME` and `show NAME` take.
+      const name = showFolder && s.name ? `  ${sanitizeLine(s.name)}` : '';
+      const lead = `${String(i + 1).padStart(2)}. ${s.agent.padEnd(6)} ${formatSince(s.mtime, now).padStart(3)} ago${live}${name}`;
+      // The folder only where the title keeps some room (the recap below names the project).
+      const folder = showFolder ? `  ${sanitizeLine(shortenDir(s.cwd, home, 24))}` : '';
+      const where = displayWidth(lead + folder) + 2 + TITLE_MIN <= cols ? folder : '';
+      const head = truncateToWidth(`${lead}${where}  ${what}`, cols);
       const room = Math.max(20, cols - 4);
       return `${head}\n    ${composeRecap({ line: recapBesideTitle(s.recap.line, what) }, room)}`;
     })
@@ -69,7 +77,7 @@ export interface ResumeDeps {
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
   launch(command: string, args: string[], agent: AgentId, cwd: string, draft?: string): Promise<number>;
   /** Whether QUERY names one session of the index, and how to relaunch it (default: app/resume-ref.ts). */
-  planRef?(ref: string, cwd: string, next: boolean): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
+  planRef?(ref: string, cwd: string, next: boolean, folder?: string): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
@@ -88,9 +96,11 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (query !== undefined && !options.list && !options.json && pick === undefined) {
     const planRef =
       deps.planRef ??
-      (async (ref: string, at: string, next: boolean) => (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next }));
-    const result = await planRef(query, cwd, Boolean(options.next));
-    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message}\n`, code: 1 };
+      (async (ref: string, at: string, next: boolean, folder?: string) =>
+        (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, ...(folder === undefined ? {} : { folder }) }));
+    // --cwd relaunches it there instead of in its own folder (one that is gone, say).
+    const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd);
+    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map(sanitizeLine).join('\n')}\n`, code: 1 };
     if (result.kind === 'plan') {
       const { plan } = result;
       if (plan.note) process.stderr.write(`recapwrap: ${plan.note}\n`);
@@ -102,15 +112,14 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const { listPastSessions } = await import('../../app/resume.js');
   const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit, all: options.all });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
-  // A query that matches nothing is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).
-  const noMatch = sessions.length === 0 && Boolean(query);
-  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: noMatch ? 1 : 0 };
+  // Nothing listed is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).
+  if (options.json) return { out: stringifyJsonSafely(sessions.map((s, i) => ({ index: i + 1, ...s })), 2) + '\n', err, code: sessions.length ? 0 : 1 };
   if (sessions.length === 0) {
-    // An empty folder with no query is an answer, not a failure (as `ls` with no live session).
+    // Nothing to resume exits 1, as `sessions` and `search` do; in one folder, the way to every folder.
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';
     const none = `no ${what} ${options.all ? 'in any folder' : `for ${cwd}`}${query ? ` matching "${sanitizeLine(query)}"` : ''}`;
-    if (pick !== undefined || noMatch) return { out: '', err: err + `recapwrap: ${none}\n`, code: 1 };
-    return { out: none + '\n', err, code: 0 };
+    const hint = options.all ? '' : ` (\`recapwrap resume --all${query ? ` ${sanitizeLine(query)}` : ''}\` looks in every folder)`;
+    return { out: '', err: err + `recapwrap: ${none}${hint}\n`, code: 1 };
   }
   const listing = renderSessions(sessions, deps.columns, deps.now, Boolean(options.all), getHomeDir(deps.env)) + '\n';
   if (options.list) return { out: listing, err, code: 0 };

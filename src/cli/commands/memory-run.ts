@@ -30,6 +30,10 @@ export interface MemoryCliOptions {
   generator?: string;
   model?: string;
   llm?: boolean;
+  // many machines (#35): app/hosts
+  host?: string[];
+  allHosts?: boolean;
+  pull?: boolean;
 }
 
 export interface MemoryDeps {
@@ -180,6 +184,12 @@ async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
 }
 
 export async function runMemoryCommand(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  // --host NAME / --all-hosts (#35): this machine's JSON answer merged with the hosts' (app/hosts).
+  if (options.allHosts || options.host?.length || options.pull) {
+    const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');
+    const runLocal = (o: MemoryCliOptions) => runMemoryCommand(verb, args, { ...o, host: undefined, allHosts: false, pull: false }, deps);
+    return runAcrossHosts(verb, args, options, deps, { runLocal, rowLine, card, renderSnippet, parseAge });
+  }
   const opened = await open(deps);
   if (isResult(opened)) return opened;
   const memory = opened;

@@ -375,5 +375,7 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   results.push(await checkPrivateInternals());
   results.push(checkStateDir(env));
   results.push(...(await checkMcp(env)));
+  // Each host of the config file (#35): reachable, its recapwrap, its agents.
+  results.push(...(await (await import('./hosts/doctor-hosts.js')).checkHosts(env)));
   return { results, code: doctorExitCode(results) };
 }

@@ -22,6 +22,8 @@ export interface HostsParse { hosts: HostSpec[]; problems: string[] }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const MAX_HOSTS = 64;
+/** ssh's options that take the next word as their value (ssh(1)). */
+const SSH_OPTION_WITH_VALUE = /^-[BbcDEeFIiJLlmOopQRSWw]$/;
 const MAX_ARGS = 40;
 const MAX_ARG_CHARS = 1000;
 
@@ -61,7 +63,8 @@ export function parseHosts(raw: unknown, where = 'the config file'): HostsParse 
       continue;
     }
     const destination = ssh[ssh.length - 1] as string;
-    if (destination.startsWith('-')) {
+    // The last word is the destination: not an option, nor the value of one (`-p 22`).
+    if (destination.startsWith('-') || (ssh.length >= 2 && SSH_OPTION_WITH_VALUE.test(ssh[ssh.length - 2] as string))) {
       problems.push(`Expected \`ssh\` of ${at} to end with the destination (not an option), got ${show(destination)}`);
       continue;
     }

@@ -146,6 +146,41 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     expect(card.resumeCommand?.at(-1)).toBe(`cd ${join(sshd.home, 'proj', 'claude-tui')} && claude --resume ${remote.id}`);
   }, 60_000);
 
+  it("ls and next --all-hosts: a host's live sessions with their state, and how to get to the one waiting there", async () => {
+    // A live wrapper on the host: a process of the account there, and its state file (as a wrapper writes it).
+    const sleeper = spawn('ssh', [...sshd.sshArgs(sshd.ports.ok), 'sleep 60 >/dev/null 2>&1 & echo $!'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let pidText = '';
+    sleeper.stdout.on('data', (d: Buffer) => (pidText += d.toString()));
+    await new Promise((r) => sleeper.on('close', r));
+    const pid = Number(pidText.trim());
+    expect(pid).toBeGreaterThan(0);
+    try {
+      const stateDir = join(sshd.home, '.local', 'state', 'recapwrap');
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      const now = Date.now();
+      const iso = (ms: number) => new Date(ms).toISOString();
+      writeFileSync(join(stateDir, `live-${pid}.json`), JSON.stringify({
+        version: 1, pid, agent: 'claude', command: 'claude', cwd: join(sshd.home, 'proj', 'claude-tui'), sessionFile: null, sessionId: null,
+        tmuxPane: '%7', state: 'waiting', stateSince: iso(now - 300_000), lastFocusAt: null,
+        lastRecap: { line: 'recap: login test fixed. Next: run the suite.', stamp: 's', createdAt: iso(now) },
+        attention: { event: 'waiting', since: iso(now - 300_000) }, socketPath: '/tmp/x.sock', startedAt: iso(now - 600_000), updatedAt: iso(now),
+      }));
+      sshd.own();
+      const json = await cli(env, 'ls', '--all-hosts', '--json');
+      expect(json.code).toBe(0);
+      const states = JSON.parse(json.out) as Array<{ pid: number; host?: string; state: string; socketPath: string | null }>;
+      expect(states.find((st) => st.pid === pid)).toMatchObject({ host: 'box', state: 'waiting', socketPath: null });
+      const table = await cli(env, 'ls', '--host', 'box');
+      expect(table.out).toMatch(/^claude@box +\S+claude-tui +waiting 5m +- +%7 +login test fixed/m);
+      const next = await cli(env, 'next', '--all-hosts');
+      expect(next.code).toBe(0);
+      expect(next.out).toContain(`host box · claude · ${join(sshd.home, 'proj', 'claude-tui')} · waiting 5m · tmux pane %7`);
+      expect(next.out).toMatch(/^get there: ssh -t -F \S+ -p \d+ rwhost@127\.0\.0\.1 'tmux attach-session -t %7 \\; select-window -t %7 \\; select-pane -t %7'$/m);
+    } finally {
+      process.kill(pid);
+    }
+  }, 30_000);
+
   it('resume REF --host box, inside tmux, opens a new window named after the session, in that session on that host', async () => {
     if (!tmuxAvailable()) return;
     const tmux = TmuxServer.create('rw-hosts');

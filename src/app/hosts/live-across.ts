@@ -38,9 +38,9 @@ export async function liveAcrossHosts(flags: HostFlags, env: Env, cwd: string): 
   return { local: setup.choice.local, remote: answers.flatMap((a) => a.states), hosts: setup.choice.hosts, err: warningLines(setup.warnings) + answers.map((a) => a.err).join('') };
 }
 
-/** Rows for the `ls` table: a host's session shows its host before its folder. */
+/** Rows for the `ls` table: a host's session is named `agent@host` (the folder column may be cut). */
 export function forTable(states: readonly HostLiveState[]): LiveState[] {
-  return states.map((s) => (s.host === undefined ? s : { ...s, cwd: `${s.host}:${s.cwd}` }));
+  return states.map((s) => (s.host === undefined ? s : s.agent === null ? { ...s, command: `${s.command}@${s.host}` } : { ...s, agent: `${s.agent}@${s.host}` }));
 }
 
 export type NextAcross = { kind: 'local' } | { kind: 'remote'; out: string } | { kind: 'none' };

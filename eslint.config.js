@@ -62,6 +62,7 @@ export const PURE_FILES = [
   'src/app/hosts/config.ts',
   'src/app/hosts/ssh-argv.ts',
   'src/app/hosts/remote-schema.ts',
+  'src/app/hosts/merge.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

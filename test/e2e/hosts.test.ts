@@ -50,7 +50,7 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
 
   beforeAll(async () => {
     assertBuilt();
-    sshd = await startSshd();
+    sshd = await startSshd({ cliBin: CLI_BIN });
     root = mkdtempSync(join(tmpdir(), 'rw-hosts-'));
     // The host's session (claude), in a folder that exists there; this machine's (pi).
     mkdirSync(join(sshd.home, 'proj', 'claude-tui'), { recursive: true });

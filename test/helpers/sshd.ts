@@ -11,7 +11,6 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_BIN } from './cli-pty.js';
 
 export const SSH_ACCOUNT = 'rwhost';
 const SSHD = '/usr/sbin/sshd';
@@ -78,7 +77,8 @@ const script = (path: string, body: string) => {
   chmodSync(path, 0o755);
 };
 
-export async function startSshd(): Promise<Sshd> {
+/** Start the server; `cliBin` is the recapwrap.js the host's `recapwrap` runs (this checkout's built CLI). */
+export async function startSshd(opts: { cliBin: string }): Promise<Sshd> {
   const root = mkdtempSync(join(tmpdir(), 'rw-sshd-'));
   chmodSync(root, 0o755);
   const home = join(root, 'home');
@@ -100,7 +100,7 @@ export async function startSshd(): Promise<Sshd> {
   execFileSync('cp', [join(root, 'clientkey.pub'), join(root, 'authorized_keys')]);
   chmodSync(join(root, 'authorized_keys'), 0o644);
   for (const d of ['bin', 'nobin', 'junkbin']) mkdirSync(join(root, d));
-  script(join(root, 'bin', 'recapwrap'), `exec ${process.execPath} ${CLI_BIN} "$@"`);
+  script(join(root, 'bin', 'recapwrap'), `exec ${process.execPath} ${opts.cliBin} "$@"`);
   // A fake agent: says how it was called and where, then waits (a session to land in).
   const fakeClaude = `echo "fake claude $*"; echo "in $(pwd)"; sleep 60`;
   script(join(root, 'bin', 'claude'), fakeClaude);

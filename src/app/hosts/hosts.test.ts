@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chooseHosts, parseHosts } from './config.js';
 import { parseProbe } from './doctor-hosts.js';
-import { mergeHits, mergeRows, parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema, remoteLiveSchema, remoteRowSchema } from './remote-schema.js';
+import { mergeHits, mergeRows } from './merge.js';
+import { parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema, remoteLiveSchema, remoteRowSchema } from './remote-schema.js';
 import { attachPaneArgv, commandLine, queryArgv, resumeArgv, rsyncArgv } from './ssh-argv.js';
 
 const row = (over: Record<string, unknown> = {}) => ({

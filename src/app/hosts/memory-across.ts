@@ -4,14 +4,14 @@
  * in parallel, each checked, merged and ranked; every item from a host carries `host`. A host that fails
  * costs one line on stderr; the exit code is what the answers say (results: 0, none: 1), never the host's.
  */
-import { findAdapter } from '../../transcripts/registry.js';
 import { isAgentId } from '../../transcripts/agent-ids.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import type { SearchHit, SessionCard, SessionMemory, SessionRow } from '../memory/api.js';
 import type { HostSpec } from './config.js';
 import { setUpHosts, warningLines, type HostsSetup } from './hosts.js';
 import { hostPath, openMirror, pullHost, readMirrorMeta, type MirrorMeta } from './mirror.js';
-import { mergeHits, mergeRows, parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema, remoteRowSchema, type Tagged } from './remote-schema.js';
+import { mergeHits, mergeRows, type Tagged } from './merge.js';
+import type { Parsed } from './remote-schema.js';
 import { commandLine, resumeArgv } from './ssh-argv.js';
 import { askHost, hostLine } from './transport.js';
 
@@ -37,6 +37,10 @@ export interface AcrossHooks<D extends AcrossDeps> {
 type Row = Tagged<SessionRow & { cwdShown?: string }>;
 type Hit = Tagged<SearchHit & { cwdShown?: string }>;
 type Card = Tagged<SessionCard & { cwdShown?: string }>;
+
+// The schemas (zod) load once the hosts' children run, not before: their start is the critical path.
+let schemasLoading: Promise<typeof import('./remote-schema.js')> | undefined;
+const schemas = () => (schemasLoading ??= import('./remote-schema.js'));
 
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
 
@@ -75,7 +79,7 @@ async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: S
 /** One host's list: asked over ssh, or read from its copy (`mirror`, or when it has no recapwrap and a copy exists). */
 async function readHost<T>(
   host: HostSpec, setup: HostsSetup, words: string[],
-  parse: (stdout: string) => { ok: true; items: T[]; dropped: number } | { ok: false; error: string },
+  parse: (stdout: string) => Promise<Parsed<T>>,
   fromCopy: (memory: SessionMemory, meta: MirrorMeta) => T[],
 ): Promise<HostRead<T>> {
   if (host.mirror) return withMirror(host, setup, fromCopy);
@@ -89,7 +93,7 @@ async function readHost<T>(
     return { host, items: [], problem: answer.problem };
   }
   if (answer.code !== 0 && answer.code !== 1) return { host, items: [], problem: `recapwrap there failed (exit ${answer.code}): ${sanitizeLine(answer.stderr.split('\n').find((l) => l.trim()) ?? '').slice(0, 160)}` };
-  const parsed = parse(answer.stdout);
+  const parsed = await parse(answer.stdout);
   if (!parsed.ok) return { host, items: [], problem: parsed.error };
   return { host, items: parsed.items, ...(parsed.dropped ? { note: `${parsed.dropped} malformed item${parsed.dropped === 1 ? '' : 's'} left out` } : {}) };
 }
@@ -115,7 +119,7 @@ function localRows<T>(r: Result): T[] | Result {
 
 const isResult = (x: unknown): x is Result => typeof x === 'object' && x !== null && !Array.isArray(x) && 'code' in x && 'err' in x;
 
-function resumeFor(host: HostSpec, c: { agent: string; id: string; cwd: string; transcript: string; fromCopy?: boolean }): string[] {
+function resumeFor(findAdapter: typeof import('../../transcripts/registry.js').findAdapter, host: HostSpec, c: { agent: string; id: string; cwd: string; transcript: string; fromCopy?: boolean }): string[] {
   const adapter = isAgentId(c.agent) ? findAdapter(c.agent) : undefined;
   const agentArgv = [adapter?.command ?? c.agent, ...(adapter?.resumeArgs({ id: c.id, file: c.transcript }) ?? [])];
   return resumeArgv(host, c.cwd, agentArgv, !c.fromCopy);
@@ -157,14 +161,17 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     const words = remoteWords(verb, args, options, deps.cwd, limit);
     const since = options.since === undefined ? undefined : deps.now - (hooks.parseAge(options.since) as number);
     const filter = { limit, ...(options.agent ? { agent: options.agent as SessionRow['agent'] } : {}), ...(since !== undefined ? { since } : {}), ...(options.folder && !options.here ? { folder: options.folder } : options.here ? { folder: deps.cwd } : {}) };
-    const [localAnswer, ...reads] = await Promise.all([
-      choice.local ? hooks.runLocal(local) : Promise.resolve(undefined),
-      ...choice.hosts.map((h) =>
+    // The hosts' children start first: this machine's refresh then runs while they answer.
+    const asked = Promise.all(
+      choice.hosts.map((h) =>
         verb === 'sessions'
-          ? readHost<Row>(h, setup, words, (t) => parseRemoteList(t, remoteRowSchema), (m, meta) => m.list(filter).map((row) => fromMirror(row, h.name, deps.env, meta)))
-          : readHost<Hit>(h, setup, words, (t) => parseRemoteList(t, remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
+          ? readHost<Row>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteRowSchema), (m, meta) => m.list(filter).map((row) => fromMirror(row, h.name, deps.env, meta)))
+          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
       ),
-    ]);
+    );
+    void schemas();
+    const localAnswer = choice.local ? await hooks.runLocal(local) : undefined;
+    const reads = await asked;
     const lists: Row[][] = [];
     if (localAnswer) {
       const rows = localRows<Row>(localAnswer);
@@ -220,13 +227,13 @@ export async function findCards<D extends AcrossDeps>(
 ): Promise<{ cards: Card[]; err: string; ambiguous: boolean } | Result> {
   const { choice } = setup;
   const words = ['show', '--json', '--', ref];
-  const [localAnswer, ...reads] = await Promise.all([
-    choice.local ? hooks.runLocal(local) : Promise.resolve(undefined),
-    ...choice.hosts.map(async (h): Promise<HostRead<Card>> => {
+  const asked = Promise.all(
+    choice.hosts.map(async (h): Promise<HostRead<Card>> => {
       const read = await readHost<Card>(
         h, setup, words,
-        (t) => {
+        async (t) => {
           if (t.trim() === '') return { ok: true, items: [], dropped: 0 };
+          const { parseRemoteObject, remoteCardSchema } = await schemas();
           const p = parseRemoteObject(t, remoteCardSchema);
           return p.ok ? { ok: true, items: [p.item as unknown as Card], dropped: 0 } : p;
         },
@@ -236,9 +243,12 @@ export async function findCards<D extends AcrossDeps>(
           return card ? [{ ...fromMirror(card, h.name, deps.env, meta), fromCopy: true } as Card] : [];
         },
       );
-      return { ...read, items: read.items.map(({ fromCopy, ...c }: Card & { fromCopy?: boolean }) => ({ ...c, host: h.name, resumeCommand: resumeFor(h, { ...c, fromCopy }) })) };
+      const { findAdapter } = await import('../../transcripts/registry.js');
+      return { ...read, items: read.items.map(({ fromCopy, ...c }: Card & { fromCopy?: boolean }) => ({ ...c, host: h.name, resumeCommand: resumeFor(findAdapter, h, { ...c, fromCopy }) })) };
     }),
-  ]);
+  );
+  const localAnswer = choice.local ? await hooks.runLocal(local) : undefined;
+  const reads = await asked;
   const cards: Card[] = [];
   let err = '';
   let ambiguous = false;

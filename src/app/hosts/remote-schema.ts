@@ -1,15 +1,14 @@
 /**
  * What a host answers is untrusted, like a transcript: its `--json` output is parsed with bounds (bytes,
  * items, characters), every item checked by a zod schema (a bad item is dropped and counted, never
- * passed on), every text sanitized to one line; then items of every machine are merged and ranked.
- * Pure.
+ * passed on), every text sanitized to one line (merge.ts then merges and ranks them). Pure.
  */
 import { z } from 'zod';
 import { AGENT_IDS } from '../../transcripts/types.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import { MAX_ANSWER_BYTES } from './merge.js';
 
-/** The most of one host's answer that is read (bytes); more is an error. */
-export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+export { MAX_ANSWER_BYTES };
 /** The most items taken from one host. */
 export const MAX_ITEMS = 1000;
 
@@ -117,29 +116,4 @@ export function parseRemoteObject<T>(textIn: string, schema: z.ZodType<T>): { ok
   if (!json.ok) return json;
   const r = schema.safeParse(json.value);
   return r.success ? { ok: true, item: r.data } : { ok: false, error: "answered a session that is not recapwrap's JSON" };
-}
-
-/** An item and the machine it came from (undefined: this one). */
-export type Tagged<T> = T & { host?: string };
-
-export function tag<T extends object>(items: readonly T[], host: string | undefined): Tagged<T>[] {
-  return host === undefined ? [...items] : items.map((i) => ({ ...i, host }));
-}
-
-const time0 = (s: string) => Date.parse(s) || 0;
-
-/** Rows of every machine, newest first, at most `limit`. */
-export function mergeRows<T extends { updatedAt: string; host?: string }>(lists: readonly (readonly T[])[], limit: number): T[] {
-  return lists.flat().sort((a, b) => time0(b.updatedAt) - time0(a.updatedAt) || (a.host ?? '').localeCompare(b.host ?? '')).slice(0, limit);
-}
-
-/**
- * Hits of every machine, best first, at most `limit`. Each index ranks its own hits (bm25: lower is
- * better, and not comparable between indexes), so the lists are interleaved by rank: every machine's
- * best, then every machine's second, … ; within a rank, the better score, then the newer.
- */
-export function mergeHits<T extends { score: number; updatedAt: string; host?: string }>(lists: readonly (readonly T[])[], limit: number): T[] {
-  const ranked = lists.flatMap((l) => [...l].sort((a, b) => a.score - b.score).map((item, rank) => ({ item, rank })));
-  ranked.sort((a, b) => a.rank - b.rank || a.item.score - b.item.score || time0(b.item.updatedAt) - time0(a.item.updatedAt));
-  return ranked.slice(0, limit).map((r) => r.item);
 }

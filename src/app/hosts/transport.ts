@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { getStateDir, type Env } from '../../config/paths.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { HostSpec } from './config.js';
-import { MAX_ANSWER_BYTES } from './remote-schema.js';
+import { MAX_ANSWER_BYTES } from './merge.js';
 import { queryArgv, scriptArgv, type SshOptions } from './ssh-argv.js';
 
 /** Default seconds a host has to answer (the `hostTimeoutSeconds` option). */

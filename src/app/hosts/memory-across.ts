@@ -217,7 +217,7 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   if (c.host === undefined) return hooks.card(c, deps);
   const text = hooks.card({ ...c, cwd: c.cwdShown ?? c.cwd }, deps);
   const lines = text.split('\n');
-  lines.splice(1, 0, `host:       ${sanitizeLine(c.host)}`);
+  lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
   return lines.map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l)).join('\n');
 }
 

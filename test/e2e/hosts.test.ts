@@ -15,6 +15,9 @@ import { pollUntil } from '../helpers/poll.js';
 import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
 import { freePort, sshdUnavailable, startSshd, stopMasters, type Sshd } from '../helpers/sshd.js';
 import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
+import { runBoard } from '../../src/app/board.js';
+import { boardRemote } from '../../src/app/hosts/live-across.js';
+import type { BoardHandlers, BoardRow, BoardView } from '../../src/display/board-view.js';
 
 const why = sshdUnavailable();
 if (why) console.log(`skipping the ssh hosts tests: ${why}`);
@@ -176,6 +179,20 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       expect(next.code).toBe(0);
       expect(next.out).toContain(`host box · claude · ${join(sshd.home, 'proj', 'claude-tui')} · waiting 5m · tmux pane %7`);
       expect(next.out).toMatch(/^get there: ssh -t -F \S+ -p \d+ rwhost@127\.0\.0\.1 'tmux attach-session -t %7 \\; select-window -t %7 \\; select-pane -t %7'$/m);
+      // board --host box: the host's session is a row (agent@host), Enter shows how to get there.
+      const found = boardRemote({ host: ['box'] }, env, root, 60_000);
+      if ('error' in found) throw new Error(found.error);
+      const seen: { rows: BoardRow[][]; cards: Array<[string, string]> } = { rows: [], cards: [] };
+      let handlers!: BoardHandlers;
+      const view: BoardView = { setRows: (r) => seen.rows.push([...r]), setStatus: () => {}, showCard: (t, b) => seen.cards.push([t, b]), render: () => {}, destroy: () => {} };
+      const done = runBoard({ env, createView: (h) => ((handlers = h), view), remote: found.remote });
+      const rows = await pollUntil(() => seen.rows.find((r) => r.some((x) => x.agent === 'claude@box')), { description: "the host's row", timeoutMs: 15_000 });
+      const row = rows.find((x) => x.agent === 'claude@box') as BoardRow;
+      expect(row).toMatchObject({ key: `box:${pid}`, pane: '%7' });
+      handlers.onEnter(row);
+      expect(seen.cards[0]?.[1]).toMatch(/login test fixed[\s\S]*get there: ssh -t .*tmux attach-session -t %7/);
+      handlers.onQuit();
+      expect(await done).toBe(0);
     } finally {
       process.kill(pid);
     }

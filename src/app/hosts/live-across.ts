@@ -56,8 +56,34 @@ export function pickAcross(localStates: readonly LiveState[], remote: readonly H
   const since = best.attention?.since ?? best.stateSince;
   const what = `host ${best.host} · ${sanitizeLine(best.agent ?? best.command)} · ${sanitizeLine(best.cwd)} · ${waitKindOf(best) ?? best.state} ${formatSince(since, now)}${best.tmuxPane ? ` · tmux pane ${best.tmuxPane}` : ''}`;
   const recap = best.lastRecap?.line ? `\n${sanitizeLine(best.lastRecap.line)}` : '';
-  const go = best.tmuxPane ? `\nget there: ${sanitizeLine(commandLine(attachPaneArgv(host, best.tmuxPane)))}` : `\nget there: ${sanitizeLine(commandLine(['ssh', '-t', ...host.ssh]))} (it runs outside tmux there)`;
-  return { kind: 'remote', out: `${what}${recap}${go}\n` };
+  return { kind: 'remote', out: `${what}${recap}\n${getThere(host, best)}\n` };
+}
+
+/** The line that gets to a host's live session: attach to its tmux pane there, or log in. */
+export function getThere(host: HostSpec, s: Pick<LiveState, 'tmuxPane'>): string {
+  return s.tmuxPane ? `get there: ${sanitizeLine(commandLine(attachPaneArgv(host, s.tmuxPane)))}` : `get there: ${sanitizeLine(commandLine(['ssh', '-t', ...host.ssh]))} (it runs outside tmux there)`;
+}
+
+/** `board --host NAME | --all-hosts`: the hosts' live sessions, polled every `everyMs`; Enter shows how to get there. */
+export function boardRemote(flags: HostFlags, env: Env, cwd: string, everyMs = 10_000): { remote: import('../board.js').BoardRemote } | { error: string } {
+  const setup = setUpHosts(env, cwd, flags);
+  if ('error' in setup) return setup;
+  const hosts = setup.choice.hosts;
+  return {
+    remote: {
+      everyMs,
+      local: setup.choice.local,
+      async poll() {
+        const answers = await Promise.all(hosts.map((h) => hostLive(h, setup.ctx)));
+        return forTable(answers.flatMap((a) => a.states)) as HostLiveState[];
+      },
+      card(s: HostLiveState) {
+        const host = hosts.find((h) => h.name === s.host) as HostSpec;
+        const title = `${sanitizeLine(s.agent ?? s.command)} · ${sanitizeLine(s.cwd)}`;
+        return { title, text: `${s.lastRecap?.line ? sanitizeLine(s.lastRecap.line) : 'No recap yet for this session.'}\n\n${getThere(host, s)}` };
+      },
+    },
+  };
 }
 
 /** This machine's live sessions (as `ls` reads them). */

@@ -10,8 +10,8 @@ export function registerNext(program: Command): void {
     .description('jump to the live session that has waited longest for you (tmux pane), or print its recap card; exit 1 when none waits')
     .option('--from <pane>', 'the tmux pane you are in, skipped (default: $TMUX_PANE)')
     .option('--print', 'print the card even inside tmux, do not jump', false)
-    .option('--host <name>', 'also the live sessions of this host of the config file (repeatable)', (v: string, p: string[] | undefined) => [...(p ?? []), v])
-    .option('--all-hosts', 'also the live sessions of every host of the config file; one there is named with how to get there', false)
+    .option('--host <name>', "this host's live sessions instead of this machine's (repeatable)", (v: string, p: string[] | undefined) => [...(p ?? []), v])
+    .option('--all-hosts', "this machine's live sessions and every host's; one waiting on a host is named with how to get there", false)
     .action(async function (this: Command, options: { from?: string; print: boolean; host?: string[]; allHosts?: boolean }) {
       const { runNext } = await import('../../app/next.js');
       // --host NAME / --all-hosts (#35): a session waiting on a host is named with the ssh line that gets there.

@@ -3,6 +3,9 @@
 // rsync), one that prints junk, one that is down, one that accepts and never answers. Sessions found on
 // another host carry `host`; a failing host costs one line naming it, never a hang or a stack trace;
 // `show` of a remote session gives `ssh -t`, and `resume` lands in it on that host, in a new tmux window.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -195,6 +198,29 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       expect(await done).toBe(0);
     } finally {
       process.kill(pid);
+    }
+  }, 30_000);
+
+  it('the MCP tools take host: search_sessions, list_sessions, get_session on box; a host down is a tool error', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'recapwrap-hosts-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const body = (r: unknown) => JSON.parse(((r as CallToolResult).content[0] as { text: string }).text) as Record<string, unknown>;
+      const found = body(await client.callTool({ name: 'search_sessions', arguments: { query: 'claude', host: 'box' } }));
+      expect(found).toMatchObject({ host: 'box', count: 1, sessions: [{ id: remote.id, host: 'box', agent: 'claude' }] });
+      const listed = body(await client.callTool({ name: 'list_sessions', arguments: { host: 'box', since: '30d' } }));
+      expect(listed).toMatchObject({ host: 'box', sessions: [{ id: remote.id, host: 'box' }] });
+      const card = body(await client.callTool({ name: 'get_session', arguments: { session: remote.id, host: 'box' } }));
+      expect(card).toMatchObject({ id: remote.id, host: 'box', folder: join(sshd.home, 'proj', 'claude-tui') });
+      expect(card.resumeCommand).toEqual(expect.arrayContaining(['ssh', '-t']));
+      const down = (await client.callTool({ name: 'search_sessions', arguments: { query: 'claude', host: 'down' } })) as CallToolResult;
+      expect(down.isError).toBe(true);
+      expect((down.content[0] as { text: string }).text).toMatch(/^host down: cannot connect/);
+      const unknown = (await client.callTool({ name: 'list_sessions', arguments: { host: 'nope' } })) as CallToolResult;
+      expect((unknown.content[0] as { text: string }).text).toContain('Expected `host` to be a host of the config file (box, bare, junk, down, silent), got `nope`');
+    } finally {
+      await client.close();
     }
   }, 30_000);
 

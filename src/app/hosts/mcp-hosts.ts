@@ -29,7 +29,7 @@ function filterWords(f: RemoteFilter, now: number): string[] {
 export function createMcpHosts(env: Env, cwd: string): McpHosts {
   const setup = (host: string) => {
     const s = setUpHosts(env, cwd, { host: [host] });
-    if ('error' in s) throw new Error(s.error);
+    if ('error' in s) throw new Error(s.error.replace('`--host`', '`host`'));
     return s;
   };
   async function ask<T>(host: string, words: string[], schema: Parameters<typeof parseRemoteList<T>>[1]): Promise<(T & { host: string })[]> {

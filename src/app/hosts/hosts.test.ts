@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../config/load.js';
+import { loadHosts } from './hosts.js';
 import { chooseHosts, parseHosts } from './config.js';
 import { parseProbe } from './doctor-hosts.js';
 import { mergeHits, mergeRows } from './merge.js';
@@ -35,6 +40,27 @@ describe('hosts in the config file', () => {
     expect(chooseHosts(hosts, { host: ['c'] })).toEqual({ error: 'Expected `--host` to be a host of the config file (a, b), got `c`' });
     expect(chooseHosts([], { allHosts: true })).toHaveProperty('error');
     expect(chooseHosts(hosts, { allHosts: true, host: ['a'] })).toHaveProperty('error');
+  });
+});
+
+describe('hosts in a real config file', () => {
+  it('is read by the config loader (not an unknown option), the project file winning', () => {
+    const root = mkdtempSync(join(tmpdir(), 'rw-hosts-cfg-'));
+    try {
+      mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
+      mkdirSync(join(root, 'home', 'proj'), { recursive: true });
+      writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: ['devbox', { name: 'bad' }, 'x y'], hostTimeoutSeconds: 2 }));
+      const env = { HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'cfg') };
+      expect(resolveConfig({ env, cwd: join(root, 'home') }).problems).toEqual([]);
+      const loaded = loadHosts(env, join(root, 'home'));
+      expect(loaded.hosts.map((h) => h.name)).toEqual(['devbox', 'bad']);
+      expect(loaded.options.hostTimeoutSeconds).toBe(2);
+      expect(loaded.warnings).toEqual([expect.stringContaining('`hosts[2]` in ' + join(root, 'cfg', 'recapwrap', 'config.json'))]);
+      writeFileSync(join(root, 'home', 'proj', '.recapwrap.json'), JSON.stringify({ hosts: ['gpu'] }));
+      expect(loadHosts(env, join(root, 'home', 'proj')).hosts.map((h) => h.name)).toEqual(['gpu']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

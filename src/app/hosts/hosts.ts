@@ -22,11 +22,6 @@ export interface HostFlags {
   allHosts?: boolean;
 }
 
-/** Whether a command was asked about other machines at all. */
-export function wantsHosts(flags: HostFlags): boolean {
-  return Boolean(flags.allHosts || (flags.host && flags.host.length));
-}
-
 export function loadHosts(env: Env, cwd: string): { options: Options; hosts: HostSpec[]; warnings: string[] } {
   const config = resolveConfig({ env, cwd });
   const parsed = parseHosts(config.hosts?.value, config.hosts?.file);
@@ -43,7 +38,3 @@ export function setUpHosts(env: Env, cwd: string, flags: HostFlags): HostsSetup 
 
 export const warningLines = (warnings: readonly string[]) => warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
 
-/** `commander` collector for a repeatable `--host NAME`. */
-export function collectHost(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}

@@ -28,7 +28,7 @@ async function hostLive(host: HostSpec, ctx: HostContext): Promise<{ states: Hos
   return { states: parsed.items.map((s) => ({ ...(s as LiveState), socketPath: null, host: host.name })), err: note };
 }
 
-export interface LiveAcross { local: boolean; localStates?: LiveState[]; remote: HostLiveState[]; hosts: HostSpec[]; err: string }
+export interface LiveAcross { local: boolean; remote: HostLiveState[]; hosts: HostSpec[]; err: string }
 
 /** The live sessions of the chosen machines (this one's read by the caller when `local`). */
 export async function liveAcrossHosts(flags: HostFlags, env: Env, cwd: string): Promise<LiveAcross | { error: string }> {

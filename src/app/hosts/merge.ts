@@ -9,10 +9,6 @@ export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** An item and the machine it came from (undefined: this one). */
 export type Tagged<T> = T & { host?: string };
 
-export function tag<T extends object>(items: readonly T[], host: string | undefined): Tagged<T>[] {
-  return host === undefined ? [...items] : items.map((i) => ({ ...i, host }));
-}
-
 const time0 = (s: string) => Date.parse(s) || 0;
 
 /** Rows of every machine, newest first, at most `limit`. */

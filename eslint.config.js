@@ -58,6 +58,11 @@ export const PURE_FILES = [
   'src/app/wrap/recap-room.ts',
   'src/util/shell-quote.ts',
   'src/util/tmux-version.ts',
+  // many machines (#35)
+  'src/app/hosts/config.ts',
+  'src/app/hosts/ssh-argv.ts',
+  'src/app/hosts/remote-schema.ts',
+  'src/app/hosts/merge.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -25,11 +25,24 @@ const WATCH_DEBOUNCE_MS = 100;
 // Same order and wording as `ls`: newest first, the recap without its label.
 export function boardRows(states: readonly LiveState[], now: number, home = homedir()): BoardRow[] {
   // Sessions that wait for you first (#21), then newest first as in ls (sort is stable).
-  return orderLiveStates(states).sort(compareByAttention).map((s) => ({ key: String(s.pid), ...liveRow(s, now, home, 24) }));
+  // A host's session (#35) is keyed by host and pid: pids of two machines may be equal.
+  return orderLiveStates(states).sort(compareByAttention).map((s) => ({ key: liveKey(s), ...liveRow(s, now, home, 24) }));
+}
+
+const liveKey = (s: LiveState & { host?: string }) => (s.host === undefined ? String(s.pid) : `${s.host}:${s.pid}`);
+
+/** The hosts' live sessions (#35, app/hosts/live-across.ts): polled; Enter on one shows how to get there. */
+export interface BoardRemote {
+  poll(): Promise<Array<LiveState & { host?: string }>>;
+  card(s: LiveState & { host?: string }): { title: string; text: string };
+  everyMs: number;
+  /** This machine's sessions too (false: `--host NAME` alone). */
+  local: boolean;
 }
 
 export interface BoardOptions {
   env: Env;
+  remote?: BoardRemote;
   /** Build the view (tests may pass their own). */
   createView(handlers: BoardHandlers): BoardView;
 }
@@ -52,15 +65,30 @@ export async function runBoard(options: BoardOptions): Promise<number> {
   let finish: (code: number) => void = () => {};
   const done = new Promise<number>((resolve) => (finish = resolve));
 
+  let local: LiveState[] = [];
+  let remote: Array<LiveState & { host?: string }> = [];
   const refresh = () => {
-    states = readLiveStates(stateDir, { prune: true });
+    local = options.remote?.local === false ? [] : readLiveStates(stateDir, { prune: true });
+    states = [...local, ...remote];
     view?.setRows(boardRows(states, Date.now()));
   };
-  const find = (row: BoardRow) => states.find((s) => String(s.pid) === row.key);
+  const find = (row: BoardRow) => states.find((s) => liveKey(s) === row.key);
+  let remoteTimer: NodeJS.Timeout | undefined;
+  const pollRemote = async () => {
+    if (!options.remote) return;
+    remote = await options.remote.poll();
+    refresh();
+    if (view) remoteTimer = setTimeout(() => void pollRemote(), options.remote.everyMs);
+  };
 
   const onEnter = (row: BoardRow) => {
     const s = find(row);
     if (!s) return;
+    if ((s as { host?: string }).host !== undefined && options.remote) {
+      const card = options.remote.card(s);
+      view?.showCard(card.title, card.text);
+      return;
+    }
     if (env.TMUX && s.tmuxPane) {
       const pane = s.tmuxPane;
       void (async () => {
@@ -104,6 +132,10 @@ export async function runBoard(options: BoardOptions): Promise<number> {
     const s = find(row);
     if (!s) return;
     const name = nameLiveState(s, homedir());
+    if ((s as { host?: string }).host !== undefined) {
+      view?.setStatus(`${name} runs on host ${(s as { host?: string }).host}: press Enter for how to get there`);
+      return;
+    }
     if (isPlainCommand(s)) {
       view?.setStatus(`${name} is a command, not an agent: no recap`);
       return;
@@ -119,6 +151,7 @@ export async function runBoard(options: BoardOptions): Promise<number> {
   const cleanup = (code: number) => {
     watcher?.close();
     if (ageTimer) clearInterval(ageTimer);
+    if (remoteTimer) clearTimeout(remoteTimer);
     if (debounce) clearTimeout(debounce);
     view?.destroy();
     view = undefined;
@@ -136,6 +169,7 @@ export async function runBoard(options: BoardOptions): Promise<number> {
   try {
     view = options.createView({ onEnter, onRecap, onQuit: () => cleanup(0), fitRecap: fitRecapCell });
     refresh();
+    void pollRemote();
     watcher = watch(stateDir, () => {
       if (debounce) clearTimeout(debounce);
       debounce = setTimeout(refresh, WATCH_DEBOUNCE_MS);

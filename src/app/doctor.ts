@@ -380,5 +380,7 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   // Session memory: on or off, the index, its SQLite (loaded here only: better-sqlite3 is native).
   results.push(...(await import('./doctor-memory.js')).checkMemory(env, process.cwd()));
   results.push(...(await checkMcp(env)));
+  // Each host of the config file (#35): reachable, its recapwrap, its agents.
+  results.push(...(await (await import('./hosts/doctor-hosts.js')).checkHosts(env)));
   return { results, code: doctorExitCode(results) };
 }

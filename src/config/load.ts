@@ -27,6 +27,8 @@ export interface ResolvedConfig {
   sources: Record<keyof Options, { source: OptionSource; where?: string }>;
   problems: ConfigProblem[];
   files: { global: string; project?: string };
+  /** The raw `hosts` of the nearest file that has them (checked by app/hosts/config.ts), and that file. */
+  hosts?: { value: unknown; file: string };
 }
 
 /**
@@ -146,10 +148,15 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     (options as Record<string, unknown>)[spec.name] = result.value;
     sources[spec.name as keyof Options] = { source, where };
   };
+  let hosts: ResolvedConfig['hosts'];
   const layers: Array<[OptionSource, string, Record<string, unknown>]> = [['global file', globalFile, readConfigFile(globalFile, 'global file', problems)]];
   if (projectFile && resolve(projectFile) !== resolve(globalFile)) layers.push(['project file', projectFile, readConfigFile(projectFile, 'project file', problems)]);
   for (const [source, file, values] of layers) {
     for (const [key, raw] of Object.entries(values)) {
+      if (key === 'hosts') {
+        hosts = { value: raw, file };
+        continue;
+      }
       const spec = (OPTIONS as readonly OptionSpec[]).find((o) => o.name === key);
       if (!spec) {
         problems.push({ source, where: file, message: `Unknown option \`${key}\` in ${file} (known: ${OPTIONS.map((o) => o.name).join(', ')})` });
@@ -167,7 +174,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     const spec = (OPTIONS as readonly OptionSpec[]).find((o) => o.name === name);
     if (spec && raw !== undefined) apply(spec, raw, 'flag', `--${'flag' in spec ? spec.flag : name}`);
   }
-  return { options, sources, problems, files: { global: globalFile, project: projectFile } };
+  return { options, sources, problems, files: { global: globalFile, project: projectFile }, ...(hosts ? { hosts } : {}) };
 }
 
 /** Declare the table's flags on a commander command (the wrapper's default action). */

@@ -70,6 +70,8 @@ export const OPTIONS = [
   // session memory (#25)
   { name: 'memory', type: 'boolean', default: true, env: 'RECAPWRAP_MEMORY', description: 'keep the session index (<state>/index.db) that `sessions`, `search` and `show` read; false = nothing is indexed or written' },
   { name: 'memoryFolders', type: 'string', default: '', env: 'RECAPWRAP_MEMORY_FOLDERS', description: "index only sessions in these folders and below (a ':'-separated list, ~ for home; empty = every folder)" },
+  // many machines (#35)
+  { name: 'hostTimeoutSeconds', type: 'number', default: 5, min: 1, max: 600, unit: 's', env: 'RECAPWRAP_HOST_TIMEOUT', description: 'with --host/--all-hosts: give up on a host that has not answered in this long (a `timeout` of its own in `hosts` wins)' },
 ] as const satisfies readonly OptionSpec[];
 
 export type OptionName = (typeof OPTIONS)[number]['name'];

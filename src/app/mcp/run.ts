@@ -27,7 +27,7 @@ export async function runMcp(input: RunMcpOptions): Promise<number> {
   await runMcpServer({
     version: input.version,
     log,
-    ctx: { cwd, now: Date.now, answerer: createAnswerer(config.options, env, log) },
+    ctx: { cwd, now: Date.now, answerer: createAnswerer(config.options, env, log), hosts: (await import('../hosts/mcp-hosts.js')).createMcpHosts(env, cwd) },
     openMemory: async () => {
       const { openSessionMemory } = await import('../memory/api.js');
       const memory = await openSessionMemory({ env, options: config.options, cwd });

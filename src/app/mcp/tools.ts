@@ -31,6 +31,8 @@ export interface ToolContext {
   now(): number;
   /** Answers a question with a model, when the user allowed one for past sessions; else why not. */
   answerer: { ask(input: QuestionInput): Promise<AnswerResult> } | { unavailable: string };
+  /** The hosts of the config file, for a tool's `host` argument (#35); absent: no host is asked. */
+  hosts?: import('../hosts/mcp-hosts.js').McpHosts;
 }
 
 export const SEARCH_LIMIT_DEFAULT = 10;
@@ -63,6 +65,7 @@ const limitSchema = (def: number) => {
   return z.number(e).int(e).min(1, e).max(LIMIT_MAX, e).optional().describe(`how many sessions at most (default ${def}, max ${LIMIT_MAX})`);
 };
 const sessionSchema = text('session', REF_TEXT, REF_MAX_CHARS).describe(`which session: ${REF_TEXT}`);
+const hostSchema = text('host', 'a host of the config file', 64).optional().describe('another machine of the user\'s config (`hosts`), asked over ssh; omit for this machine');
 
 export const TOOL_INPUTS = {
   search_sessions: {
@@ -70,14 +73,16 @@ export const TOOL_INPUTS = {
     agent: agentSchema,
     folder: folderSchema,
     limit: limitSchema(SEARCH_LIMIT_DEFAULT),
+    host: hostSchema,
   },
   list_sessions: {
     agent: agentSchema,
     folder: folderSchema,
     since: text('since', 'an age like 30m, 12h, 3d or 2w, or an ISO date', 40).optional().describe('only sessions active since: an age like 30m, 12h, 3d, 2w, or an ISO date (2026-11-20)'),
     limit: limitSchema(LIST_LIMIT_DEFAULT),
+    host: hostSchema,
   },
-  get_session: { session: sessionSchema },
+  get_session: { session: sessionSchema, host: hostSchema },
   query_session: {
     session: sessionSchema,
     question: text('question', 'a question about the session', 2000).describe('what you want to know about that session'),
@@ -172,13 +177,27 @@ export function resolveSession(memory: McpMemory, ref: string, cwd: string): Ses
   );
 }
 
+// A tool's `host` (#35): the host's answer, or its one-line failure as a tool error.
+async function onHost<T>(ctx: ToolContext, ask: (hosts: NonNullable<ToolContext['hosts']>) => Promise<T>): Promise<T> {
+  if (!ctx.hosts) throw new ToolError('No hosts are configured for this server (`hosts` in the recapwrap config file).');
+  try {
+    return await ask(ctx.hosts);
+  } catch (error) {
+    throw new ToolError(sanitizeLine((error as Error).message));
+  }
+}
+
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export async function searchSessions(args: { query: string; agent?: string; folder?: string; limit?: number }, ctx: ToolContext): Promise<unknown> {
+export async function searchSessions(args: { query: string; agent?: string; folder?: string; limit?: number; host?: string }, ctx: ToolContext): Promise<unknown> {
   const query = args.query.trim();
   if (!query) throw new ToolError('Expected `query` to be some words to look for, got only spaces');
+  if (args.host) {
+    const hits = await onHost(ctx, (h) => h.search(args.host as string, query, { ...args, limit: args.limit ?? SEARCH_LIMIT_DEFAULT }));
+    return { query, host: args.host, count: hits.length, sessions: hits.map((hit) => ({ ...rowSummary(hit), host: hit.host, snippet: hit.snippet })) };
+  }
   const memory = await ctx.memory();
   const hits = memory.search(query, filterOf(args, ctx, SEARCH_LIMIT_DEFAULT));
   return {
@@ -189,19 +208,27 @@ export async function searchSessions(args: { query: string; agent?: string; fold
   };
 }
 
-export async function listSessions(args: { agent?: string; folder?: string; since?: string; limit?: number }, ctx: ToolContext): Promise<unknown> {
+export async function listSessions(args: { agent?: string; folder?: string; since?: string; limit?: number; host?: string }, ctx: ToolContext): Promise<unknown> {
   const filter = filterOf(args, ctx, LIST_LIMIT_DEFAULT);
   if (args.since !== undefined) {
     const since = parseSince(args.since, ctx.now());
     if (since === undefined) throw new ToolError(`Expected \`since\` to be an age like 30m, 12h, 3d or 2w, or an ISO date, got \`${args.since}\``);
     filter.since = since;
   }
+  if (args.host) {
+    const rows = await onHost(ctx, (h) => h.list(args.host as string, { ...args, folder: args.folder, since: filter.since, limit: filter.limit ?? LIST_LIMIT_DEFAULT }));
+    return { host: args.host, count: rows.length, sessions: rows.map((row) => ({ ...rowSummary(row), host: row.host })) };
+  }
   const memory = await ctx.memory();
   const rows = memory.list(filter);
   return { count: rows.length, sessions: rows.map(rowSummary) };
 }
 
-export async function getSession(args: { session: string }, ctx: ToolContext): Promise<unknown> {
+export async function getSession(args: { session: string; host?: string }, ctx: ToolContext): Promise<unknown> {
+  if (args.host) {
+    const card = await onHost(ctx, (h) => h.card(args.host as string, args.session));
+    return { ...card, folder: card.cwd };
+  }
   const memory = await ctx.memory();
   const row = resolveSession(memory, args.session, ctx.cwd);
   const card = memory.card(row.id);

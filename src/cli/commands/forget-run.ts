@@ -9,7 +9,7 @@ import { getHomeDir } from '../../config/paths.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import type { ForgetOutcome, SessionMemory, SessionRow } from '../../app/memory/api.js';
-import type { MemoryCliOptions, MemoryDeps } from './memory-run.js';
+import type { MemoryCliOptions, MemoryDeps } from './memory-options.js';
 
 interface Result { out: string; err: string; code: number }
 

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { formatExpected, resolveConfig } from '../../config/load.js';
-import { getHomeDir, type Env } from '../../config/paths.js';
+import { getHomeDir } from '../../config/paths.js';
 import { looksLikeId, normalizeUserName } from '../../memory/names.js';
 import { HIT_END, HIT_START } from '../../memory/types.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
@@ -15,42 +15,9 @@ import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
 import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
+import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
-export type MemoryVerb = 'index' | 'sessions' | 'search' | 'show' | 'name' | 'forget';
-
-export interface MemoryCliOptions {
-  rebuild?: boolean;
-  json?: boolean;
-  here?: boolean;
-  folder?: string;
-  agent?: string;
-  since?: string;
-  limit?: string;
-  /** forget: do not ask on a terminal. */
-  yes?: boolean;
-  // index --summarize (index-summarize.ts)
-  summarize?: boolean;
-  session?: string;
-  generator?: string;
-  model?: string;
-  llm?: boolean;
-}
-
-export interface MemoryDeps {
-  env: Env;
-  cwd: string;
-  now: number;
-  /** Terminal width (Infinity when not a terminal). */
-  columns: number;
-  /** Highlight matches (stdout is a terminal and NO_COLOR is unset). */
-  color: boolean;
-  /** Writes progress to a terminal (stderr); absent when stderr is not one. */
-  progress?: (text: string) => void;
-  /** Lines said as work goes (stderr), e.g. index --summarize's plan before anything is sent. */
-  log?: (text: string) => void;
-  /** Asks a yes/no question on the terminal (stdin and stderr are one); absent otherwise. */
-  confirm?: (question: string) => Promise<boolean>;
-}
+export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
 interface Result { out: string; err: string; code: number }
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
@@ -230,6 +197,12 @@ async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
 }
 
 export async function runMemoryCommand(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  // --host NAME / --all-hosts (#35): this machine's JSON answer merged with the hosts' (app/hosts).
+  if (options.allHosts || options.host?.length || options.pull) {
+    const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');
+    const runLocal = (o: MemoryCliOptions) => runMemoryCommand(verb, args, { ...o, host: undefined, allHosts: false, pull: false }, deps);
+    return runAcrossHosts(verb, args, options, deps, { runLocal, rowLine, card, renderSnippet, parseAge });
+  }
   const r = await runOpened(verb, args, options, deps);
   return options.json ? jsonOnFailure(r) : r;
 }

@@ -14,7 +14,9 @@ function filters(cmd: Command): Command {
     .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
     .option('--since <age>', 'only sessions active in this time: 30m, 12h, 3d, 2w')
     .option('--limit <n>', 'at most this many')
-    .option('--json', 'print JSON', false);
+    .option('--json', 'print JSON', false)
+    .option('--host <name>', 'ask this host of the config file instead of this machine (repeatable)', collectHosts)
+    .option('--all-hosts', 'this machine and every host of the config file (over ssh; each item from a host carries `host`)', false);
 }
 
 // A yes/no question on the terminal (stderr, so stdout stays the result): yes only for y or yes; Ctrl-D or
@@ -33,6 +35,9 @@ async function confirmOnTerminal(question: string): Promise<boolean> {
     rl.close();
   }
 }
+
+// --host NAME, repeatable (#35).
+const collectHosts = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 async function run(cmd: Command, verb: MemoryVerb, args: string[], options: MemoryCliOptions): Promise<void> {
   const { runMemoryCommand } = await import('./memory-run.js');
@@ -64,6 +69,9 @@ export function registerMemory(program: Command): void {
     .option('--generator <name>', 'with --summarize: who writes them (auto|agent|openai|anthropic)')
     .option('--model <model>', 'with --summarize: the model')
     .option('--no-llm', 'with --summarize: send nothing (model summaries are then off)')
+    .option('--host <name>', "with --pull: this host of the config file (repeatable)", collectHosts)
+    .option('--all-hosts', 'with --pull: every host of the config file', false)
+    .option('--pull', "copy the hosts' agent session files here with rsync over ssh (add-only) and index them, tagged with the host", false)
     .action(async function (this: Command, options: MemoryCliOptions) {
       await run(this, 'index', [], options);
     });
@@ -83,6 +91,8 @@ export function registerMemory(program: Command): void {
     .description("one session's card: name, summary, done/next, files, stats, transcript, the command that resumes it")
     .argument('<ref>', 'session id, id prefix, name or @@name')
     .option('--json', 'print the card as JSON', false)
+    .option('--host <name>', 'look on this host of the config file instead of this machine (repeatable)', collectHosts)
+    .option('--all-hosts', 'look on this machine and every host of the config file', false)
     .action(async function (this: Command, ref: string, options: MemoryCliOptions) {
       await run(this, 'show', [ref], options);
     });

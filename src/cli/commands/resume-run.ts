@@ -24,6 +24,9 @@ export interface ResumeCliOptions {
   all?: boolean;
   /** Also type the recap's next step into the agent's input as a draft (never sent). */
   next?: boolean;
+  // many machines (#35): app/hosts
+  host?: string[];
+  allHosts?: boolean;
 }
 
 type PastSession = import('../../app/resume.js').PastSession;
@@ -92,6 +95,15 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const limit = limited.value;
   const cwd = resolve(options.cwd ?? deps.cwd);
   const config = resolveConfig({ env: deps.env, cwd });
+  // --host NAME / --all-hosts (#35): REF is found on those machines; one of a host resumes there (app/hosts).
+  if (options.allHosts || options.host?.length) {
+    if (query === undefined || options.list || options.json || pick !== undefined) return { out: '', err: 'recapwrap: with --host or --all-hosts, give the session to resume (find it with `recapwrap search --all-hosts`)\n', code: 2 };
+    const { resumeAcrossHosts } = await import('../../app/hosts/resume-across.js');
+    const runLocal = async () => (await import('./memory-run.js')).runMemoryCommand('show', [query], { json: true }, { env: deps.env, cwd, now: deps.now, columns: Number.POSITIVE_INFINITY, color: false });
+    const across = await resumeAcrossHosts(query, options, { env: deps.env, cwd, now: deps.now, runLocal });
+    if (across.kind === 'done') return { out: '', err: across.err, code: across.code };
+    if (across.err) process.stderr.write(across.err);
+  }
   // REF naming one session of the index (any folder): relaunch it at once; otherwise it filters the list.
   if (query !== undefined && !options.list && !options.json && pick === undefined) {
     const planRef =

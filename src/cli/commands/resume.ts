@@ -22,6 +22,8 @@ export function registerResume(program: Command): void {
     .option('--pick <n>', 'resume session N of the list without asking')
     .option('--limit <n>', 'read at most this many sessions (newest first)', '30')
     .option('--next', "also type the recap's next step into the agent's input once it is ready (never sent)", false)
+    .option('--host <name>', 'REF is on this host of the config file: resume it there over ssh (in tmux: a new window); repeatable', (v: string, p: string[] | undefined) => [...(p ?? []), v])
+    .option('--all-hosts', 'look for REF on this machine and every host of the config file', false)
     .action(async function (this: Command, query: string | undefined, options: ResumeCliOptions) {
       const deps: ResumeDeps = {
         env: process.env,

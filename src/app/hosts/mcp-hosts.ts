@@ -1,0 +1,59 @@
+/**
+ * The MCP tools' `host` argument: search_sessions, list_sessions and get_session asked of a host of the
+ * config file (its own recapwrap over ssh, or its pulled copy), its answer checked like every host's.
+ * A failure is an Error with one line naming the host (the tools turn it into a tool error).
+ */
+import type { Env } from '../../config/paths.js';
+import type { SearchHit, SessionCard, SessionRow } from '../memory/api.js';
+import { findCards, type AcrossDeps } from './memory-across.js';
+import { setUpHosts } from './hosts.js';
+import { parseRemoteList, remoteHitSchema, remoteRowSchema } from './remote-schema.js';
+import { askHost } from './transport.js';
+
+export interface RemoteFilter { agent?: string; folder?: string; since?: number; limit: number }
+
+export interface McpHosts {
+  search(host: string, query: string, filter: RemoteFilter): Promise<(SearchHit & { host: string })[]>;
+  list(host: string, filter: RemoteFilter): Promise<(SessionRow & { host: string })[]>;
+  card(host: string, ref: string): Promise<SessionCard & { host: string }>;
+}
+
+function filterWords(f: RemoteFilter, now: number): string[] {
+  const w: string[] = ['--limit', String(f.limit)];
+  if (f.agent) w.push('--agent', f.agent);
+  if (f.folder) w.push('--folder', f.folder);
+  if (f.since !== undefined) w.push('--since', `${Math.max(1, Math.ceil((now - f.since) / 60_000))}m`);
+  return w;
+}
+
+export function createMcpHosts(env: Env, cwd: string): McpHosts {
+  const setup = (host: string) => {
+    const s = setUpHosts(env, cwd, { host: [host] });
+    if ('error' in s) throw new Error(s.error.replace('`--host`', '`host`'));
+    return s;
+  };
+  async function ask<T>(host: string, words: string[], schema: Parameters<typeof parseRemoteList<T>>[1]): Promise<(T & { host: string })[]> {
+    const s = setup(host);
+    const spec = s.choice.hosts[0];
+    if (!spec) throw new Error(`no host ${host}`);
+    const answer = await askHost(spec, words, s.ctx);
+    if (!answer.ok) throw new Error(`host ${host}: ${answer.problem}`);
+    if (answer.code !== 0 && answer.code !== 1) throw new Error(`host ${host}: recapwrap there failed (exit ${answer.code})`);
+    const parsed = parseRemoteList(answer.stdout, schema);
+    if (!parsed.ok) throw new Error(`host ${host}: ${parsed.error}`);
+    return parsed.items.map((i) => ({ ...i, host }));
+  }
+  return {
+    search: async (host, query, f) => (await ask(host, ['search', '--json', ...filterWords(f, Date.now()), '--', query], remoteHitSchema)) as (SearchHit & { host: string })[],
+    list: async (host, f) => (await ask(host, ['sessions', '--json', ...filterWords(f, Date.now())], remoteRowSchema)) as (SessionRow & { host: string })[],
+    async card(host, ref) {
+      const s = setup(host);
+      const deps: AcrossDeps = { env, cwd, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };
+      const found = await findCards(ref, s, deps, { runLocal: async () => ({ out: '', err: '', code: 1 }) }, {});
+      if ('code' in found) throw new Error(found.err.trim());
+      const card = found.cards[0];
+      if (!card || card.host === undefined) throw new Error(`${found.err.trim() ? `${found.err.trim()}; ` : ''}no session matches "${ref}" on host ${host}`.replace(/recapwrap: /g, ''));
+      return card as SessionCard & { host: string };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * Items of every machine merged and ranked (rows newest first, hits by each index's own rank). Pure, and
+ * without zod: loaded before the hosts answer.
+ */
+
+/** The most of one host's answer that is read (bytes); more is an error. */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** An item and the machine it came from (undefined: this one). */
+export type Tagged<T> = T & { host?: string };
+
+const time0 = (s: string) => Date.parse(s) || 0;
+
+/** Rows of every machine, newest first, at most `limit`. */
+export function mergeRows<T extends { updatedAt: string; host?: string }>(lists: readonly (readonly T[])[], limit: number): T[] {
+  return lists.flat().sort((a, b) => time0(b.updatedAt) - time0(a.updatedAt) || (a.host ?? '').localeCompare(b.host ?? '')).slice(0, limit);
+}
+
+/**
+ * Hits of every machine, best first, at most `limit`. Each index ranks its own hits (bm25: lower is
+ * better, and not comparable between indexes), so the lists are interleaved by rank: every machine's
+ * best, then every machine's second, … ; within a rank, the better score, then the newer.
+ */
+export function mergeHits<T extends { score: number; updatedAt: string; host?: string }>(lists: readonly (readonly T[])[], limit: number): T[] {
+  const ranked = lists.flatMap((l) => [...l].sort((a, b) => a.score - b.score).map((item, rank) => ({ item, rank })));
+  ranked.sort((a, b) => a.rank - b.rank || a.item.score - b.item.score || time0(b.item.updatedAt) - time0(a.item.updatedAt));
+  return ranked.slice(0, limit).map((r) => r.item);
+}

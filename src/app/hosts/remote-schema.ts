@@ -1,0 +1,119 @@
+/**
+ * What a host answers is untrusted, like a transcript: its `--json` output is parsed with bounds (bytes,
+ * items, characters), every item checked by a zod schema (a bad item is dropped and counted, never
+ * passed on), every text sanitized to one line (merge.ts then merges and ranks them). Pure.
+ */
+import { z } from 'zod';
+import { AGENT_IDS } from '../../transcripts/types.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { MAX_ANSWER_BYTES } from './merge.js';
+
+export { MAX_ANSWER_BYTES };
+/** The most items taken from one host. */
+export const MAX_ITEMS = 1000;
+
+const text = (max: number) => z.string().max(64 * 1024).transform((s) => sanitizeLine(s).slice(0, max));
+const optText = (max: number) => text(max).optional().catch(undefined);
+const time = z.string().max(64).refine((s) => Number.isFinite(Date.parse(s)));
+const count = z.number().int().min(0).max(1e9).catch(0);
+const list = (max: number, items: number) => z.array(z.unknown()).max(100_000).transform((a) => a.slice(0, items).filter((x): x is string => typeof x === 'string').map((s) => sanitizeLine(s).slice(0, max))).catch([]);
+
+export const remoteRowSchema = z.object({
+  id: z.string().min(1).max(200).transform(sanitizeLine).refine((s) => s.length > 0),
+  agent: z.enum(AGENT_IDS),
+  cwd: text(4096).catch(''),
+  cwdShown: optText(4096),
+  project: text(200).catch(''),
+  name: text(120).refine((s) => s.length > 0),
+  title: optText(500),
+  headline: text(500).catch(''),
+  createdAt: time,
+  updatedAt: time,
+  transcript: text(4096).catch(''),
+  transcriptExists: z.boolean().catch(true),
+  model: optText(200),
+  gitBranch: optText(200),
+  counts: z.object({ prompts: count, turns: count, toolCalls: count }).catch({ prompts: 0, turns: 0, toolCalls: 0 }),
+  status: text(40).catch('idle'),
+  tags: list(60, 50),
+  generator: z.object({ type: text(40), model: optText(200) }).catch({ type: 'heuristic' }),
+  userNamed: z.boolean().catch(false),
+});
+export type RemoteRow = z.infer<typeof remoteRowSchema>;
+
+export const remoteHitSchema = remoteRowSchema.extend({
+  snippet: text(2000).catch(''),
+  score: z.number().finite().catch(0),
+});
+export type RemoteHit = z.infer<typeof remoteHitSchema>;
+
+export const remoteCardSchema = remoteRowSchema.extend({
+  done: list(500, 50),
+  next: list(500, 20),
+  artifacts: z
+    .array(z.object({ kind: text(20), label: text(500), locator: text(4096) }).catch({ kind: '', label: '', locator: '' }))
+    .max(100_000)
+    .transform((a) => a.filter((x) => x.kind !== '').slice(0, 200))
+    .catch([]),
+  line: text(1000).catch(''),
+  language: text(20).catch('en'),
+  description: optText(2000),
+  summary: optText(8000),
+});
+export type RemoteCard = z.infer<typeof remoteCardSchema>;
+
+const ACTIVITY = ['working', 'waiting', 'idle', 'exited'] as const;
+const nullableText = (max: number) => text(max).nullable().catch(null);
+export const remoteLiveSchema = z.object({
+  version: z.number().catch(1),
+  pid: z.number().int().positive(),
+  agent: nullableText(40),
+  command: text(200).catch(''),
+  cwd: text(4096),
+  sessionFile: nullableText(4096),
+  sessionId: nullableText(200),
+  tmuxPane: z.string().max(40).regex(/^%\d+$/).nullable().catch(null),
+  state: z.enum(ACTIVITY).catch('idle'),
+  stateSince: time.catch(''),
+  lastFocusAt: time.nullable().catch(null),
+  lastRecap: z.object({ line: text(1000), stamp: text(200).catch(''), createdAt: text(64).catch('') }).nullable().catch(null),
+  attention: z.object({ event: z.enum(['waiting', 'done', 'error']), since: time }).nullable().optional().catch(null),
+  socketPath: z.unknown().transform(() => null),
+  startedAt: time.catch(''),
+  updatedAt: time.catch(''),
+});
+export type RemoteLive = z.infer<typeof remoteLiveSchema>;
+
+export type Parsed<T> = { ok: true; items: T[]; dropped: number } | { ok: false; error: string };
+
+function parseJson(textIn: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (textIn.length > MAX_ANSWER_BYTES) return { ok: false, error: 'answered more than 8 MB' };
+  try {
+    return { ok: true, value: JSON.parse(textIn) as unknown };
+  } catch {
+    return { ok: false, error: "answered something that is not recapwrap's JSON" };
+  }
+}
+
+/** A host's JSON array, each item checked by `schema`; bad items dropped (counted). */
+export function parseRemoteList<T>(textIn: string, schema: z.ZodType<T>): Parsed<T> {
+  const json = parseJson(textIn);
+  if (!json.ok) return json;
+  if (!Array.isArray(json.value)) return { ok: false, error: "answered something that is not recapwrap's JSON (not a list)" };
+  const items: T[] = [];
+  let dropped = 0;
+  for (const raw of json.value.slice(0, MAX_ITEMS)) {
+    const r = schema.safeParse(raw);
+    if (r.success) items.push(r.data);
+    else dropped++;
+  }
+  return { ok: true, items, dropped: dropped + Math.max(0, json.value.length - MAX_ITEMS) };
+}
+
+/** A host's one JSON object (a card), checked by `schema`. */
+export function parseRemoteObject<T>(textIn: string, schema: z.ZodType<T>): { ok: true; item: T } | { ok: false; error: string } {
+  const json = parseJson(textIn);
+  if (!json.ok) return json;
+  const r = schema.safeParse(json.value);
+  return r.success ? { ok: true, item: r.data } : { ok: false, error: "answered a session that is not recapwrap's JSON" };
+}

@@ -1,0 +1,61 @@
+/**
+ * `recapwrap resume REF --host NAME | --all-hosts`: find the one session REF names on the chosen
+ * machines; one of this machine resumes as usual, one of a host resumes there through `ssh -t HOST 'cd
+ * DIR && recapwrap AGENT …'` — inside tmux in a new window named after the session, else in this terminal.
+ */
+import { spawn } from 'node:child_process';
+import type { Env } from '../../config/paths.js';
+import { runTmux } from '../../display/tmux.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import type { AcrossOptions } from './memory-across.js';
+import { findCards } from './memory-across.js';
+import { setUpHosts, warningLines } from './hosts.js';
+import { commandLine } from './ssh-argv.js';
+
+export type RemoteResume =
+  | { kind: 'local'; err: string }
+  | { kind: 'done'; code: number; err: string };
+
+/** Runs argv in this terminal; resolves with its exit code. */
+function runHere(argv: readonly string[], env: Env): Promise<number> {
+  return new Promise((resolveRun) => {
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: 'inherit', env: env as NodeJS.ProcessEnv });
+    child.on('error', () => resolveRun(127));
+    child.on('exit', (code, signal) => resolveRun(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/** A tmux window name from a session name: short, printable. */
+export function windowName(name: string): string {
+  return sanitizeLine(name).replace(/[^\w.@:+-]/g, '-').slice(0, 30) || 'recapwrap';
+}
+
+export async function resumeAcrossHosts(
+  ref: string, flags: AcrossOptions,
+  input: { env: Env; cwd: string; now: number; runLocal: () => Promise<{ out: string; err: string; code: number }> },
+): Promise<RemoteResume> {
+  const setup = setUpHosts(input.env, input.cwd, flags);
+  if ('error' in setup) return { kind: 'done', code: 2, err: `recapwrap: ${setup.error}\n` };
+  const warn = warningLines(setup.warnings);
+  // This machine's part is `show REF --json` of its own index (input.runLocal); the launch stays resume's own.
+  const found = await findCards(ref, setup, { env: input.env, cwd: input.cwd, now: input.now, columns: Number.POSITIVE_INFINITY, color: false }, { runLocal: input.runLocal }, {});
+  if ('code' in found) return { kind: 'done', code: found.code, err: warn + found.err };
+  const { cards, err } = found;
+  if (cards.length === 0) return { kind: 'done', code: found.ambiguous ? 2 : 1, err: warn + err + `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} on the machines asked (try \`recapwrap search --all-hosts\`)\n` };
+  if (cards.length > 1) {
+    const list = cards.map((c) => `  ${c.host ?? 'this machine'}: ${sanitizeLine(c.name)} (${c.agent} ${sanitizeLine(c.id)})`).join('\n');
+    return { kind: 'done', code: 2, err: warn + err + `recapwrap: ${JSON.stringify(sanitizeLine(ref))} matches sessions on ${cards.length} machines; use an id or --host NAME:\n${list}\n` };
+  }
+  const card = cards[0] as (typeof cards)[number];
+  if (card.host === undefined) return { kind: 'local', err: warn + err };
+  const argv = card.resumeCommand;
+  const line = commandLine(argv);
+  const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${sanitizeLine(line)}\n`;
+  if (input.env.TMUX) {
+    const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), line]);
+    if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${sanitizeLine(line)}\n` };
+    return { kind: 'done', code: 0, err: warn + err + say.replace('resuming', 'resuming in a new tmux window') };
+  }
+  process.stderr.write(warn + err + say);
+  return { kind: 'done', code: await runHere(argv, input.env), err: '' };
+}

@@ -1,0 +1,79 @@
+/**
+ * The command lines of the ssh transport, built from a host's config: the query (`ssh -o BatchMode=yes`,
+ * one reused connection per host), rsync's pull of the agents' session folders, and the command that
+ * resumes a session there (`ssh -t HOST 'cd DIR && recapwrap AGENT …'`). Pure: nothing runs here.
+ */
+import { shellQuote } from '../../util/shell-quote.js';
+import type { HostSpec } from './config.js';
+
+/** How long an idle shared connection stays up after the last command (seconds). */
+export const CONTROL_PERSIST_SECONDS = 600;
+
+export interface SshOptions {
+  /** The private folder of the control sockets; undefined: no shared connection. */
+  controlDir?: string;
+  timeoutSeconds: number;
+}
+
+/** ssh's options for a non-interactive query: no prompt ever, one shared connection, a connect timeout. */
+export function sshOptions(opts: SshOptions): string[] {
+  const out = ['-o', 'BatchMode=yes', '-o', `ConnectTimeout=${Math.max(1, Math.ceil(opts.timeoutSeconds))}`, '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=2'];
+  if (opts.controlDir) out.push('-o', 'ControlMaster=auto', '-o', `ControlPath=${opts.controlDir}/%C`, '-o', `ControlPersist=${CONTROL_PERSIST_SECONDS}`);
+  return out;
+}
+
+/** The remote command line: the host's recapwrap command, then each word quoted for the remote shell. */
+export function remoteRecapwrap(host: HostSpec, words: readonly string[]): string {
+  return [host.recapwrap, ...words.map(shellQuote)].join(' ');
+}
+
+/** argv of `ssh … HOST 'recapwrap WORDS…'` (no terminal: -T). */
+export function queryArgv(host: HostSpec, words: readonly string[], opts: SshOptions): string[] {
+  return ['ssh', ...sshOptions(opts), '-T', ...host.ssh, remoteRecapwrap(host, words)];
+}
+
+/** argv of `ssh … HOST 'sh -c SCRIPT'` (a fixed script of ours, for doctor and the pull's home). */
+export function scriptArgv(host: HostSpec, script: string, opts: SshOptions): string[] {
+  return ['ssh', ...sshOptions(opts), '-T', ...host.ssh, `sh -c ${shellQuote(script)}`];
+}
+
+/** The agents' session folders under a home (relative), as rsync sources; absent ones are skipped. */
+export const AGENT_SESSION_PATHS = ['.claude/projects', '.codex/sessions', '.codex/archived_sessions', '.gemini/tmp', '.gemini/projects.json', '.pi/agent/sessions', '.qwen/projects'];
+
+/**
+ * argv of the add-only pull: rsync over the same ssh (the host's arguments as rsync's `-e`), only session
+ * files (.json, .jsonl, Gemini's .project_root), no links, no deletes, private modes, relative paths kept.
+ */
+export function rsyncArgv(host: HostSpec, remoteHome: string, into: string, opts: SshOptions): string[] {
+  const ssh = host.ssh.slice(0, -1);
+  const destination = host.ssh[host.ssh.length - 1] as string;
+  const shell = ['ssh', ...sshOptions(opts), ...ssh].map(shellQuote).join(' ');
+  const home = remoteHome.replace(/\/+$/, '');
+  const sources = AGENT_SESSION_PATHS.map((p, i) => `${i === 0 ? `${destination}:` : ':'}${home}/./${p}`);
+  return [
+    'rsync', '--recursive', '--times', '--relative', '--no-links', '--no-devices', '--no-specials', '--prune-empty-dirs',
+    '--chmod=D700,F600', '--max-size=512m', '--timeout=60',
+    '--include=*/', '--include=*.json', '--include=*.jsonl', '--include=.project_root', '--exclude=*',
+    '-e', shell, ...sources, into.replace(/\/?$/, '/'),
+  ];
+}
+
+/**
+ * The command line that resumes a session on a host, run in a terminal: `ssh -t HOST 'cd DIR && recapwrap …'`;
+ * for a host known only by its pulled copy (no recapwrap there), the agent itself.
+ */
+export function resumeArgv(host: HostSpec, cwd: string, agentArgv: readonly string[], wrap = true): string[] {
+  const remote = `cd ${shellQuote(cwd)} && ${wrap ? remoteRecapwrap(host, agentArgv) : agentArgv.map(shellQuote).join(' ')}`;
+  return ['ssh', '-t', ...host.ssh, remote];
+}
+
+/** How to reach a waiting tmux pane on a host: attach there and select it. */
+export function attachPaneArgv(host: HostSpec, pane: string): string[] {
+  const p = shellQuote(pane);
+  return ['ssh', '-t', ...host.ssh, `tmux attach-session -t ${p} \\; select-window -t ${p} \\; select-pane -t ${p}`];
+}
+
+/** argv as one line for a shell (what `show` prints and tmux's new-window runs). */
+export function commandLine(argv: readonly string[]): string {
+  return argv.map(shellQuote).join(' ');
+}

@@ -1,0 +1,248 @@
+// Many machines (#35) as a user meets them, through the built CLI and a real OpenSSH server on
+// 127.0.0.1 (test/helpers/sshd.ts): a host with recapwrap (query mode), one without (mirror mode with
+// rsync), one that prints junk, one that is down, one that accepts and never answers. Sessions found on
+// another host carry `host`; a failing host costs one line naming it, never a hang or a stack trace;
+// `show` of a remote session gives `ssh -t`, and `resume` lands in it on that host, in a new tmux window.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { layOutSession, type LaidOut } from '../helpers/agent-homes.js';
+import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { pollUntil } from '../helpers/poll.js';
+import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
+import { freePort, sshdUnavailable, startSshd, stopMasters, type Sshd } from '../helpers/sshd.js';
+import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
+import { runBoard } from '../../src/app/board.js';
+import { boardRemote } from '../../src/app/hosts/live-across.js';
+import type { BoardHandlers, BoardRow, BoardView } from '../../src/display/board-view.js';
+
+const why = sshdUnavailable();
+if (why) console.log(`skipping the ssh hosts tests: ${why}`);
+
+interface Item { id: string; agent: string; name: string; cwd: string; transcript: string; host?: string; resumeCommand?: string[] }
+
+function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; out: string; err: string; ms: number }> {
+  const start = Date.now();
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolveRun({ code: code ?? -1, out, err, ms: Date.now() - start }));
+  });
+}
+
+// A fixture with its folder moved under `to` (so the session's folder exists on the host).
+function moved(agent: string, root: string, to: string): string {
+  const file = join(root, `${agent}.jsonl`);
+  writeFileSync(file, readFileSync(join(TRANSCRIPTS_DIR, agent, 'interactive-2turns.jsonl'), 'utf8').replaceAll('/home/dev/proj', to));
+  return file;
+}
+
+describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
+  let sshd: Sshd;
+  let root: string;
+  let env: NodeJS.ProcessEnv;
+  let remote: LaidOut;
+  let local: LaidOut;
+  let silent: Server;
+
+  beforeAll(async () => {
+    assertBuilt();
+    sshd = await startSshd({ cliBin: CLI_BIN });
+    root = mkdtempSync(join(tmpdir(), 'rw-hosts-'));
+    // The host's session (claude), in a folder that exists there; this machine's (pi).
+    mkdirSync(join(sshd.home, 'proj', 'claude-tui'), { recursive: true });
+    remote = await layOutSession(sshd.home, 'claude', moved('claude', root, join(sshd.home, 'proj')));
+    sshd.own();
+    const home = join(root, 'home');
+    mkdirSync(home);
+    local = await layOutSession(home, 'pi', join(TRANSCRIPTS_DIR, 'pi', 'interactive-2turns.jsonl'));
+    // A host that accepts connections and never says a word.
+    silent = createServer(() => {});
+    const silentPort = await freePort();
+    await new Promise<void>((r) => silent.listen(silentPort, '127.0.0.1', r));
+    const down = await freePort();
+    mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
+    writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({
+      hosts: [
+        { name: 'box', ssh: sshd.sshArgs(sshd.ports.ok) },
+        { name: 'bare', ssh: sshd.sshArgs(sshd.ports.bare) },
+        { name: 'junk', ssh: sshd.sshArgs(sshd.ports.junk) },
+        { name: 'down', ssh: sshd.sshArgs(down) },
+        { name: 'silent', ssh: sshd.sshArgs(silentPort), timeout: 1 },
+      ],
+    }));
+    env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(root, 'cfg'), RECAPWRAP_STATE_DIR: join(root, 'state'), RECAPWRAP_GENERATOR: 'heuristic', TERM: 'dumb' };
+  }, 60_000);
+
+  afterAll(() => {
+    silent?.close();
+    if (root) stopMasters(join(root, 'state', 'ssh'));
+    sshd?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('search --all-hosts finds the session that lives only on a host, tagged with it; each failing host costs one line', async () => {
+    const r = await cli(env, 'search', '--all-hosts', '--json', 'claude');
+    expect(r.code).toBe(0);
+    const hits = JSON.parse(r.out) as Item[];
+    const there = hits.find((h) => h.id === remote.id);
+    expect(there).toMatchObject({ host: 'box', agent: 'claude', cwd: join(sshd.home, 'proj', 'claude-tui') });
+    expect(hits.filter((h) => h.id === local.id)).toEqual([]); // "claude" is not in the pi session
+    const lines = r.err.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(r.err).toMatch(/^recapwrap: host bare: recapwrap is not installed there/m);
+    expect(r.err).toMatch(/^recapwrap: host junk: answered something that is not recapwrap's JSON$/m);
+    expect(r.err).toMatch(/^recapwrap: host down: cannot connect: .*Connection refused/m);
+    expect(r.err).toMatch(/^recapwrap: host silent: no answer in 1 s/m);
+    expect(r.err).not.toMatch(/\bat .*\.c?js:\d+|\x1b|Traceback/);
+    // The silent host costs at most its timeout (1 s) beyond the others.
+    expect(r.ms).toBeLessThan(8000);
+  }, 30_000);
+
+  it("merges this machine's sessions (no host) with a host's, and prints the host before the name", async () => {
+    const rows = JSON.parse((await cli(env, 'sessions', '--host', 'box', '--json')).out) as Item[];
+    expect(rows.map((x) => [x.id, x.host])).toEqual([[remote.id, 'box']]);
+    const all = await cli(env, 'sessions', '--all-hosts', '--json');
+    const items = JSON.parse(all.out) as Item[];
+    expect(items.find((x) => x.id === local.id)).not.toHaveProperty('host');
+    expect(items.find((x) => x.id === remote.id)?.host).toBe('box');
+    const plain = await cli(env, 'sessions', '--host', 'box');
+    expect(plain.code).toBe(0);
+    expect(plain.out).toMatch(/^box:claude-tui-\S+ +claude /m);
+    // An unknown host is a usage error naming the known ones.
+    const bad = await cli(env, 'sessions', '--host', 'nope');
+    expect(bad).toMatchObject({ code: 2, out: '' });
+    expect(bad.err).toContain('Expected `--host` to be a host of the config file (box, bare, junk, down, silent), got `nope`');
+  }, 30_000);
+
+  it('show gives the ssh line that resumes it there; a host alone that is down exits 1 with its line', async () => {
+    const r = await cli(env, 'show', '--host', 'box', '--json', remote.id.slice(0, 8));
+    expect(r.code).toBe(0);
+    const card = JSON.parse(r.out) as Item;
+    expect(card.host).toBe('box');
+    expect(card.resumeCommand).toEqual(['ssh', '-t', ...sshd.sshArgs(sshd.ports.ok), `cd ${join(sshd.home, 'proj', 'claude-tui')} && recapwrap claude --resume ${remote.id}`]);
+    const text = await cli(env, 'show', '--host', 'box', remote.id);
+    expect(text.out).toMatch(/^host: +box$/m);
+    expect(text.out).toMatch(/^resume: +ssh -t -F \S+ -p \d+ rwhost@127\.0\.0\.1 'cd \S+ && recapwrap claude --resume \S+'$/m);
+    const down = await cli(env, 'search', '--host', 'down', 'claude');
+    expect(down.code).toBe(1);
+    expect(down.err).toMatch(/^recapwrap: host down: cannot connect/m);
+  }, 30_000);
+
+  it('mirror mode: index --host bare --pull copies the session files with rsync and indexes them tagged, paths as on the host', async () => {
+    const pull = await cli(env, 'index', '--host', 'bare', '--pull');
+    expect(pull.err).toBe('');
+    expect(pull.code).toBe(0);
+    expect(pull.out).toMatch(/^host bare: pulled 1 new or changed files; indexed 1 of 1 changed session files; 1 sessions in its copy$/m);
+    const hits = JSON.parse((await cli(env, 'search', '--host', 'bare', '--json', 'claude')).out) as Item[];
+    expect(hits.map((h) => [h.id, h.host, h.transcript])).toEqual([[remote.id, 'bare', remote.file]]);
+    // Add-only: a pull again copies nothing new, and a session deleted there stays here.
+    expect((await cli(env, 'index', '--host', 'bare', '--pull')).out).toMatch(/pulled 0 new or changed files/);
+    // The host has no recapwrap: its resume line runs the agent itself.
+    const card = JSON.parse((await cli(env, 'show', '--host', 'bare', '--json', remote.id)).out) as Item;
+    expect(card.resumeCommand?.at(-1)).toBe(`cd ${join(sshd.home, 'proj', 'claude-tui')} && claude --resume ${remote.id}`);
+  }, 60_000);
+
+  it("ls and next --all-hosts: a host's live sessions with their state, and how to get to the one waiting there", async () => {
+    // A live wrapper on the host: a process of the account there, and its state file (as a wrapper writes it).
+    const sleeper = spawn('ssh', [...sshd.sshArgs(sshd.ports.ok), 'sleep 60 >/dev/null 2>&1 & echo $!'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let pidText = '';
+    sleeper.stdout.on('data', (d: Buffer) => (pidText += d.toString()));
+    await new Promise((r) => sleeper.on('close', r));
+    const pid = Number(pidText.trim());
+    expect(pid).toBeGreaterThan(0);
+    try {
+      const stateDir = join(sshd.home, '.local', 'state', 'recapwrap');
+      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+      const now = Date.now();
+      const iso = (ms: number) => new Date(ms).toISOString();
+      writeFileSync(join(stateDir, `live-${pid}.json`), JSON.stringify({
+        version: 1, pid, agent: 'claude', command: 'claude', cwd: join(sshd.home, 'proj', 'claude-tui'), sessionFile: null, sessionId: null,
+        tmuxPane: '%7', state: 'waiting', stateSince: iso(now - 300_000), lastFocusAt: null,
+        lastRecap: { line: 'recap: login test fixed. Next: run the suite.', stamp: 's', createdAt: iso(now) },
+        attention: { event: 'waiting', since: iso(now - 300_000) }, socketPath: '/tmp/x.sock', startedAt: iso(now - 600_000), updatedAt: iso(now),
+      }));
+      sshd.own();
+      const json = await cli(env, 'ls', '--all-hosts', '--json');
+      expect(json.code).toBe(0);
+      const states = JSON.parse(json.out) as Array<{ pid: number; host?: string; state: string; socketPath: string | null }>;
+      expect(states.find((st) => st.pid === pid)).toMatchObject({ host: 'box', state: 'waiting', socketPath: null });
+      const table = await cli(env, 'ls', '--host', 'box');
+      expect(table.out).toMatch(/^claude@box +\S+claude-tui +waiting 5m +- +%7 +login test fixed/m);
+      const next = await cli(env, 'next', '--all-hosts');
+      expect(next.code).toBe(0);
+      expect(next.out).toContain(`host box · claude · ${join(sshd.home, 'proj', 'claude-tui')} · waiting 5m · tmux pane %7`);
+      expect(next.out).toMatch(/^get there: ssh -t -F \S+ -p \d+ rwhost@127\.0\.0\.1 'tmux attach-session -t %7 \\; select-window -t %7 \\; select-pane -t %7'$/m);
+      // board --host box: the host's session is a row (agent@host), Enter shows how to get there.
+      const found = boardRemote({ host: ['box'] }, env, root, 60_000);
+      if ('error' in found) throw new Error(found.error);
+      const seen: { rows: BoardRow[][]; cards: Array<[string, string]> } = { rows: [], cards: [] };
+      let handlers!: BoardHandlers;
+      const view: BoardView = { setRows: (r) => seen.rows.push([...r]), setStatus: () => {}, showCard: (t, b) => seen.cards.push([t, b]), render: () => {}, destroy: () => {} };
+      const done = runBoard({ env, createView: (h) => ((handlers = h), view), remote: found.remote });
+      const rows = await pollUntil(() => seen.rows.find((r) => r.some((x) => x.agent === 'claude@box')), { description: "the host's row", timeoutMs: 15_000 });
+      const row = rows.find((x) => x.agent === 'claude@box') as BoardRow;
+      expect(row).toMatchObject({ key: `box:${pid}`, pane: '%7' });
+      handlers.onEnter(row);
+      expect(seen.cards[0]?.[1]).toMatch(/login test fixed[\s\S]*get there: ssh -t .*tmux attach-session -t %7/);
+      handlers.onQuit();
+      expect(await done).toBe(0);
+    } finally {
+      process.kill(pid);
+    }
+  }, 30_000);
+
+  it('the MCP tools take host: search_sessions, list_sessions, get_session on box; a host down is a tool error', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'recapwrap-hosts-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const body = (r: unknown) => JSON.parse(((r as CallToolResult).content[0] as { text: string }).text) as Record<string, unknown>;
+      const found = body(await client.callTool({ name: 'search_sessions', arguments: { query: 'claude', host: 'box' } }));
+      expect(found).toMatchObject({ host: 'box', count: 1, sessions: [{ id: remote.id, host: 'box', agent: 'claude' }] });
+      const listed = body(await client.callTool({ name: 'list_sessions', arguments: { host: 'box', since: '30d' } }));
+      expect(listed).toMatchObject({ host: 'box', sessions: [{ id: remote.id, host: 'box' }] });
+      const card = body(await client.callTool({ name: 'get_session', arguments: { session: remote.id, host: 'box' } }));
+      expect(card).toMatchObject({ id: remote.id, host: 'box', folder: join(sshd.home, 'proj', 'claude-tui') });
+      expect(card.resumeCommand).toEqual(expect.arrayContaining(['ssh', '-t']));
+      const down = (await client.callTool({ name: 'search_sessions', arguments: { query: 'claude', host: 'down' } })) as CallToolResult;
+      expect(down.isError).toBe(true);
+      expect((down.content[0] as { text: string }).text).toMatch(/^host down: cannot connect/);
+      const unknown = (await client.callTool({ name: 'list_sessions', arguments: { host: 'nope' } })) as CallToolResult;
+      expect((unknown.content[0] as { text: string }).text).toContain('Expected `host` to be a host of the config file (box, bare, junk, down, silent), got `nope`');
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+
+  it('resume REF --host box, inside tmux, opens a new window named after the session, in that session on that host', async () => {
+    if (!tmuxAvailable()) return;
+    const tmux = TmuxServer.create('rw-hosts');
+    try {
+      tmux.newSession({ name: 'main', command: ['sh', '-c', 'sleep 60'] });
+      const socket = tmux.run(['display-message', '-p', '-t', 'main', '#{socket_path}']).trim();
+      const r = await cli({ ...env, TMUX: `${socket},1,0` }, 'resume', remote.id, '--host', 'box');
+      expect(r.err).toMatch(/^recapwrap: resuming in a new tmux window claude-tui-\S+ on host box with: ssh -t /m);
+      expect(r.code).toBe(0);
+      const name = JSON.parse((await cli(env, 'show', '--host', 'box', '--json', remote.id)).out).name as string;
+      expect(tmux.run(['list-windows', '-t', 'main', '-F', '#{window_name}']).split('\n')).toContain(name);
+      const screen = await pollUntil(() => {
+        const text = tmux.capturePane(`main:${name}`);
+        return text.includes('fake claude --resume') && text;
+      }, { timeoutMs: 15_000, description: 'the fake claude on the host, resumed' });
+      expect(screen).toContain(`fake claude --resume ${remote.id}`);
+      expect(screen).toContain(`in ${join(sshd.home, 'proj', 'claude-tui')}`);
+    } finally {
+      tmux.kill();
+    }
+  }, 40_000);
+});

@@ -9,4 +9,6 @@ export type { RefResult, SearchHit, SessionCard, SessionFilter, SessionRow } fro
 export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'card' | 'passages' | 'condensedText' | 'close'> & {
   /** Bring the index up to date (its stats are only logged). */
   refresh(): Promise<unknown>;
+  /** The cards of the sessions one was forked from (`@@name~N`); absent: no lineage known. */
+  lineage?: SessionMemory['lineage'];
 };

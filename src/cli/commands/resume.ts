@@ -22,6 +22,7 @@ export function registerResume(program: Command): void {
     .option('--pick <n>', 'resume session N of the list without asking')
     .option('--limit <n>', 'read at most this many sessions (newest first)', '30')
     .option('--next', "also type the recap's next step into the agent's input once it is ready (never sent)", false)
+    .option('--fork', "resume as a new session branched from the old one, through the agent's own fork (Claude Code, Qwen Code, pi, Codex; not Gemini CLI)", false)
     .action(async function (this: Command, query: string | undefined, options: ResumeCliOptions) {
       const deps: ResumeDeps = {
         env: process.env,

@@ -163,6 +163,8 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
     if (typeof entry.sessionId === 'string' && !facts.id) facts.id = entry.sessionId;
     if (typeof entry.cwd === 'string' && !facts.cwd) facts.cwd = entry.cwd;
     facts.seeBranch((entry as { gitBranch?: unknown }).gitBranch);
+    // A fork (`--fork-session`, /branch) copies the old conversation, each copy naming where it came from.
+    facts.seeParent((entry as { forkedFrom?: { sessionId?: unknown } }).forkedFrom?.sessionId);
     if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
       if (entry.isSidechain === true) return; // subagent lines of old versions: not the main conversation
       facts.seeTime(ts);

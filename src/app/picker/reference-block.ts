@@ -63,8 +63,8 @@ export function formatReferenceBlock(s: ReferenceSource): string {
     lines.push(`forked from @@${sanitizeLine(p.name) || sanitizeLine(p.id)} (${sanitizeLine(p.agent)}, ${formatDate(p.updatedAt)}): ${cut(p.headline, MAX_HEADLINE_CHARS) || '(none)'}`);
     const done = items(p.done);
     const next = items(p.next);
-    if (done) lines.push(`  done: ${done}`);
-    if (next) lines.push(`  next: ${next}`);
+    if (done) lines.push(`parent done: ${done}`);
+    if (next) lines.push(`parent next: ${next}`);
   }
   return lines.join('\n');
 }

@@ -2,7 +2,9 @@
 // and Qwen Code, each in its one-off print mode against the fake model, are asked about `@@name`; the
 // fake model calls the agent's `get_session` tool (as it offers it), and the next request carries the
 // session's card, which only recapwrap's server could have produced. (Codex offers MCP tools as a
-// Responses "namespace" the fake model does not speak; `codex mcp list` is checked in mcp-register.)
+// Responses "namespace" the fake model does not speak; `codex mcp list` is checked in mcp-register.
+// docs/mcp.md says exactly what is missing: the fake reading nested namespace tools and answering with
+// a call that names the namespace in the form Codex expects, not yet checked against a real run.)
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

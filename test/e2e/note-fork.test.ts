@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSessionMemory } from '../../src/app/memory/api.js';
-import { getSession } from '../../src/app/mcp/tools.js';
+import { getSession, searchSessions } from '../../src/app/mcp/tools.js';
 import { resolveConfig } from '../../src/config/load.js';
 import { layOutSession, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
@@ -79,6 +79,8 @@ describe('parent chains', () => {
       expect(got.parents[0]).toMatchObject({ id: parent.id, headline: expect.any(String), done: expect.any(Array) });
       const plain = (await getSession({ session: `@@${name}` }, ctx)) as { parents?: unknown };
       expect(plain.parents).toBeUndefined();
+      const found = (await searchSessions({ query: 'README' }, ctx)) as { sessions: Array<{ id: string; forkedFrom?: string }> };
+      expect(found.sessions.find((s) => s.id === child.id)?.forkedFrom).toBe((memory.card(parent.id) as Card).name);
     } finally {
       memory.close();
     }
@@ -105,6 +107,7 @@ describe('note: a recap you wrote yourself', () => {
     expect(row?.note).toBe(NOTE);
     const hits = json<Card[]>('search', 'own', 'words');
     expect(hits.map((h) => h.id)).toEqual([parent.id]);
+    expect(hits[0]?.generator).toEqual({ type: 'user_edited' });
 
     // A later turn: the index writes a new recap beside the note, which stays.
     const t = '2026-11-24T09:00:0';

@@ -136,6 +136,9 @@ function rowSummary(row: SessionRow): Record<string, unknown> {
     status: row.status,
     prompts: row.counts.prompts,
     ...(row.transcriptExists ? {} : { transcriptGone: true }),
+    // The user's own recap (`recapwrap note`) is the headline then: say whose words they are.
+    ...(row.note ? { generator: row.generator } : {}),
+    ...(row.parent ? { forkedFrom: row.parentName ?? row.parent } : {}),
   };
 }
 

@@ -30,6 +30,14 @@ describe('the parent of a forked session', () => {
       return JSON.stringify(typeof rec.uuid === 'string' ? { ...copy, forkedFrom: { sessionId: rec.sessionId, messageUuid: rec.uuid } } : copy);
     });
     expect(parentOf('claude', forked)).toBe('6ca07d55-31d1-4eec-a511-114e0af851f5');
+    // `--resume ID --fork-session` (seen with the real claude 2.1.330): the copied answers keep the id of
+    // the session that asked for them, under the fork's own session id.
+    const resumed = own.map((l) => {
+      const rec = JSON.parse(l) as Record<string, unknown>;
+      const copy = { ...rec, ...(rec.sessionId ? { sessionId: 'b0b0b0b0-0000-4000-8000-000000000001' } : {}) };
+      return JSON.stringify(rec.type === 'assistant' ? { ...copy, requestSessionId: rec.sessionId } : copy);
+    });
+    expect(parentOf('claude', resumed)).toBe('6ca07d55-31d1-4eec-a511-114e0af851f5');
     const self = own.map((l) => (l.includes('"uuid"') ? JSON.stringify({ ...JSON.parse(l), forkedFrom: { sessionId: '6ca07d55-31d1-4eec-a511-114e0af851f5' } }) : l));
     expect(parentOf('claude', self)).toBeUndefined();
   });
@@ -43,7 +51,7 @@ describe('the parent of a forked session', () => {
     expect(parentOf('codex', forked)).toBe('01a208ca-f01c-7592-87e5-609ae9691146');
   });
 
-  it('Qwen Code: forkedFrom.sessionId on the copies, as Claude Code writes it', () => {
+  it('Qwen Code: forkedFrom.sessionId on the copies (as the real qwen 0.24.4 --fork-session writes them)', () => {
     const own = lines('qwen', 'interactive-2turns.jsonl');
     expect(parentOf('qwen', own)).toBeUndefined();
     const forked = own.map((l) => JSON.stringify({ ...JSON.parse(l), sessionId: 'c0c0c0c0-0000-4000-8000-000000000003', forkedFrom: { sessionId: 'a8be6670-f5b2-4c58-a8ba-dcb534645d00' } }));

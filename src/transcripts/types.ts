@@ -113,7 +113,8 @@ export interface SessionSnapshot {
   gitBranch?: string;
   /**
    * The session this one was forked or branched from, as the file names it: pi's header `parentSession`
-   * (a file path), Claude Code's `forkedFrom.sessionId`, Codex's `session_meta.forked_from_id` (ids).
+   * (a file path); Claude Code's `requestSessionId` / `forkedFrom.sessionId` on copied entries, Qwen
+   * Code's `forkedFrom.sessionId`, Codex's `session_meta.forked_from_id` (ids).
    */
   parent?: string;
   /** Events of the active branch, oldest first. */

@@ -76,11 +76,8 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     facts.seeTime(ts);
     if (typeof rec.sessionId === 'string' && rec.sessionId) facts.id ??= rec.sessionId;
     if (typeof rec.cwd === 'string' && rec.cwd) facts.cwd ??= rec.cwd;
-    // A forked session: the fork's copies name the session they came from (Claude Code's shape), or a
-    // `parent_session` record does (not verified against a real qwen fork).
-    const fork = (rec as { forkedFrom?: { sessionId?: unknown } }).forkedFrom?.sessionId;
-    const payload = (rec as { systemPayload?: Record<string, unknown> }).systemPayload;
-    facts.seeParent(fork ?? (rec.subtype === 'parent_session' ? (payload?.parentSessionId ?? payload?.sessionId) : undefined));
+    // A fork (`--resume ID --fork-session`) copies the old records, each naming the session it came from.
+    facts.seeParent((rec as { forkedFrom?: { sessionId?: unknown } }).forkedFrom?.sessionId);
     const sourceId = typeof rec.uuid === 'string' && rec.uuid ? rec.uuid : `L${facts.lineNo}`;
     if (typeof rec.type !== 'string' || !CONVERSATION_TYPES.has(rec.type)) {
       // Unknown record type: keep it as a link of the chain, but count it.

@@ -42,7 +42,7 @@ function namesExactly(ref: string, row: { id: string; name: string }): boolean {
 export type ResumeRefResult = { kind: 'plan'; plan: ResumePlan } | { kind: 'not-one' } | { kind: 'error'; message: string };
 
 /** `folder`: where to relaunch it instead of the session's own folder (`resume REF --cwd DIR`). */
-export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean; folder?: string }): Promise<ResumeRefResult> {
+export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean; folder?: string; fork?: boolean }): Promise<ResumeRefResult> {
   const { openSessionMemory } = await import('./memory/api.js');
   const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });
   // No index (memory off, unsafe state folder): REF is a query over this folder, as before the index.
@@ -67,7 +67,8 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
     if (!card.transcriptExists || !existsSync(card.transcript)) {
       return { kind: 'plan', plan: { agent, cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
     }
-    const [resumeCommand, ...args] = card.resumeCommand;
+    if (input.fork && !card.forkCommand) return { kind: 'error', message: `${agent} cannot fork a session (its CLI has no fork); resume ${card.name} without --fork` };
+    const [resumeCommand, ...args] = input.fork ? (card.forkCommand as string[]) : card.resumeCommand;
     const plan: ResumePlan = { agent, cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
     if (input.next) {
       const next = card.next.find((s) => s.trim() !== '');

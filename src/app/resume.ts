@@ -28,6 +28,8 @@ export interface PastSession {
   recap: Recap;
   /** argv that resumes it: the agent's command and its own resume flags. */
   command: string[];
+  /** argv that resumes it as a new branch (the agent's own fork), when the agent can. */
+  forkCommand?: string[];
   /** A live recapwrap is running this session now (resuming it would run it twice). */
   live?: { pid: number; pane: string | null };
 }
@@ -61,7 +63,8 @@ function liveByFile(env: Env) {
 
 // The stored card as the recap resume shows.
 function recapOf(c: SessionCard): Recap {
-  const generator = c.generator.type === 'heuristic' || !c.generator.model ? { type: 'heuristic' as const } : { type: c.generator.type as Exclude<Recap['generator']['type'], 'heuristic'>, model: c.generator.model };
+  const generator: Recap['generator'] =
+    c.generator.type === 'user_edited' ? { type: 'user_edited' } : c.generator.type === 'heuristic' || !c.generator.model ? { type: 'heuristic' } : { type: c.generator.type as Exclude<Recap['generator']['type'], 'heuristic' | 'user_edited'>, model: c.generator.model };
   return {
     line: c.line, headline: c.headline, done: c.done, next: c.next, artifacts: c.artifacts as Recap['artifacts'],
     status: c.status as Recap['status'], language: c.language, generator, session: { agent: c.agent, id: c.id, file: c.transcript },
@@ -87,6 +90,7 @@ async function listFromIndex(input: ListInput): Promise<{ sessions: PastSession[
       const c = memory.card(r.id);
       if (!c || c.transcript !== r.transcript) return [];
       const past: PastSession = { agent: c.agent, id: c.id, file: c.transcript, cwd: c.cwd || input.cwd, name: c.name, mtime: c.updatedAt, recap: recapOf(c), command: c.resumeCommand };
+      if (c.forkCommand) past.forkCommand = c.forkCommand;
       if (c.title) past.title = c.title;
       const l = live.get(c.transcript);
       if (l) past.live = { pid: l.pid, pane: l.tmuxPane };
@@ -139,6 +143,8 @@ export async function listFromFolders(input: ListInput): Promise<{ sessions: Pas
       recap,
       command: [adapter?.command ?? f.agent, ...(adapter?.resumeArgs({ id: session.id || f.id, file: f.file }) ?? [])],
     };
+    const fork = adapter?.forkArgs?.({ id: session.id || f.id, file: f.file });
+    if (fork) past.forkCommand = [adapter?.command ?? f.agent, ...fork];
     const l = live.get(f.file);
     if (l) past.live = { pid: l.pid, pane: l.tmuxPane };
     if (matchesQuery(past, input.query)) out.push(past);

@@ -123,7 +123,9 @@ export class ScreenMirror {
   }
 
   private createTerminal(): HeadlessTerminal {
-    const term = new (loadXtermTerminal())({ cols: this.cols, rows: this.rows, scrollback: MIRROR_SCROLLBACK_LINES, allowProposedApi: true });
+    // reflowCursorLine: the line the cursor is on reflows too, as tmux and most terminals reflow it (xterm.js
+    // leaves it as it was by default: the copy then held other rows than the terminal after a resize).
+    const term = new (loadXtermTerminal())({ cols: this.cols, rows: this.rows, scrollback: MIRROR_SCROLLBACK_LINES, allowProposedApi: true, reflowCursorLine: true });
     // The agent saved its cursor (DECSC / SCOSC): our own DECSC shares that slot, so rebuild it after drawing.
     term.parser.registerEscHandler({ final: '7' }, () => ((this.childSavedCursor = true), false));
     term.parser.registerCsiHandler({ final: 's' }, (params) => {
@@ -224,8 +226,9 @@ export class ScreenMirror {
     bars.forEach((bar, i) => {
       // No erase after a full row: with autowrap off the cursor sits on the last cell, which EL would erase.
       draw += cursorTo(top + i, 0) + bar.bytes + (bar.width < this.cols ? ERASE_TO_EOL : '');
-      restore += cursorTo(top + i, 0) + this.serializeRow(top + i);
     });
+    for (let i = 0; i < count; i++) restore += this.writeRow(top + i);
+    restore += this.wrapMark(top + count);
     return { draw: this.framed(draw), restore: this.framed(restore) };
   }
 
@@ -246,7 +249,7 @@ export class ScreenMirror {
     let rowsBack = '';
     for (let i = 0; i < count; i++) {
       draw += cursorTo(top + i, 0) + (rows[i] ?? '');
-      rowsBack += cursorTo(top + i, 0) + this.serializeRow(top + i) + this.lineTail(top + i, widths?.[i]);
+      rowsBack += this.writeRow(top + i) + this.lineTail(top + i, widths?.[i]);
     }
     return { draw: this.framed(draw), restore: this.framed(this.freshLines(top, count) + rowsBack) };
   }
@@ -270,7 +273,7 @@ export class ScreenMirror {
     const from = this.term.buffer.active.type === 'normal' ? this.knownFromRow : 0;
     if (from >= this.rows) return { skip: 'unknown' };
     let body = '';
-    for (let row = from; row < this.rows; row++) body += cursorTo(row, 0) + this.serializeRow(row);
+    for (let row = from; row < this.rows; row++) body += this.writeRow(row, row > from);
     return { repaint: this.framed(body, true) };
   }
 
@@ -330,6 +333,53 @@ export class ScreenMirror {
     return cursorTo(buffer.cursorY, x) + sgrOf(cell) + (cell.getChars() || ' ');
   }
 
+  /**
+   * One row written back from the copy, with the soft-wrap mark between it and the row above as the copy
+   * has it (`aboveKnown`: that row is the agent's; default: the copy knows it). A terminal marks a line as
+   * wrapped only when the cursor wraps off its end (tmux's `capture-pane -J` joins such lines), and a resize
+   * with the bar up, or an erase of a whole line, can leave the mark wrong: so a row that continues the
+   * one above is entered by writing that row's last cell again with autowrap on, and the row's first cell
+   * wraps onto it; any other row gets a line feed from the row above, which clears the mark.
+   */
+  private writeRow(row: number, aboveKnown = row > 0 && row - 1 >= this.knownFromRow): string {
+    const lead = aboveKnown ? this.wrapMark(row) : '';
+    if (lead.endsWith(AUTOWRAP_OFF)) return lead + this.serializeRow(row, this.leadWidth(row));
+    return lead + cursorTo(row, 0) + this.serializeRow(row);
+  }
+
+  // The mark between `row` - 1 and `row`: '' when it cannot be set here (no such row, the row above is the
+  // scroll region's bottom, where a wrap or a line feed would scroll). For a continuation, the bytes end
+  // with the row's first cell written (the cursor after it) and autowrap off again.
+  private wrapMark(row: number): string {
+    if (row <= 0 || row >= this.rows) return '';
+    const region = readXtermScrollRegion(this.term);
+    if (!region || row - 1 === region.bottom) return '';
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.viewportY + row);
+    const above = buffer.getLine(buffer.viewportY + row - 1);
+    if (!line || !above) return '';
+    if (!line.isWrapped) return cursorTo(row - 1, 0) + '\n';
+    const cell = buffer.getNullCell();
+    let x = this.cols - 1;
+    above.getCell(x, cell);
+    if (cell.getWidth() === 0 && cell.getChars() === '' && x > 0) {
+      x--; // the right half of a wide character: the character is written from its left half
+      above.getCell(x, cell);
+    }
+    let s = cursorTo(row - 1, x) + AUTOWRAP_ON + sgrOf(cell) + (cell.getChars() || ' ');
+    line.getCell(0, cell);
+    s += sgrOf(cell) + (cell.getChars() || ' ');
+    return s + AUTOWRAP_OFF;
+  }
+
+  // Cells the first character of a row takes (written by wrapMark).
+  private leadWidth(row: number): number {
+    const buffer = this.term.buffer.active;
+    const cell = buffer.getNullCell();
+    buffer.getLine(buffer.viewportY + row)?.getCell(0, cell);
+    return Math.max(1, cell.getWidth());
+  }
+
   // The agent's line in tmux held `width` cells (see readRowWidths in tmux.ts); the fresh line holds only
   // the cells written back. A blank written as its last cell, with the attributes the copy has for it
   // (an erased cell and a space look the same), makes it run on as the agent's did.
@@ -364,7 +414,8 @@ export class ScreenMirror {
 
   // The row as the copy has it: written cells with their attributes; erased (never written) cells
   // erased again with their background (ECH), not written as spaces; then a clear to the end.
-  private serializeRow(row: number): string {
+  // `start`: the cells before it are written already (the cursor is there).
+  private serializeRow(row: number, start = 0): string {
     const buffer = this.term.buffer.active;
     const line = buffer.getLine(buffer.viewportY + row);
     if (!line) return SGR_RESET + ERASE_TO_EOL;
@@ -372,7 +423,7 @@ export class ScreenMirror {
     const end = this.rowEnd(row);
     let s = '';
     let prev = '';
-    for (let x = 0; x < end; x++) {
+    for (let x = start; x < end; x++) {
       line.getCell(x, cell);
       const chars = cell.getChars();
       if (cell.getWidth() === 0 && chars === '') continue; // right half of a wide character
@@ -392,6 +443,6 @@ export class ScreenMirror {
       s += eraseChars(n) + (x + n < this.cols ? cursorForward(n) : '');
       x += n - 1;
     }
-    return s + (end < this.cols ? SGR_RESET + ERASE_TO_EOL : '');
+    return s + (Math.max(end, start) < this.cols ? SGR_RESET + ERASE_TO_EOL : '');
   }
 }

@@ -73,6 +73,11 @@ export const MIGRATIONS: readonly string[] = [
   // only when the gate opens past it, not while one runs or after one failed.
   `ALTER TABLE sessions ADD COLUMN summary_asked INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE sessions ADD COLUMN summary_asked_at INTEGER NOT NULL DEFAULT 0;`,
+  // 6: your own recap of a session (`recapwrap note`, generator user_edited: no rewrite replaces it) and
+  // when you wrote it; the sessions forked from one found by their parent.
+  `ALTER TABLE sessions ADD COLUMN user_note TEXT;
+   ALTER TABLE sessions ADD COLUMN user_note_at INTEGER;
+   CREATE INDEX sessions_parent ON sessions(parent);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

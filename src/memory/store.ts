@@ -45,7 +45,7 @@ interface Row {
   git_branch: string | null; prompts: number; turns: number; tool_calls: number; status: string; language: string; tags: string;
   generator: string; done: string; next: string; artifacts: string; transcript_exists: number; mark_size: number; mark_mtime: number;
   mark_entry: string; description: string | null; summary: string | null; summary_prompts: number; parent: string | null;
-  summary_asked: number; summary_asked_at: number;
+  summary_asked: number; summary_asked_at: number; user_note?: string | null; user_note_at?: number | null;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -78,6 +78,7 @@ function toSession(r: Row): StoredSession {
     const v = opt(value);
     if (v !== undefined) out[key] = v;
   }
+  if (r.user_note) out.note = { text: r.user_note, at: iso(r.user_note_at ?? null) };
   return out;
 }
 
@@ -266,7 +267,7 @@ export class Store {
     const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
     const old = this.db.prepare('SELECT body FROM session_text WHERE rowid = ?').get(rowid) as { body: string } | undefined;
     const head = [r.name.replace(/-/g, ' '), r.title ?? '', r.headline, json<string[]>(r.tags, []).join(' '), r.project].join('\n');
-    const summary = [r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
+    const summary = [r.user_note ?? '', r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
     this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(rowid);
     this.db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, head, body ?? old?.body ?? '', summary);
   }
@@ -378,6 +379,32 @@ export class Store {
       this.writeText(row.rowid);
       return { ok: true, name: clean };
     }).immediate();
+  }
+
+  /**
+   * Your own recap of a session (masked for secrets), or none with `text` undefined; searchable with the
+   * summaries. No writer touches it: a later turn's recap is stored beside it. False when no such session.
+   */
+  setNote(id: string, text: string | undefined, now = Date.now()): boolean {
+    return this.db.transaction((): boolean => {
+      const row = this.db.prepare('SELECT rowid FROM sessions WHERE id = ? ORDER BY updated_at DESC LIMIT 1').get(id) as { rowid: number } | undefined;
+      if (!row) return false;
+      this.db.prepare('UPDATE sessions SET user_note = ?, user_note_at = ? WHERE rowid = ?').run(text === undefined ? null : mask(text), text === undefined ? null : now, row.rowid);
+      this.writeText(row.rowid);
+      return true;
+    }).immediate();
+  }
+
+  /** The session this one was forked from, when the index has it (its id, or its transcript path as pi names it). */
+  parentOf(s: Pick<StoredSession, 'parent' | 'id' | 'transcript'>): StoredSession | undefined {
+    if (!s.parent) return undefined;
+    const found = this.byTranscript(s.parent) ?? this.get(s.parent);
+    return found && found.transcript !== s.transcript ? found : undefined;
+  }
+
+  /** The sessions forked from this one, newest first. */
+  childrenOf(s: Pick<StoredSession, 'id' | 'transcript'>, limit = 20): StoredSession[] {
+    return this.rowsOf('SELECT * FROM sessions WHERE (parent = ? OR parent = ?) AND transcript != ? ORDER BY updated_at DESC LIMIT ?', [s.id, s.transcript, s.transcript, limit]);
   }
 
   /**

@@ -53,6 +53,8 @@ export interface StoredSession extends SessionFields {
   summaryPrompts: number;
   /** When a live wrapper last asked for a model summary: the prompts counted then (0: never) and the time (epoch ms). */
   summaryAsked: { prompts: number; at: number };
+  /** Your own recap of the session (`recapwrap note`) and when you wrote it (ISO-8601): kept over every rewrite. */
+  note?: { text: string; at: string };
 }
 
 /** What a writer (the scan, the live wrapper) gives the store for one session. Times are epoch ms. */

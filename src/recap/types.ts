@@ -46,7 +46,8 @@ export interface Recap {
   artifacts: RecapArtifact[];
   status: RecapStatus;
   language: string;
-  generator: { type: 'heuristic' } | { type: Exclude<GeneratorType, 'heuristic'>; model: string };
+  /** `user_edited`: your own recap of a past session (`recapwrap note`), from the session index. */
+  generator: { type: 'heuristic' } | { type: 'user_edited' } | { type: Exclude<GeneratorType, 'heuristic'>; model: string };
   session: { agent: string; id: string; file: string };
   stamp: string;
   createdAt: string;

@@ -230,6 +230,8 @@ export class SessionFacts {
   model: string | undefined;
   /** The latest git branch a record named (not a detached `HEAD`). */
   gitBranch: string | undefined;
+  /** The session this one was forked from (SessionSnapshot.parent), the first a record named. */
+  parent: string | undefined;
   /** Lines fed so far (the `L<line>` ids of records that have none). */
   lineNo = 0;
   /** Lines and records not taken (SessionSnapshot.skipped). */
@@ -247,6 +249,11 @@ export class SessionFacts {
     if (typeof branch === 'string' && branch && branch !== 'HEAD') this.gitBranch = branch.slice(0, 200);
   }
 
+  /** A parent session a record names (a string of sane length; the first one wins). */
+  seeParent(parent: unknown): void {
+    if (this.parent === undefined && typeof parent === 'string' && parent && parent.length <= 4096) this.parent = parent;
+  }
+
   /** A record's time, when it has one: the first is the session's start, the latest its last change. */
   seeTime(ts: number | undefined): void {
     if (ts === undefined) return;
@@ -255,9 +262,14 @@ export class SessionFacts {
   }
 
   /** The snapshot fields these facts fill; a parser adds its events and stamp, and overrides what it knows better. */
-  snapshotFields(): Pick<SessionSnapshot, 'id' | 'cwd' | 'title' | 'model' | 'skipped' | 'startedAt' | 'updatedAt' | 'gitBranch'> {
-    const fields = { id: this.id ?? '', cwd: this.cwd, title: this.title, model: this.model, skipped: this.skipped, startedAt: this.startedAt, updatedAt: this.updatedAt };
-    return this.gitBranch ? { ...fields, gitBranch: this.gitBranch } : fields;
+  snapshotFields(): Pick<SessionSnapshot, 'id' | 'cwd' | 'title' | 'model' | 'skipped' | 'startedAt' | 'updatedAt' | 'gitBranch' | 'parent'> {
+    const fields: Pick<SessionSnapshot, 'id' | 'cwd' | 'title' | 'model' | 'skipped' | 'startedAt' | 'updatedAt' | 'gitBranch' | 'parent'> = {
+      id: this.id ?? '', cwd: this.cwd, title: this.title, model: this.model, skipped: this.skipped, startedAt: this.startedAt, updatedAt: this.updatedAt,
+    };
+    if (this.gitBranch) fields.gitBranch = this.gitBranch;
+    // A session is never its own parent (a copied record that kept the old id).
+    if (this.parent && this.parent !== this.id) fields.parent = this.parent;
+    return fields;
   }
 }
 

@@ -111,6 +111,12 @@ export interface SessionSnapshot {
   model?: string;
   /** The git branch the agent recorded (Claude Code per entry, Codex in session_meta), when it did. */
   gitBranch?: string;
+  /**
+   * The session this one was forked or branched from, as the file names it: pi's header `parentSession`
+   * (a file path); Claude Code's `requestSessionId` / `forkedFrom.sessionId` on copied entries, Qwen
+   * Code's `forkedFrom.sessionId`, Codex's `session_meta.forked_from_id` (ids).
+   */
+  parent?: string;
   /** Events of the active branch, oldest first. */
   events: TranscriptEvent[];
   /**
@@ -238,6 +244,11 @@ export interface TranscriptAdapter {
   folderOfFile?(file: string, ctx: AgentContext): Promise<string | undefined>;
   /** Arguments that make the agent resume exactly this session. */
   resumeArgs(session: { id: string; file: string }): string[];
+  /**
+   * Arguments that resume this session as a new one branched from it, through the agent's own fork
+   * (`resume REF --fork`); absent when the agent's CLI has none (Gemini CLI).
+   */
+  forkArgs?(session: { id: string; file: string }): string[];
 
   // What recapwrap runs or checks of the agent itself: nothing outside the adapter names these.
   /** The command that runs the agent, as found on PATH (`doctor` looks for it; a one-off recap runs it). */

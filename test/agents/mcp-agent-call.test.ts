@@ -1,8 +1,7 @@
-// A real agent calls recapwrap's MCP server (#26): after `recapwrap mcp install`, Claude Code, Gemini CLI
-// and Qwen Code, each in its one-off print mode against the fake model, are asked about `@@name`; the
-// fake model calls the agent's `get_session` tool (as it offers it), and the next request carries the
-// session's card, which only recapwrap's server could have produced. (Codex offers MCP tools as a
-// Responses "namespace" the fake model does not speak; `codex mcp list` is checked in mcp-register.)
+// A real agent calls recapwrap's MCP server (#26): after `recapwrap mcp install`, Claude Code, Gemini CLI,
+// Qwen Code and Codex, each in its one-off mode against the fake model, are asked about `@@name`; the
+// fake model calls the agent's `get_session` tool (as it offers it: Codex in a Responses "namespace",
+// #36), and the next request carries the session's card, which only recapwrap's server could have produced.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,18 +9,21 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgentModelServer, type AgentModelServer } from '../fakes/agent-model-server.js';
 import { AGENT_CLIS, agentE2eSkipped, installAgentCli } from '../helpers/agent-cli.js';
+import { prepareAgentHome } from '../helpers/agent-home.js';
 import { layOutSession, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
-const AGENTS = ['claude', 'gemini', 'qwen'] as const;
+const AGENTS = ['claude', 'gemini', 'qwen', 'codex'] as const;
 const CLAUDE_KEY = 'sk-ant-api03-fakefakefakefakefakefake-AAAA';
 
+// stdin closed at once: one-off modes read a piped stdin as part of the prompt (`codex exec` waits for its end).
 function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; out: string; stdout: string }> {
-  return new Promise((resolve) =>
-    execFile(command, args, { env, cwd, encoding: 'utf8', timeout: 180_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}`, stdout })),
-  );
+  return new Promise((resolve) => {
+    const child = execFile(command, args, { env, cwd, encoding: 'utf8', timeout: 180_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}`, stdout }));
+    child.stdin?.end();
+  });
 }
 
 describe.skipIf(agentE2eSkipped())('real agents call recapwrap mcp', () => {
@@ -69,6 +71,9 @@ describe.skipIf(agentE2eSkipped())('real agents call recapwrap mcp', () => {
     // Qwen Code too defers MCP tools behind tool_search unless told not to.
     writeFileSync(join(home, '.qwen', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: 'fake-model' }, general: { showSessionRecap: false }, tools: { toolSearch: { enabled: false } } }));
 
+    // Codex: the fake model as a Responses provider (and the project trusted), before `mcp install` adds the server.
+    Object.assign(env, prepareAgentHome('codex', { home, model, trusted: [work] }));
+
     // A past session to ask about, and its name in the index.
     session = await layOutSession(home, 'claude', join(TRANSCRIPTS_DIR, 'claude', 'interactive-2turns.jsonl'));
     const listed = await run(process.execPath, [CLI_BIN, 'sessions', '--json'], env, work);
@@ -88,6 +93,7 @@ describe.skipIf(agentE2eSkipped())('real agents call recapwrap mcp', () => {
     claude: (p) => ['-p', p, '--allowedTools', 'mcp__recapwrap__get_session'],
     gemini: (p) => ['-m', 'gemini-2.5-flash', '--skip-trust', '--yolo', '-p', p],
     qwen: (p) => ['-p', p, '--yolo'],
+    codex: (p) => ['exec', '--skip-git-repo-check', p],
   };
 
   for (const agent of AGENTS) {

@@ -1,4 +1,4 @@
-// `recapwrap resume REF [--next]` end to end in a private tmux server: the index (real SQLite, built from
+// `recapwrap resume REF [--next|--fork]` end to end in a private tmux server: the index (real SQLite, built from
 // a real pi session file in a throwaway home) resolves REF from another folder; recapwrap relaunches the
 // session's agent (a fake `pi` on PATH that records its argv, its folder and every byte of its input) in
 // the session's folder with pi's own resume flag, and with --next types the recap's next step once the
@@ -94,5 +94,13 @@ describe.skipIf(!hasTmux)('resume REF', () => {
     expect(got).toContain(`transcript: ${w.transcript} (gone)`);
     expect(got).not.toContain('\r');
     expect(got.split('\x1b[200~')).toHaveLength(2);
+  });
+
+  it('REF --fork: pi resumes a new session branched from it, with its own --fork', async () => {
+    const w = world('7d1f0e3a-1111-4222-8333-444455556666');
+    await resume(w, ['7d1f0e', '--fork']);
+    const [cwd, ...argv] = readFileSync(w.argvFile, 'utf8').trim().split('\n');
+    expect(cwd).toBe(w.project);
+    expect(argv).toEqual(['--fork', w.transcript]);
   });
 });

@@ -5,7 +5,8 @@
  * - no tools in the request (a one-off recap or a side call) → `<recap>…</recap>` naming hello.txt when
  *   the request mentions it;
  * - the last message carries a tool result → a final answer that names hello.txt;
- * - the user's last prompt names a session `@@name` and recapwrap's MCP `get_session` is offered → a call of it;
+ * - the user's last prompt names a session `@@name` and recapwrap's MCP `get_session` is offered → a call of it
+ *   (Codex offers MCP tools inside a Responses `namespace`: the call then names the namespace);
  * - the user's last prompt mentions `ls`/`list` → one shell tool call running `ls`;
  * - otherwise → one write tool call creating hello.txt (absolute when the tool wants `file_path` and the
  *   request states the working directory); apply_patch, or the shell, when the agent offers no write tool.
@@ -141,9 +142,27 @@ function anthropicTurn(body: Record<string, unknown>): Turn {
 
 // ---- OpenAI Responses ----
 interface Item { type?: string; role?: string; content?: unknown; output?: unknown }
+interface ResponsesTool { type?: string; name?: string; parameters?: { properties?: object }; tools?: ResponsesTool[] }
+// Codex groups MCP tools in a namespace (`{type: "namespace", name: "mcp__recapwrap", tools: [...]}`);
+// a call of one names both: `{type: "function_call", namespace, name}`. Its tools are offered to
+// decideTurn as `<namespace>__<name>` (the name MCP clients give them elsewhere).
+const NAMESPACE_JOIN = '__';
+function responsesTools(body: Record<string, unknown>): Array<ResponsesTool & { namespace?: string }> {
+  const tools = (body.tools as ResponsesTool[] | undefined) ?? [];
+  return tools.flatMap((t) =>
+    t.type === 'namespace' && Array.isArray(t.tools) && t.name
+      ? t.tools.filter((n) => n.name).map((n) => ({ ...n, name: `${t.name}${NAMESPACE_JOIN}${n.name}`, namespace: t.name }))
+      : [t],
+  );
+}
+// The namespace and the tool's own name of a tool decideTurn picked (undefined: not in a namespace).
+function namespacedCall(body: Record<string, unknown>, tool: string): { namespace: string; name: string } | undefined {
+  const found = responsesTools(body).find((t) => t.name === tool && t.namespace);
+  return found?.namespace ? { namespace: found.namespace, name: tool.slice(found.namespace.length + NAMESPACE_JOIN.length) } : undefined;
+}
 function responsesTurn(body: Record<string, unknown>): Turn {
   const input = (Array.isArray(body.input) ? body.input : [{ type: 'message', role: 'user', content: str(body.input) }]) as Item[];
-  const tools = (body.tools as Array<{ type?: string; name?: string; parameters?: { properties?: object } }> | undefined) ?? [];
+  const tools = responsesTools(body);
   const text = (c: unknown) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => str(p?.text)).join('\n') : '');
   const users = input.filter((i) => (i.type === 'message' || !i.type) && i.role === 'user').map((i) => text(i.content)).filter((t) => !/^<(environment_context|user_instructions|permissions)/.test(t.trim()));
   const all = input.map((i) => text(i.content) || str(i.output)).join('\n') + str(body.instructions);
@@ -292,7 +311,7 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
       ? [message(step.text)]
       : 'custom' in step
         ? [message(step.preface), { type: 'custom_tool_call', id: `ctc_${id}`, call_id: callId('call'), name: step.custom, input: step.input, status: 'completed' }]
-        : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, arguments: JSON.stringify(step.args), status: 'completed' }];
+        : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, ...namespacedCall(body, step.tool), arguments: JSON.stringify(step.args), status: 'completed' }];
   if (thinks(step, thinking)) output.unshift({ type: 'reasoning', id: `rs_${id}`, summary: [{ type: 'summary_text', text: THOUGHT }] });
   const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model, output, usage };

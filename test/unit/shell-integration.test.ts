@@ -93,7 +93,7 @@ describe('shell/recapwrap.bash', () => {
     expect(complete(['recapwrap', 'resume', '--'])).toEqual(expect.arrayContaining(['--cwd', '--limit']));
     expect(complete(['recapwrap', 'd'])).toEqual(['demo', 'doctor']);
     expect(complete(['recapwrap', 'b'])).toEqual(['board']);
-    expect(complete(['recapwrap', 'n'])).toEqual(['name', 'next']);
+    expect(complete(['recapwrap', 'n'])).toEqual(['name', 'next', 'note']);
     expect(complete(['recapwrap', 'c'])).toEqual(['claude', 'codex', 'completion', 'config']);
     expect(complete(['recapwrap', 'recap', '--format', ''])).toEqual(['card', 'json', 'line']);
     expect(complete(['recapwrap', 'status', '--format', ''])).toEqual(['plain', 'tmux']);

@@ -12,4 +12,6 @@ export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'car
    * the write lock (better-sqlite3 waits for a lock synchronously: the server would answer nothing meanwhile).
    */
   refresh(opts?: { ifIdle?: boolean }): Promise<unknown>;
+  /** The cards of the sessions one was forked from (`@@name~N`); absent: no lineage known. */
+  lineage?: SessionMemory['lineage'];
 };

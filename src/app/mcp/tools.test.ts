@@ -128,8 +128,8 @@ describe('get_session', () => {
   });
 
   it('says when the transcript is gone', async () => {
-    const card = (await getSession({ session: 'auth-refactor' }, ctx(new FakeMemory(ROWS)))) as { note?: string };
-    expect(card.note).toMatch(/transcript file is gone/);
+    const card = (await getSession({ session: 'auth-refactor' }, ctx(new FakeMemory(ROWS)))) as { transcriptNote?: string };
+    expect(card.transcriptNote).toMatch(/transcript file is gone/);
   });
 
   it('lists the candidates of an ambiguous reference, and names none for an unknown one', async () => {

@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { AGENT_IDS } from '../../transcripts/agent-ids.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import { splitParentDepth } from '../memory/parent-ref.js';
 import type { McpMemory, SessionCard, SessionFilter, SessionRow } from './memory-port.js';
 
 /** A failure the calling model should read (bad argument, unknown session…): an MCP tool error, never a dead server. */
@@ -48,7 +49,7 @@ export const FUZZY_MIN_CHARS = 3;
 /** The shortest id prefix the memory resolves. */
 const ID_PREFIX_MIN_CHARS = 4;
 
-const REF_TEXT = 'an id, an id prefix, a session name, or @@name as the user wrote it';
+const REF_TEXT = 'an id, an id prefix, a session name, or @@name as the user wrote it (@@name~1: with the summary of the session it was forked from)';
 
 // Zod messages in the project's shape, so a wrong argument reads "Expected `limit` to be …, got `"x"`".
 function shown(value: unknown): string {
@@ -140,6 +141,9 @@ function rowSummary(row: SessionRow): Record<string, unknown> {
     status: row.status,
     prompts: row.counts.prompts,
     ...(row.transcriptExists ? {} : { transcriptGone: true }),
+    // The user's own recap (`recapwrap note`) is the headline then: say whose words they are.
+    ...(row.note ? { generator: row.generator } : {}),
+    ...(row.parent ? { forkedFrom: row.parentName ?? row.parent } : {}),
   };
 }
 
@@ -224,19 +228,34 @@ export async function listSessions(args: { agent?: string; folder?: string; sinc
   return { count: rows.length, sessions: rows.map(rowSummary) };
 }
 
+// What `@@name~N` adds of each session the asked one was forked from.
+function parentSummary(card: SessionCard): Record<string, unknown> {
+  return {
+    ...sessionRef(card),
+    headline: card.headline,
+    ...(card.summary ? { summary: card.summary } : {}),
+    done: card.done,
+    next: card.next,
+    generator: card.generator,
+  };
+}
+
 export async function getSession(args: { session: string; host?: string }, ctx: ToolContext): Promise<unknown> {
   if (args.host) {
     const card = await onHost(ctx, (h) => h.card(args.host as string, args.session));
     return { ...card, folder: card.cwd };
   }
   const memory = await ctx.memory();
-  const row = resolveSession(memory, args.session, ctx.cwd);
+  const { ref, depth } = splitParentDepth(args.session);
+  const row = resolveSession(memory, depth > 0 ? ref : args.session, ctx.cwd);
   const card = memory.card(row.id);
   if (!card) throw new ToolError(`Session ${row.id} was just removed from the index (forgotten?)`);
+  const parents = depth > 0 ? (memory.lineage?.(row.id, depth) ?? []).map(parentSummary) : undefined;
   return {
     ...card,
     folder: card.cwd,
-    ...(card.transcriptExists ? {} : { note: 'The transcript file is gone (the agent deleted it); this card is what the index kept.' }),
+    ...(card.transcriptExists ? {} : { transcriptNote: 'The transcript file is gone (the agent deleted it); this card is what the index kept.' }),
+    ...(parents ? { parents, ...(parents.length === 0 ? { parentsNote: 'No parent recorded: this session was not forked from another one the index has.' } : {}) } : {}),
   };
 }
 
@@ -260,7 +279,9 @@ export async function querySession(args: { session: string; question: string }, 
   const question = args.question.trim();
   if (!question) throw new ToolError('Expected `question` to be a question about the session, got only spaces');
   const memory = await ctx.memory();
-  const row = resolveSession(memory, args.session, ctx.cwd);
+  // `@@name~1` asks about the session itself (its parent's summary is get_session's).
+  const { ref, depth } = splitParentDepth(args.session);
+  const row = resolveSession(memory, depth > 0 ? ref : args.session, ctx.cwd);
   let why: string;
   if ('ask' in ctx.answerer) {
     const card = memory.card(row.id);

@@ -10,6 +10,7 @@ import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
 import { openStore } from '../../memory/open-store.js';
 import type { ForgetOutcome, Store } from '../../memory/store.js';
 import type { StoredSession } from '../../memory/types.js';
+import { RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS } from '../../recap/types.js';
 import { findAdapter } from '../../transcripts/registry.js';
 import { shortenDir } from '../../util/age.js';
 import type { AgentId } from '../../transcripts/types.js';
@@ -27,6 +28,14 @@ export interface SessionRow {
   status: string; tags: string[];
   generator: { type: string; model?: string };
   userNamed: boolean;
+  /**
+   * Your own recap (`recapwrap note`) and when you wrote it: then `headline` is its first line and
+   * `generator` is `{type: "user_edited"}`, whatever the index wrote since (the card's `latest`).
+   */
+  note?: string;
+  noteAt?: string;
+  /** The name of the session `parent` names, when the index has it (`parent` is then its id). */
+  parentName?: string;
 }
 export interface SessionCard extends SessionRow {
   done: string[]; next: string[];
@@ -37,6 +46,12 @@ export interface SessionCard extends SessionRow {
   language: string;
   /** argv that resumes it with the agent's own flag. */
   resumeCommand: string[];
+  /** argv that resumes it as a new session branched from it, when the agent's CLI can fork (`resume --fork`). */
+  forkCommand?: string[];
+  /** The sessions forked from this one (newest first). */
+  children?: { id: string; name: string; agent: string }[];
+  /** With a note: the recap the index wrote from the transcript, kept beside yours. */
+  latest?: { headline: string; line: string; generator: { type: string; model?: string } };
 }
 export interface SearchHit extends SessionRow { snippet: string; score: number }
 export interface SessionFilter { agent?: AgentId; folder?: string; exactFolder?: boolean; since?: number /* epoch ms */; limit?: number }
@@ -61,6 +76,10 @@ export interface SessionMemory {
   condensedText(id: string): string;
   /** User-given name, never overwritten; throws an Error with a one-line message when empty or taken. */
   rename(id: string, name: string): string;
+  /** Your own recap of a session (undefined: remove it); throws when the text is empty or the session gone. */
+  setNote(id: string, text: string | undefined): void;
+  /** The cards of the sessions this one was forked from: its parent, the parent's parent…, at most `depth`. */
+  lineage(id: string, depth: number): SessionCard[];
   /** Forgotten for good (the forgotten list outlives the index): how many, whether the log is purged yet, the damaged copies deleted. */
   forget(ids: string[]): ForgetOutcome;
   forgetFolder(dir: string): ForgetOutcome;
@@ -85,6 +104,11 @@ export function indexFile(env: Env): string {
   return join(getStateDir(env), 'index.db');
 }
 
+/** The longest note kept (a recap, not a document). */
+export const NOTE_MAX_CHARS = 2000;
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+const cutTo = (text: string, max: number) => (text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…');
+
 export function toRow(s: StoredSession): SessionRow {
   const row: SessionRow = {
     id: s.id, agent: s.agent as AgentId, cwd: s.cwd, project: s.project, name: s.name, headline: s.headline,
@@ -96,15 +120,38 @@ export function toRow(s: StoredSession): SessionRow {
   if (s.model !== undefined) row.model = s.model;
   if (s.gitBranch !== undefined) row.gitBranch = s.gitBranch;
   if (s.parent !== undefined) row.parent = s.parent;
+  if (s.note) {
+    row.note = s.note.text;
+    row.noteAt = s.note.at;
+    row.headline = cutTo(oneLine(s.note.text.split('\n')[0] ?? ''), RECAP_HEADLINE_MAX_CHARS);
+    row.generator = { type: 'user_edited' };
+  }
   return row;
 }
 
-function toCard(s: StoredSession): SessionCard {
+// The parent as the index knows it: its id and name (pi names its parent by file path).
+function withParent<T extends SessionRow>(row: T, s: StoredSession, store: Store): T {
+  const parent = store.parentOf(s);
+  if (parent) {
+    row.parent = parent.id;
+    row.parentName = parent.name;
+  }
+  return row;
+}
+
+function toCard(s: StoredSession, store: Store): SessionCard {
   const adapter = findAdapter(s.agent as AgentId);
   const card: SessionCard = {
-    ...toRow(s), done: s.done, next: s.next, artifacts: s.artifacts, line: s.line, language: s.language,
+    ...withParent(toRow(s), s, store), done: s.done, next: s.next, artifacts: s.artifacts, line: s.line, language: s.language,
     resumeCommand: [adapter?.command ?? s.agent, ...(adapter?.resumeArgs({ id: s.id, file: s.transcript }) ?? [])],
+    children: store.childrenOf(s).map((c) => ({ id: c.id, name: c.name, agent: c.agent })),
   };
+  const fork = adapter?.forkArgs?.({ id: s.id, file: s.transcript });
+  if (fork) card.forkCommand = [adapter?.command ?? s.agent, ...fork];
+  if (s.note) {
+    card.line = cutTo(`recap: ${oneLine(s.note.text)}`, RECAP_LINE_MAX_CHARS);
+    card.latest = { headline: s.headline, line: s.line, generator: s.generator };
+  }
   if (s.description !== undefined) card.description = s.description;
   if (s.summary !== undefined) card.summary = s.summary;
   return card;
@@ -124,10 +171,10 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
       if (opts?.ifIdle && store.writeLocked()) return { files: 0, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 } as RefreshStats;
       return refreshIndex(store, ctx, opts);
     },
-    list: (filter = {}) => store.list(filter).map(toRow),
+    list: (filter = {}) => store.list(filter).map((s) => withParent(toRow(s), s, store)),
     search(query, filter = {}) {
       const result = store.search(query, filter);
-      return 'error' in result ? [] : result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score }));
+      return 'error' in result ? [] : result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score }));
     },
     resolve(ref, opts) {
       const r = store.resolve(ref, opts);
@@ -135,7 +182,26 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
     },
     card(id) {
       const s = store.get(id);
-      return s ? toCard(s) : undefined;
+      return s ? toCard(s, store) : undefined;
+    },
+    setNote(id, text) {
+      const clean = text?.trim();
+      if (clean !== undefined && !clean) throw new Error('Expected a note with some text, got only spaces');
+      if (clean && clean.length > NOTE_MAX_CHARS) throw new Error(`Expected a note of at most ${NOTE_MAX_CHARS} characters, got ${clean.length}`);
+      if (!store.setNote(id, clean)) throw new Error(`no session ${id} in the index`);
+    },
+    lineage(id, depth) {
+      const out: SessionCard[] = [];
+      const seen = new Set<string>();
+      let s = store.get(id);
+      while (s && out.length < depth) {
+        seen.add(s.transcript);
+        const parent = store.parentOf(s);
+        if (!parent || seen.has(parent.transcript)) break;
+        out.push(toCard(parent, store));
+        s = parent;
+      }
+      return out;
     },
     passages: (id, question, limit) => store.passages(id, question, limit),
     condensedText: (id) => store.condensedText(id),

@@ -66,6 +66,7 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
   if (title) write.title = title;
   if (session.model) write.model = session.model;
   if (session.gitBranch) write.gitBranch = session.gitBranch;
+  if (session.parent) write.parent = session.parent;
   return write;
 }
 

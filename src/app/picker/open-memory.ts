@@ -20,6 +20,11 @@ export async function openPickerMemory(input: { env: Env; options: Options; cwd?
     list: (filter) => memory.list(filter),
     search: (query, filter) => memory.search(query, filter),
     card: (id) => memory.card(id),
+    resolve(ref) {
+      const found = memory.resolve(ref, { cwd: input.cwd });
+      return found.ok ? found.row : undefined;
+    },
+    lineage: (id, depth) => memory.lineage(id, depth),
     refresh: () => memory.refresh(input.inPane ? { maxFiles: IN_PANE_REFRESH_FILES, ifIdle: true } : { ifIdle: true }),
     close: () => memory.close(),
   };

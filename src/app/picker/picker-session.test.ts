@@ -8,7 +8,7 @@ const row = (id: string, name: string, headline: string): PickerRow => ({ id, na
 const ROWS = [row('1', 'auth-refactor', 'Split the auth module'), row('2', 'billing-fk', 'Fixed the invoices FK')];
 
 // Fakes around the real picker session: a run that records what reaches the agent, a screen that records draws.
-function rig(options: { bracketed?: boolean; memory?: PickerMemory | { error: string }; coverFails?: boolean } = {}) {
+function rig(options: { bracketed?: boolean; memory?: PickerMemory | { error: string }; coverFails?: boolean; lineage?: boolean } = {}) {
   const log: string[] = [];
   let capture: ((data: string) => void) | undefined;
   const listeners = { resize: new Set<(v: never) => void>(), exit: new Set<(v: never) => void>() };
@@ -53,6 +53,11 @@ function rig(options: { bracketed?: boolean; memory?: PickerMemory | { error: st
     refresh: async () => undefined,
     close: () => log.push('memory-closed'),
   };
+  if (options.lineage) {
+    // billing-fk was forked from auth-refactor.
+    memory.resolve = (ref) => ROWS.find((r) => `@@${r.name}` === ref || r.id === ref);
+    memory.lineage = (id, depth) => (id === '2' && depth > 0 ? [{ ...(ROWS[0] as PickerRow), transcript: '/t/1.jsonl', done: ['split the module'], next: ['move the tests'] }] : []);
+  }
   const session = openPicker({ run, screen, openMemory: async () => options.memory ?? memory, now: () => Date.parse('2026-11-22T10:00:00Z'), log: () => {} });
   const type = (data: string) => capture?.(data);
   const lastScreen = () => (draws.at(-1) ?? []).join('\n').replace(/\x1b\[[0-9;]*m/g, '');
@@ -123,5 +128,18 @@ describe('openPicker', () => {
     const failed = rig({ coverFails: true });
     expect(await failed.session.closed).toBe('not-drawn');
     expect(failed.capturing()).toBe(false);
+  });
+
+  it('@@name~1 picks that session and adds the summary of the session it was forked from', async () => {
+    const r = rig({ lineage: true });
+    await pollUntil(() => r.lastScreen().includes('auth-refactor'), { description: 'the list' });
+    r.type('@@billing-fk~1');
+    await pollUntil(() => r.lastScreen().includes('1 session'), { description: 'the one session' });
+    expect(r.searches).toEqual([]); // resolved, not searched as words
+    r.type('\r');
+    expect(await r.session.closed).toBe('pasted');
+    const bytes = (r.log.find((l) => l.startsWith('child:')) as string).slice('child:'.length);
+    expect(bytes).toContain('Earlier session @@billing-fk');
+    expect(bytes).toContain('forked from @@auth-refactor (codex, 2026-11-20 10:00 UTC): Split the auth module\nparent done: split the module\nparent next: move the tests');
   });
 });

@@ -14,6 +14,7 @@ import type { CoverResult } from '../../display/screen.js';
 import type { Disposable } from '../../types.js';
 import { formatSince } from '../../util/age.js';
 import type { DebugLog } from '../../util/debug-log.js';
+import { splitParentDepth } from '../memory/parent-ref.js';
 import { formatReferenceBlock, pasteBytes, type ReferenceSource } from './reference-block.js';
 
 /** Sessions listed (newest first, or best matches first). */
@@ -35,6 +36,10 @@ export interface PickerMemory {
   list(filter?: { limit?: number }): PickerRow[];
   search(query: string, filter?: { limit?: number }): PickerRow[];
   card(id: string): (ReferenceSource & PickerRow) | undefined;
+  /** The one session a reference names (`@@name`, an id), when it names exactly one. */
+  resolve?(ref: string): PickerRow | undefined;
+  /** The cards of the sessions one was forked from, parent first, at most `depth` (`@@name~N`). */
+  lineage?(id: string, depth: number): ReferenceSource[];
   refresh(): Promise<unknown>;
   close(): void;
 }
@@ -101,6 +106,8 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
   let status: string | undefined = 'loading…';
   let memory: PickerMemory | undefined;
   let rows = new Map<string, PickerRow>();
+  /** Parents asked for by the query (`@@name~N`), added to the pasted block. */
+  let depth = 0;
   let hold: { release(): void } | undefined;
   let height = pickerHeight(run.rows);
   let widths: { height: number; rows: number[] | undefined } | undefined;
@@ -122,7 +129,12 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
   function search(query: string): void {
     if (!memory) return;
     try {
-      setRows(query.trim() ? memory.search(query, { limit: PICKER_LIMIT }) : memory.list({ limit: PICKER_LIMIT }));
+      // `@@name` or `@@name~1` (with its parent's summary): that session alone when it names one.
+      const { ref, depth: asked } = splitParentDepth(query);
+      const named = ref.startsWith('@@') || asked > 0 ? memory.resolve?.(ref) : undefined;
+      depth = named ? asked : 0;
+      if (named) setRows([named]);
+      else setRows(query.trim() ? memory.search(query, { limit: PICKER_LIMIT }) : memory.list({ limit: PICKER_LIMIT }));
       status = undefined;
     } catch (error) {
       status = 'search failed';
@@ -176,6 +188,7 @@ export function openPicker(deps: PickerSessionDeps): PickerSession {
     let source: ReferenceSource | undefined;
     try {
       source = memory?.card(item.id);
+      if (source && depth > 0 && memory?.lineage) source = { ...source, parents: memory.lineage(item.id, depth) };
     } catch (error) {
       log('picker', 'card failed', { error: (error as Error).message });
     }

@@ -18,6 +18,8 @@ export interface ReferenceSource {
   next?: readonly string[];
   transcript: string;
   transcriptExists?: boolean;
+  /** `@@name~N`: the sessions it was forked from (parent first), summarized after it. */
+  parents?: readonly Omit<ReferenceSource, 'parents'>[];
 }
 
 /** Bracketed paste (xterm ?2004): the agent takes what is between as typed text, never as keys. */
@@ -57,6 +59,13 @@ export function formatReferenceBlock(s: ReferenceSource): string {
   if (done) lines.push(`done: ${done}`);
   if (next) lines.push(`next: ${next}`);
   lines.push(`transcript: ${sanitizeLine(s.transcript)}${s.transcriptExists === false ? ' (gone)' : ''}`);
+  for (const p of s.parents ?? []) {
+    lines.push(`forked from @@${sanitizeLine(p.name) || sanitizeLine(p.id)} (${sanitizeLine(p.agent)}, ${formatDate(p.updatedAt)}): ${cut(p.headline, MAX_HEADLINE_CHARS) || '(none)'}`);
+    const done = items(p.done);
+    const next = items(p.next);
+    if (done) lines.push(`parent done: ${done}`);
+    if (next) lines.push(`parent next: ${next}`);
+  }
   return lines.join('\n');
 }
 

@@ -1,7 +1,7 @@
 /** The session-memory commands' verbs, options and what they run with (memory-run.ts and forget-run.ts share them). */
 import type { Env } from '../../config/paths.js';
 
-export type MemoryVerb = 'index' | 'sessions' | 'search' | 'show' | 'name' | 'forget';
+export type MemoryVerb = 'index' | 'sessions' | 'search' | 'show' | 'name' | 'forget' | 'note';
 
 export interface MemoryCliOptions {
   rebuild?: boolean;
@@ -19,6 +19,8 @@ export interface MemoryCliOptions {
   generator?: string;
   model?: string;
   llm?: boolean;
+  // note --clear
+  clear?: boolean;
   // many machines (#35): app/hosts
   host?: string[];
   allHosts?: boolean;

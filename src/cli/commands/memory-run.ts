@@ -139,9 +139,11 @@ function card(raw: SessionCard, deps: MemoryDeps): string {
   const files = c.artifacts.filter((a) => a.kind === 'file').map((a) => sanitizeLine(a.locator));
   if (files.length) lines.push(`files:      ${files.slice(0, 12).join(', ')}${files.length > 12 ? `, … (${files.length})` : ''}`);
   if (c.tags.length) lines.push(`tags:       ${c.tags.map(sanitizeLine).join(', ')}`);
-  lines.push(`generator:  ${c.generator.type}${c.generator.model ? ` (${sanitizeLine(c.generator.model)})` : ''}`);
+  lines.push(`generator:  ${c.generator.type}${c.generator.model ? ` (${sanitizeLine(c.generator.model)})` : ''}${c.noteAt ? ` (your note of ${c.noteAt.slice(0, 16).replace('T', ' ')} UTC)` : ''}`);
+  lines.push(...lineageLines(c));
   lines.push(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`);
   lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`);
+  if (c.forkCommand) lines.push(`fork:       recapwrap resume ${shellWord(c.name, home)} --fork   (${c.forkCommand.map((a) => shellWord(a, home)).join(' ')})`);
   return lines.map((l) => truncateToWidth(l, Math.max(deps.columns, 20))).join('\n') + '\n';
 }
 
@@ -278,6 +280,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const text = hits.map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth(renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`).join('\n');
     return { out: text + '\n', err: '', code: 0 };
   }
+  if (verb === 'note') return runNote(memory, args, options, deps);
   if (verb === 'forget') return (await import('./forget-run.js')).runForget(memory, args[0], options, deps);
   if (verb === 'show' || verb === 'name') {
     if (verb === 'name') {
@@ -309,4 +312,33 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     }
   }
   return fail(`unknown command ${verb}`);
+}
+
+// With a note: the recap the index wrote beside it; a fork: the session it came from; and the sessions forked from it.
+function lineageLines(c: SessionCard): string[] {
+  const lines: string[] = [];
+  if (c.latest) lines.push(`latest:     ${sanitizeLine(c.latest.line.replace(/^recap:\s*/, ''))} (${c.latest.generator.type})`);
+  if (c.parent) lines.push(`forked from ${c.parentName ? `${sanitizeLine(c.parentName)} (${sanitizeLine(c.parent)})` : sanitizeLine(c.parent)}`);
+  const children = c.children ?? [];
+  if (children.length) lines.push(`forks:      ${children.map((k) => `${sanitizeLine(k.name)} (${k.agent})`).join(', ')}`);
+  return lines;
+}
+
+// `note REF TEXT` / `note REF --clear`: your own recap of a session, kept over every rewrite.
+async function runNote(memory: SessionMemory, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  const [ref = '', text = ''] = args;
+  if (options.clear && text.trim()) return fail('give a note or --clear, not both');
+  if (!options.clear && !text.trim()) return fail('give the note to keep (recapwrap note REF "what it did, what is next"), or --clear');
+  await memory.refresh(quickRefresh(deps, true));
+  const found = memory.resolve(ref, { cwd: deps.cwd });
+  if (!found.ok) return ambiguous(ref, found.candidates, deps, memory);
+  try {
+    memory.setNote(found.row.id, options.clear ? undefined : text);
+  } catch (error) {
+    return fail((error as Error).message, 1);
+  }
+  const c = memory.card(found.row.id) as SessionCard;
+  if (options.json) return { out: stringifyJsonSafely(rowJson(c, getHomeDir(deps.env)), 2) + '\n', err: '', code: 0 };
+  const what = `${sanitizeLine(c.name)} (${c.agent} ${sanitizeLine(c.id)})`;
+  return { out: options.clear ? `removed your note of ${what}\n` : `noted ${what}: ${sanitizeLine(c.headline)}\n`, err: '', code: 0 };
 }

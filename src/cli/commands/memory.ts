@@ -106,6 +106,16 @@ export function registerMemory(program: Command): void {
       await run(this, 'name', [ref, name], options);
     });
   program
+    .command('note')
+    .description('your own recap of a session (generator user_edited): shown by show, sessions, search, the picker and MCP, kept over every rewrite')
+    .argument('<ref>', 'session id, id prefix, name or @@name')
+    .argument('[text...]', 'the recap, in your words')
+    .option('--clear', 'remove your note (the recap the index wrote shows again)', false)
+    .option('--json', 'print the session as JSON', false)
+    .action(async function (this: Command, ref: string, text: string[], options: MemoryCliOptions) {
+      await run(this, 'note', [ref, text.join(' ')], options);
+    });
+  program
     .command('forget')
     .description("delete sessions' rows and text from the index for good, never indexed again (cannot be undone; asks first on a terminal)")
     .argument('[ref]', 'session id, unique id prefix, exact name or @@name (a looser match lists the candidates, forgets nothing)')

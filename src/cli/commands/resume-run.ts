@@ -27,6 +27,8 @@ export interface ResumeCliOptions {
   // many machines (#35): app/hosts
   host?: string[];
   allHosts?: boolean;
+  /** Resume as a new session branched from the old one (the agent's own fork). */
+  fork?: boolean;
 }
 
 type PastSession = import('../../app/resume.js').PastSession;
@@ -80,7 +82,7 @@ export interface ResumeDeps {
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
   launch(command: string, args: string[], agent: AgentId, cwd: string, draft?: string): Promise<number>;
   /** Whether QUERY names one session of the index, and how to relaunch it (default: app/resume-ref.ts). */
-  planRef?(ref: string, cwd: string, next: boolean, folder?: string): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
+  planRef?(ref: string, cwd: string, next: boolean, folder?: string, fork?: boolean): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
@@ -108,10 +110,10 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   if (query !== undefined && !options.list && !options.json && pick === undefined) {
     const planRef =
       deps.planRef ??
-      (async (ref: string, at: string, next: boolean, folder?: string) =>
-        (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, ...(folder === undefined ? {} : { folder }) }));
+      (async (ref: string, at: string, next: boolean, folder?: string, fork?: boolean) =>
+        (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, fork, ...(folder === undefined ? {} : { folder }) }));
     // --cwd relaunches it there instead of in its own folder (one that is gone, say).
-    const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd);
+    const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd, Boolean(options.fork));
     if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map(sanitizeLine).join('\n')}\n`, code: 1 };
     if (result.kind === 'plan') {
       const { plan } = result;
@@ -161,7 +163,8 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   }
   const chosen = sessions[index - 1];
   if (!chosen) return { out: '', err: err + `recapwrap: no session ${index}: the list has ${sessions.length}\n`, code: 1 };
-  const [command, ...args] = chosen.command as [string, ...string[]];
+  if (options.fork && !chosen.forkCommand) return { out: '', err: err + `recapwrap: ${chosen.agent} cannot fork a session (its CLI has no fork); resume it without --fork\n`, code: 2 };
+  const [command, ...args] = (options.fork ? chosen.forkCommand : chosen.command) as [string, ...string[]];
   if (err) process.stderr.write(err);
   const draft = withNext ? chosen.recap.next.find((s) => s.trim() !== '') : undefined;
   if (withNext && !draft) process.stderr.write('recapwrap: this session has no next step recorded; resuming without a draft\n');

@@ -24,6 +24,7 @@ export function registerResume(program: Command): void {
     .option('--next', "also type the recap's next step into the agent's input once it is ready (never sent)", false)
     .option('--host <name>', 'REF is on this host of the config file: resume it there over ssh (in tmux: a new window); repeatable', (v: string, p: string[] | undefined) => [...(p ?? []), v])
     .option('--all-hosts', 'look for REF on this machine and every host of the config file', false)
+    .option('--fork', "resume as a new session branched from the old one, through the agent's own fork (Claude Code, Qwen Code, pi, Codex; not Gemini CLI)", false)
     .action(async function (this: Command, query: string | undefined, options: ResumeCliOptions) {
       const deps: ResumeDeps = {
         env: process.env,

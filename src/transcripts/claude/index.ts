@@ -105,6 +105,8 @@ export const claudeAdapter: TranscriptAdapter = {
   listSessions: listClaudeSessions,
   listAllSessions: listAllClaudeSessions,
   resumeArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl')],
+  // A new session id whose file holds a copy of this conversation (each copy names it in `forkedFrom`).
+  forkArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl'), '--fork-session'],
   command: 'claude',
   oneShot: claudeOneShot,
 };

@@ -71,6 +71,8 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
   let customTitle: string | undefined;
+  /** The last session an answer copied from another session was asked in (a `--fork-session` fork). */
+  let requestedBy: string | undefined;
 
   function userEvents(entry: ClaudeEntry, sourceId: string, ts: number | undefined): TranscriptEvent[] {
     const message = entry.message;
@@ -163,6 +165,13 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
     if (typeof entry.sessionId === 'string' && !facts.id) facts.id = entry.sessionId;
     if (typeof entry.cwd === 'string' && !facts.cwd) facts.cwd = entry.cwd;
     facts.seeBranch((entry as { gitBranch?: unknown }).gitBranch);
+    // A fork copies the old conversation: /branch's copies name where they came from (`forkedFrom`);
+    // `--resume ID --fork-session`'s copied answers keep the id of the session that asked for them
+    // (`requestSessionId`): the last one that is not this session's is the parent (earlier ones may
+    // name the parent's own parent, when the parent was a fork too).
+    facts.seeParent((entry as { forkedFrom?: { sessionId?: unknown } }).forkedFrom?.sessionId);
+    const requested = (entry as { requestSessionId?: unknown }).requestSessionId;
+    if (typeof requested === 'string' && requested && requested !== entry.sessionId && requested.length <= 200) requestedBy = requested;
     if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
       if (entry.isSidechain === true) return; // subagent lines of old versions: not the main conversation
       facts.seeTime(ts);
@@ -214,9 +223,11 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
     const events = tree.branchEvents(leafId);
     const name = customTitle ?? facts.title;
     if (name) events.unshift({ kind: 'title', text: name, sourceId: 'title' });
+    const fields = facts.snapshotFields();
+    if (!fields.parent && requestedBy && requestedBy !== fields.id) fields.parent = requestedBy;
     return {
       agent: 'claude',
-      ...facts.snapshotFields(),
+      ...fields,
       title: name,
       events,
       // What is summarized: the last event of the branch and how many there are (noise lines do not count).

@@ -35,6 +35,12 @@ export function planCodexLaunch(args: readonly string[], _ctx: AgentContext & { 
   return { args: [...args], resume: false };
 }
 
+// `codex resume|fork <id>`. An id not of a plain shape: the rollout file name's UUID; failing that, after `--` (never read as a flag).
+function codexSessionArgs(verb: 'resume' | 'fork', session: { id: string; file: string }): string[] {
+  const id = isPlainId(session.id) ? session.id : codexIdFromFileName(basename(session.file)) ?? session.id;
+  return isPlainId(id) ? [verb, id] : [verb, '--', id];
+}
+
 const isRolloutName = (n: string) => n.startsWith('rollout-') && n.endsWith('.jsonl');
 const rolloutsIn = (dir: string) => listSessionFiles(dir, isRolloutName);
 
@@ -145,11 +151,9 @@ export const codexAdapter: TranscriptAdapter = {
   outputSignal: codexOutputSignal,
   listSessions: listCodexSessions,
   listAllSessions: listAllCodexSessions,
-  // An id not of a plain shape: the rollout file name's UUID; failing that, after `--` (never read as a flag).
-  resumeArgs: (session) => {
-    const id = isPlainId(session.id) ? session.id : codexIdFromFileName(basename(session.file)) ?? session.id;
-    return isPlainId(id) ? ['resume', id] : ['resume', '--', id];
-  },
+  resumeArgs: (session) => codexSessionArgs('resume', session),
+  // `codex fork <id>`: a new thread whose session_meta names this one (`forked_from_id`).
+  forkArgs: (session) => codexSessionArgs('fork', session),
   command: 'codex',
   oneShot: codexOneShot,
 };

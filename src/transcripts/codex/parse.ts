@@ -262,6 +262,8 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
         facts.id ??= typeof p.id === 'string' ? p.id : typeof p.session_id === 'string' ? p.session_id : undefined;
         facts.cwd ??= typeof p.cwd === 'string' ? p.cwd : undefined;
         facts.seeBranch((p as { git?: { branch?: unknown } }).git?.branch);
+        // `codex fork` (and the TUI's fork) names the thread it forked from.
+        facts.seeParent((p as { forked_from_id?: unknown }).forked_from_id);
         return;
       case 'turn_context':
         if (typeof p.model === 'string') facts.model = p.model;

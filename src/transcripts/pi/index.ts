@@ -85,6 +85,8 @@ export const piAdapter: TranscriptAdapter = {
   listSessions: listPiSessions,
   listAllSessions: listAllPiSessions,
   resumeArgs: (session) => ['--session', session.file],
+  // pi's `--fork <path>`: a new session file whose header names this one as its parentSession.
+  forkArgs: (session) => ['--fork', session.file],
   command: 'pi',
   oneShot: piOneShot,
 };

@@ -106,6 +106,8 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
       // pi's header line holds the session's id, folder and start.
       id: typeof header?.id === 'string' ? header.id : '',
       cwd: typeof header?.cwd === 'string' ? header.cwd : undefined,
+      // A forked or branched session's header names the file it came from.
+      ...(typeof header?.parentSession === 'string' && header.parentSession ? { parent: header.parentSession } : {}),
       events,
       stamp: `${leafId ?? (typeof header?.id === 'string' ? header.id : 'empty')}${tree.dropped ? `:${tree.dropped}` : ''}`,
       dropped: tree.dropped || undefined,

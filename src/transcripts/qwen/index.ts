@@ -141,6 +141,7 @@ export const qwenAdapter: TranscriptAdapter = {
   listSessions: listQwenSessions,
   listAllSessions: listAllQwenSessions,
   resumeArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl')],
+  forkArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl'), '--fork-session'],
   command: 'qwen',
   oneShot: qwenOneShot,
   doctorChecks: checkQwenRecap,

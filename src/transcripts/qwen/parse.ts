@@ -76,6 +76,8 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     facts.seeTime(ts);
     if (typeof rec.sessionId === 'string' && rec.sessionId) facts.id ??= rec.sessionId;
     if (typeof rec.cwd === 'string' && rec.cwd) facts.cwd ??= rec.cwd;
+    // A fork (`--resume ID --fork-session`) copies the old records, each naming the session it came from.
+    facts.seeParent((rec as { forkedFrom?: { sessionId?: unknown } }).forkedFrom?.sessionId);
     const sourceId = typeof rec.uuid === 'string' && rec.uuid ? rec.uuid : `L${facts.lineNo}`;
     if (typeof rec.type !== 'string' || !CONVERSATION_TYPES.has(rec.type)) {
       // Unknown record type: keep it as a link of the chain, but count it.

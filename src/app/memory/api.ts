@@ -11,9 +11,9 @@ import type { Store } from '../../memory/store.js';
 import type { StoredSession } from '../../memory/types.js';
 import { findAdapter } from '../../transcripts/registry.js';
 import type { AgentId } from '../../transcripts/types.js';
-import { allowedFolders, refreshIndex, type RefreshStats } from './scan.js';
+import { allowedFolders, refreshIndex, type RefreshOptions, type RefreshStats } from './scan.js';
 
-export type { RefreshStats };
+export type { RefreshOptions, RefreshStats };
 
 export interface SessionRow {
   id: string; agent: AgentId; cwd: string; project: string;
@@ -44,7 +44,11 @@ export type RefResult =
 export interface ModelSummary { name: string; description: string; summary: string; tags: string[]; next: string }
 
 export interface SessionMemory {
-  refresh(opts?: { rebuild?: boolean; maxFiles?: number; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
+  /**
+   * Bring the index up to date: quick (folders whose listing moved, recent sessions) unless `full`, or
+   * the last full sweep is old; `error` set when a write failed (the index answers from its last commit).
+   */
+  refresh(opts?: RefreshOptions): Promise<RefreshStats>;
   list(filter?: SessionFilter): SessionRow[];
   /** Plain words; never an FTS syntax error (a query with no word gives []). */
   search(query: string, filter?: SessionFilter): SearchHit[];

@@ -11,8 +11,12 @@ import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
-import { truncateToWidth } from '../../util/text-width.js';
 import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
+import type * as TextWidth from '../../util/text-width.js';
+
+// Cutting lines to the terminal's width. text-width (string-width's Unicode patterns: ~50 ms to load) is
+// loaded only when the output is a terminal; otherwise every width is unbounded and nothing is cut.
+let truncateToWidth: typeof TextWidth.truncateToWidth = (text) => text;
 
 export type MemoryVerb = 'index' | 'sessions' | 'search' | 'show' | 'name' | 'forget';
 
@@ -171,6 +175,12 @@ function quickRefresh(deps: MemoryDeps): { onProgress?: (done: number, total: nu
   return { onProgress: (done, total) => total >= 200 && bar(done, total) };
 }
 
+// A read's refresh; a write that failed is said (stderr) and the read answers from the index as it is.
+async function refreshForRead(memory: SessionMemory, deps: MemoryDeps, notes: string[]): Promise<void> {
+  const stats = await memory.refresh(quickRefresh(deps));
+  if (stats.error) notes.push(`recapwrap: warning: ${stats.error}; answering from the index as it was\n`);
+}
+
 async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
   const config = resolveConfig({ env: deps.env, cwd: deps.cwd });
   const { openSessionMemory } = await import('../../app/memory/api.js');
@@ -180,26 +190,30 @@ async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
 }
 
 export async function runMemoryCommand(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  if (Number.isFinite(deps.columns)) ({ truncateToWidth } = await import('../../util/text-width.js'));
   const opened = await open(deps);
   if (isResult(opened)) return opened;
   const memory = opened;
   const warn = memory.warning ? `recapwrap: warning: ${memory.warning}\n` : '';
   try {
-    const r = await runVerb(memory, verb, args, options, deps);
-    return { ...r, err: warn + r.err };
+    const notes: string[] = [];
+    const r = await runVerb(memory, verb, args, options, deps, notes);
+    return { ...r, err: warn + notes.join('') + r.err };
   } finally {
     memory.close();
   }
 }
 
-async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps, notes: string[]): Promise<Result> {
   const home = getHomeDir(deps.env);
   if (verb === 'index') {
     if (!options.summarize && (options.limit !== undefined || options.session !== undefined)) return fail('--limit and --session go with --summarize');
     // One session's summary (the live wrapper's, just written): no scan of every folder first.
     if (options.summarize && options.session !== undefined) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
-    const stats = await memory.refresh({ rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
+    const stats = await memory.refresh({ full: true, rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
     const total = memory.store.count();
+    // A write that failed (a full disk): said, exit 1; the sessions not written are read again next time.
+    if (stats.error) return { out: options.json ? stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n' : '', err: `recapwrap: index stopped: ${stats.error}\n`, code: 1 };
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
     return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} sessions in the index\n`, err: '', code: 0 };
@@ -207,7 +221,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
     if (isResult(filter)) return filter;
-    await memory.refresh(quickRefresh(deps));
+    await refreshForRead(memory, deps, notes);
     if (verb === 'sessions') {
       const rows = memory.list(filter);
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
@@ -228,7 +242,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   }
   if (verb === 'show' || verb === 'name' || (verb === 'forget' && args[0] !== undefined)) {
     if (verb === 'forget' && options.folder) return fail('give a session or --folder DIR, not both');
-    await memory.refresh(quickRefresh(deps));
+    await refreshForRead(memory, deps, notes);
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
     if (!found.ok) return ambiguous(ref, found.candidates, deps);
@@ -256,7 +270,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   // forget --folder DIR
   if (!options.folder) return fail('give a session to forget, or --folder DIR');
   const dir = resolve(deps.cwd, options.folder.replace(/^~(?=\/|$)/, home));
-  await memory.refresh(quickRefresh(deps));
+  await refreshForRead(memory, deps, notes);
   const n = memory.forgetFolder(dir);
   if (options.json) return { out: stringifyJsonSafely({ forgotten: n, folder: dir }, 2) + '\n', err: '', code: n ? 0 : 1 };
   if (n === 0) return { out: '', err: `recapwrap: no sessions in the index for ${shortenDir(dir, home, 1000)}\n`, code: 1 };

@@ -73,9 +73,11 @@ export const MIGRATIONS: readonly string[] = [
   // only when the gate opens past it, not while one runs or after one failed.
   `ALTER TABLE sessions ADD COLUMN summary_asked INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE sessions ADD COLUMN summary_asked_at INTEGER NOT NULL DEFAULT 0;`,
-  // 6: the size and mtime of each session file of a folder at the last sweep that read them all (a sweep
-  // compares a folder's files with the index only when these moved: no per-file lookup for the rest).
-  `ALTER TABLE dirs ADD COLUMN files TEXT NOT NULL DEFAULT '';`,
+  // 6: a fingerprint of the size and mtime of each session file of a folder at the last sweep that read
+  // them all (a sweep compares a folder's files with the index only when it moved), and the files by
+  // mtime (a read's quick refresh looks at the sessions active lately only).
+  `ALTER TABLE dirs ADD COLUMN files TEXT NOT NULL DEFAULT '';
+   CREATE INDEX files_mtime ON files(mtime);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -50,35 +50,48 @@ const statOf = (path: string) => {
   }
 };
 
-// A fingerprint of the size and mtime of each accepted file of a folder (in the order of its names): two
-// 32-bit multiply-xor hashes over the numbers' bits, and the count. Allocates nothing per file but the stat.
+// A fingerprint of the size and mtime of each session file of a folder (accepted, regular, not empty; in
+// the order of its names): two 32-bit multiply-xor hashes over the numbers' bits, and the count. From a
+// stat of each file (allocating nothing per file but the stat), or from the infos already made.
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
-function fingerprint(dir: string, names: readonly string[], accept: (name: string) => boolean): { text: string; count: number } {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  let count = 0;
-  const mix = (x: number) => {
-    a = Math.imul(a ^ x, 0x01000193);
-    b = Math.imul(b ^ x, 0x5bd1e995);
-    b ^= b >>> 15;
-  };
+class Fingerprint {
+  private a = 0x811c9dc5;
+  private b = 0x9747b28c;
+  count = 0;
+  add(size: number, mtimeMs: number): void {
+    this.count++;
+    f64[0] = size;
+    this.mix(u32[0] as number);
+    this.mix(u32[1] as number);
+    f64[0] = mtimeMs;
+    this.mix(u32[0] as number);
+    this.mix(u32[1] as number);
+  }
+  private mix(x: number): void {
+    this.a = Math.imul(this.a ^ x, 0x01000193);
+    this.b = Math.imul(this.b ^ x, 0x5bd1e995);
+    this.b ^= this.b >>> 15;
+  }
+  get text(): string {
+    return `${(this.a >>> 0).toString(36)}.${(this.b >>> 0).toString(36)}.${this.count}`;
+  }
+}
+
+function statPrint(dir: string, names: readonly string[], accept: (name: string) => boolean): Fingerprint {
+  const print = new Fingerprint();
   for (const name of names) {
     if (!accept(name)) continue;
     const st = statOf(`${dir}/${name}`);
-    if (st === undefined || !st.isFile() || st.size === 0) {
-      mix(0xffffffff);
-      continue;
-    }
-    count++;
-    f64[0] = st.size;
-    mix(u32[0] as number);
-    mix(u32[1] as number);
-    f64[0] = st.mtimeMs;
-    mix(u32[0] as number);
-    mix(u32[1] as number);
+    if (st !== undefined && st.isFile() && st.size > 0) print.add(st.size, st.mtimeMs);
   }
-  return { text: `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${count}`, count };
+  return print;
+}
+
+function infoPrint(infos: readonly SessionFileInfo[]): Fingerprint {
+  const print = new Fingerprint();
+  for (const f of infos) print.add(f.size, f.mtimeMs);
+  return print;
 }
 
 export function folderSweep(store: Store, opts: { mode: SweepMode; now?: number; recent?: ReadonlyMap<string, readonly string[]> }): FolderSweep {
@@ -125,14 +138,21 @@ export function folderSweep(store: Store, opts: { mode: SweepMode; now?: number;
         return [];
       }
     }
-    // The files' stats folded into a fingerprint first (no infos made): the kept one means nothing to
-    // compare. Else (a folder that changed: few) they are stat'ed again into infos, all handed back.
-    const print = fingerprint(dir, names, accept);
-    found += print.count;
-    if (unmoved && kept.files === print.text) return [];
+    // A folder whose listing did not move: its files' stats folded into a fingerprint first (no infos
+    // made); the kept one means nothing to compare. Else (a folder that changed: few) they are stat'ed
+    // into infos, all handed back.
+    if (unmoved) {
+      const print = statPrint(dir, names, accept);
+      if (kept.files === print.text) {
+        found += print.count;
+        return [];
+      }
+    }
+    const infos = infosOf(agent, dir, names, accept, idOf);
+    found += infos.length;
     compared.add(dir);
-    if (began - st.mtimeMs > RACY_MS && !names.some((n) => n.includes('\n'))) fresh.push({ path: dir, mtime: st.mtimeMs, names: names.join('\n'), files: print.text });
-    return infosOf(agent, dir, names, accept, idOf);
+    if (began - st.mtimeMs > RACY_MS && !names.some((n) => n.includes('\n'))) fresh.push({ path: dir, mtime: st.mtimeMs, names: names.join('\n'), files: infoPrint(infos).text });
+    return infos;
   };
 
   return {

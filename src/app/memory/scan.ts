@@ -1,8 +1,10 @@
 /**
- * The scan that keeps the index up to date with every agent's session folders: list every session file
- * (each adapter's listAllSessions), skip those whose size and mtime match what the index saw, read the
- * rest with the transcript parsers and store their heuristic card and condensed text. Files the scan no
- * longer finds keep their rows, marked gone. Forgotten files are not read again while they exist.
+ * The scan that keeps the index up to date with every agent's session folders: list the session files
+ * (each adapter's listAllSessions, through the index's own folder listing: dir-cache.ts), skip those
+ * whose size and mtime match what the index saw, read the rest with the transcript parsers and store
+ * their heuristic card and condensed text. A full sweep looks at every file; a read's quick refresh only
+ * at folders whose listing moved and recent sessions (SWEEP_MS, RECENT_MS). Files the scan no longer
+ * finds keep their rows, marked gone. Forgotten files are not read again while they exist.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';

@@ -78,6 +78,11 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE sessions ADD COLUMN user_note TEXT;
    ALTER TABLE sessions ADD COLUMN user_note_at INTEGER;
    CREATE INDEX sessions_parent ON sessions(parent);`,
+  // 7: a fingerprint of the size and mtime of each session file of a folder at the last sweep that read
+  // them all (a sweep compares a folder's files with the index only when it moved), and the files by
+  // mtime (a read's quick refresh looks at the sessions active lately only).
+  `ALTER TABLE dirs ADD COLUMN files TEXT NOT NULL DEFAULT '';
+   CREATE INDEX files_mtime ON files(mtime);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

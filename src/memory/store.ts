@@ -49,6 +49,8 @@ interface Row {
 }
 
 const DEFAULT_LIMIT = 50;
+// The dirs row (never a folder's path: those are absolute) whose mtime is the time of the last full sweep.
+const SWEEP_KEY = '';
 const SNIPPET_TOKENS = 14;
 
 const json = <T>(text: string, fallback: T): T => {
@@ -127,20 +129,63 @@ export class Store {
     return new Map(rows.map((r) => [r.transcript, { size: r.size, mtime: r.mtime, state: r.state }]));
   }
 
-  /** The folder listings the refresh kept: names (in one string, `\n` between) at a modification time. */
-  dirListings(): Map<string, { mtime: number; names: string }> {
-    const rows = this.db.prepare('SELECT path, mtime, names FROM dirs').raw().all() as Array<[string, number, string]>;
-    const out = new Map<string, { mtime: number; names: string }>();
-    for (const [path, mtime, names] of rows) out.set(path, { mtime, names });
+  /** The folder listings the refresh kept: names (in one string, `\n` between) and their files' stats at a modification time. */
+  dirListings(): Map<string, { mtime: number; names: string; files: string }> {
+    const rows = this.db.prepare('SELECT path, mtime, names, files FROM dirs').raw().all() as Array<[string, number, string, string]>;
+    const out = new Map<string, { mtime: number; names: string; files: string }>();
+    for (const [path, mtime, names, files] of rows) if (path !== SWEEP_KEY) out.set(path, { mtime, names, files });
     return out;
   }
 
-  setDirListings(listings: ReadonlyArray<{ path: string; mtime: number; names: string }>): void {
-    if (listings.length === 0) return;
-    const put = this.db.prepare('INSERT INTO dirs(path, mtime, names) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, names = excluded.names');
+  /** The kept folders' modification times only (a quick refresh needs no names). */
+  dirTimes(): Map<string, { mtime: number }> {
+    const rows = this.db.prepare('SELECT path, mtime FROM dirs').raw().all() as Array<[string, number]>;
+    const out = new Map<string, { mtime: number }>();
+    for (const [path, mtime] of rows) if (path !== SWEEP_KEY) out.set(path, { mtime });
+    return out;
+  }
+
+  /**
+   * Keep folder listings, drop those of folders that are gone, and (sweptAt) the time of a full sweep, in
+   * one write; nothing written when there is nothing to keep.
+   */
+  setDirListings(listings: ReadonlyArray<{ path: string; mtime: number; names: string; files: string }>, opts: { drop?: readonly string[]; sweptAt?: number } = {}): void {
+    const drop = opts.drop ?? [];
+    if (listings.length === 0 && drop.length === 0 && opts.sweptAt === undefined) return;
+    const put = this.db.prepare('INSERT INTO dirs(path, mtime, names, files) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET mtime = excluded.mtime, names = excluded.names, files = excluded.files');
+    const del = this.db.prepare('DELETE FROM dirs WHERE path = ?');
     this.db.transaction(() => {
-      for (const l of listings) put.run(l.path, l.mtime, l.names);
+      for (const l of listings) put.run(l.path, l.mtime, l.names, l.files);
+      for (const d of drop) del.run(d);
+      if (opts.sweptAt !== undefined) put.run(SWEEP_KEY, opts.sweptAt, '', '');
     }).immediate();
+  }
+
+  /** When the refresh last stat'ed every session file (a full sweep), or undefined when never. */
+  lastSweep(): number | undefined {
+    const r = this.db.prepare('SELECT mtime FROM dirs WHERE path = ?').get(SWEEP_KEY) as { mtime: number } | undefined;
+    return r?.mtime;
+  }
+
+  /** The files whose recorded mtime is `since` or later (the sessions active lately), by path. */
+  recentMarks(since: number): Map<string, FileMark> {
+    const rows = this.db.prepare('SELECT transcript, size, mtime, state FROM files WHERE mtime >= ?').raw().all(since) as Array<[string, number, number, FileState]>;
+    return new Map(rows.map(([t, size, mtime, state]) => [t, { size, mtime, state }]));
+  }
+
+  /** What the scan remembers of one file. */
+  fileMark(transcript: string): FileMark | undefined {
+    return this.db.prepare('SELECT size, mtime, state FROM files WHERE transcript = ?').get(transcript) as FileMark | undefined;
+  }
+
+  /** The files the scan remembers directly in `dir` (not below it), by path. */
+  marksIn(dir: string): Map<string, FileMark> {
+    const prefix = dir.endsWith('/') ? dir : dir + '/';
+    // A range of the primary key: every path that starts with `dir/` ('0' follows '/').
+    const rows = this.db.prepare('SELECT transcript, size, mtime, state FROM files WHERE transcript > ? AND transcript < ?').raw().all(prefix, prefix.slice(0, -1) + '0') as Array<[string, number, number, FileState]>;
+    const out = new Map<string, FileMark>();
+    for (const [t, size, mtime, state] of rows) if (!t.includes('/', prefix.length)) out.set(t, { size, mtime, state });
+    return out;
   }
 
   setFile(transcript: string, size: number, mtime: number, state: FileState): void {

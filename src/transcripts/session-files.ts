@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentId, SessionFileInfo } from './types.js';
+import type { AgentId, SessionFileInfo, SessionFolderLister } from './types.js';
 
 export interface SessionFileStat {
   file: string;
@@ -67,23 +67,28 @@ export function namesIn(dir: string): string[] {
 
 /**
  * Every non-empty regular session file in each folder, as infos (no order). Synchronous, in one loop
- * (see the top of this file); a file gone between the listing and its stat is left out.
+ * (see the top of this file); a file gone between the listing and its stat is left out. `list` lists a
+ * folder instead (the session index's refresh: AgentContext.sessionFilesIn).
  */
-export function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string, names: (dir: string) => string[] = namesIn): SessionFileInfo[] {
+export function infosIn(agent: AgentId, dirs: readonly string[], accept: (name: string) => boolean, idOf: (file: string) => string, list: SessionFolderLister = filesIn): SessionFileInfo[] {
   const out: SessionFileInfo[] = [];
-  for (const dir of dirs) {
-    for (const name of names(dir)) {
-      if (!accept(name)) continue;
-      const file = join(dir, name);
-      let st;
-      try {
-        st = statSync(file, { throwIfNoEntry: false });
-      } catch {
-        continue; // unreadable (a loop of links, no permission): not a session we can read
-      }
-      if (st === undefined || !st.isFile() || st.size === 0) continue;
-      out.push({ agent, file, id: idOf(file), mtimeMs: st.mtimeMs, size: st.size });
+  for (const dir of dirs) for (const info of list(agent, dir, accept, idOf)) out.push(info);
+  return out;
+}
+
+function filesIn(agent: AgentId, dir: string, accept: (name: string) => boolean, idOf: (file: string) => string): SessionFileInfo[] {
+  const out: SessionFileInfo[] = [];
+  for (const name of namesIn(dir)) {
+    if (!accept(name)) continue;
+    const file = join(dir, name);
+    let st;
+    try {
+      st = statSync(file, { throwIfNoEntry: false });
+    } catch {
+      continue; // unreadable (a loop of links, no permission): not a session we can read
     }
+    if (st === undefined || !st.isFile() || st.size === 0) continue;
+    out.push({ agent, file, id: idOf(file), mtimeMs: st.mtimeMs, size: st.size });
   }
   return out;
 }

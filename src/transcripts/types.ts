@@ -168,11 +168,14 @@ export interface AgentContext {
   env: Env;
   home: string;
   /**
-   * The names in a folder, for listAllSessions: the session index answers from its cache for a folder
-   * whose modification time did not change (no entry added, removed or renamed); readdir otherwise.
+   * The session files of one folder, for listAllSessions (default: every accepted non-empty file, stat'ed):
+   * the session index's refresh lists a folder itself, answering from what it kept where nothing moved.
    */
-  dirNames?: (dir: string) => string[];
+  sessionFilesIn?: SessionFolderLister;
 }
+
+/** The session files in `dir` whose names `accept` takes, with their ids (idOf), times and sizes. */
+export type SessionFolderLister = (agent: AgentId, dir: string, accept: (name: string) => boolean, idOf: (file: string) => string) => SessionFileInfo[];
 
 /** How to launch the agent so recapwrap can find its session file exactly. */
 export interface LaunchPlan {

@@ -14,9 +14,9 @@ import { RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS } from '../../recap/type
 import { findAdapter } from '../../transcripts/registry.js';
 import { shortenDir } from '../../util/age.js';
 import type { AgentId } from '../../transcripts/types.js';
-import { allowedFolders, refreshIndex, type RefreshStats } from './scan.js';
+import { allowedFolders, refreshIndex, type RefreshOptions, type RefreshStats } from './scan.js';
 
-export type { ForgetOutcome, RefreshStats };
+export type { ForgetOutcome, RefreshOptions, RefreshStats };
 
 export interface SessionRow {
   id: string; agent: AgentId; cwd: string; project: string;
@@ -62,10 +62,12 @@ export interface ModelSummary { name: string; description: string; summary: stri
 
 export interface SessionMemory {
   /**
+   * Bring the index up to date: quick (folders whose listing moved, recent sessions) unless `full`, or
+   * the last full sweep is old; `error` set when a write failed (the index answers from its last commit).
    * ifIdle: a reader's refresh, skipped (all counts 0) when another process holds the write lock: that one
    * is bringing the index up to date, and the read answers from its last commit at once instead of waiting.
    */
-  refresh(opts?: { rebuild?: boolean; maxFiles?: number; ifIdle?: boolean; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
+  refresh(opts?: RefreshOptions): Promise<RefreshStats>;
   list(filter?: SessionFilter): SessionRow[];
   /** Plain words; never an FTS syntax error (a query with no word gives []). */
   search(query: string, filter?: SessionFilter): SearchHit[];

@@ -1,8 +1,9 @@
 // The scan finds every agent's session files in every folder, under the default homes and wherever the
 // agents' environment variables move them (real files: the project's fixtures laid out as each agent would).
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { layOutSession } from '../../../test/helpers/agent-homes.js';
 import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
@@ -114,5 +115,145 @@ describe('refreshIndex', () => {
     expect(await refreshIndex(opened.store, ctx)).toMatchObject({ files: 3, read: 2 });
     expect(opened.store.count()).toBe(3);
     opened.store.close();
+  });
+});
+
+// pi session files written directly (header, one prompt and answer per `prompts` word), their times set.
+function piHome(name: string) {
+  const home = join(root, name);
+  const sessions = join(home, '.pi', 'agent', 'sessions');
+  const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
+  const line = (id: string, parent: string | null, role: string, text: string, i: number) =>
+    JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
+  let n = 0;
+  return {
+    home,
+    write(folder: string, id: string, words: string[], ageMs: number): string {
+      const dir = join(sessions, `--${folder.replace(/\//g, '-')}--`);
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `2026-11-20T10-00-00-000Z_${id}.jsonl`);
+      const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: t(0), cwd: folder })];
+      let parent: string | null = null;
+      for (const w of words) {
+        lines.push(line(`u${++n}`, parent, 'user', `please look at the ${w} module`, n));
+        lines.push(line(`a${n}`, `u${n}`, 'assistant', `Done with ${w}.`, n));
+        parent = `a${n}`;
+      }
+      writeFileSync(file, lines.join('\n') + '\n');
+      const when = new Date(Date.now() - ageMs);
+      utimesSync(file, when, when);
+      return file;
+    },
+    append(file: string, word: string): void {
+      const last = (JSON.parse(readFileSync(file, 'utf8').trimEnd().split('\n').pop() as string) as { id: string }).id;
+      appendFileSync(file, line(`u${++n}`, last, 'user', `now the ${word} module`, n) + '\n');
+    },
+    // Every session folder's time put a minute back (kept listings need a time over 2 s old).
+    settle(): void {
+      const old = new Date(Date.now() - 60_000);
+      for (const d of readdirSync(sessions)) utimesSync(join(sessions, d), old, old);
+    },
+  };
+}
+
+async function openScan(name: string, home: string, busyMs?: number) {
+  const { openStore } = await import('../../memory/open-store.js');
+  const { defaultOptions } = await import('../../config/options-table.js');
+  const opened = openStore(join(root, `${name}-state`, 'index.db'), { busyMs });
+  if (!opened.ok) throw new Error(opened.error);
+  return { store: opened.store, ctx: { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() } };
+}
+
+describe('refreshIndex: quick refreshes and full sweeps', () => {
+  it('a read stats only folders that moved and recent sessions; an old session grown in place waits for the next full sweep', async () => {
+    const { refreshIndex, SWEEP_MS, RECENT_MS } = await import('./scan.js');
+    const h = piHome('quick');
+    const day = 86_400_000;
+    const old1 = h.write('/work/one', 'old1', ['alpha'], 3 * day);
+    const old2 = h.write('/work/two', 'old2', ['beta'], 3 * day);
+    const fresh = h.write('/work/two', 'fresh', ['gamma'], 60_000);
+    h.settle();
+    const { store, ctx } = await openScan('quick', h.home);
+    const t0 = Date.now();
+    // No full sweep recorded yet: the first refresh is one.
+    expect(await refreshIndex(store, ctx, { now: t0 })).toMatchObject({ full: true, files: 3, read: 3, indexed: 3 });
+    // Nothing moved: the quick refresh stats the one recent session only, reads nothing.
+    expect(await refreshIndex(store, ctx, { now: t0 + 1000 })).toMatchObject({ full: false, files: 1, read: 0 });
+    // The recent session grew: seen at once.
+    h.append(fresh, 'delta');
+    expect(await refreshIndex(store, ctx, { now: t0 + 2000 })).toMatchObject({ full: false, read: 1, indexed: 1 });
+    expect(store.byTranscript(fresh)?.counts.prompts).toBe(2);
+    // An old session resumed outside recapwrap (appended in place: its folder's time does not move) …
+    h.append(old1, 'epsilon');
+    expect(await refreshIndex(store, ctx, { now: t0 + 3000 })).toMatchObject({ full: false, read: 0 });
+    expect(store.byTranscript(old1)?.counts.prompts).toBe(1);
+    // … is seen by the first read SWEEP_MS after the last full sweep (a full one), or by `index` (full) at once.
+    expect(await refreshIndex(store, ctx, { now: t0 + SWEEP_MS })).toMatchObject({ full: true, files: 3, read: 1, indexed: 1 });
+    expect(store.byTranscript(old1)?.counts.prompts).toBe(2);
+    // A new session in a folder, and a deleted one: the folders' times moved, so a quick refresh sees both.
+    const added = h.write('/work/one', 'added', ['zeta'], 2 * RECENT_MS);
+    rmSync(old2);
+    expect(await refreshIndex(store, ctx, { now: t0 + SWEEP_MS + 1000 })).toMatchObject({ full: false, read: 1, indexed: 1, gone: 1 });
+    expect(store.byTranscript(added)).toBeDefined();
+    expect(store.byTranscript(old2)?.transcriptExists).toBe(false);
+    // `full` always sweeps; with nothing changed it reads nothing.
+    expect(await refreshIndex(store, ctx, { full: true, now: t0 + SWEEP_MS + 2000 })).toMatchObject({ full: true, files: 3, read: 0, gone: 0 });
+    store.close();
+  });
+
+  it('a whole session folder removed: its sessions are marked gone by a quick refresh', async () => {
+    const { refreshIndex } = await import('./scan.js');
+    const h = piHome('vanish');
+    const file = h.write('/work/away', 'away1', ['omega'], 3 * 86_400_000);
+    h.write('/work/stay', 'stay1', ['kappa'], 3 * 86_400_000);
+    h.settle();
+    const { store, ctx } = await openScan('vanish', h.home);
+    const t0 = Date.now();
+    await refreshIndex(store, ctx, { now: t0 });
+    rmSync(dirname(file), { recursive: true });
+    expect(await refreshIndex(store, ctx, { now: t0 + 1000 })).toMatchObject({ full: false, gone: 1 });
+    expect(store.byTranscript(file)?.transcriptExists).toBe(false);
+    expect(await refreshIndex(store, ctx, { now: t0 + 2000 })).toMatchObject({ gone: 0 });
+    store.close();
+  });
+});
+
+describe('refreshIndex: a write that fails (a full disk, a lock held too long)', () => {
+  it('marks no file, says what failed, and the next refresh after space returns indexes every session', async () => {
+    const { refreshIndex } = await import('./scan.js');
+    const h = piHome('full-disk');
+    // More than one write batch (50), so a batch is written in the middle of the scan as well as at its end.
+    const files = Array.from({ length: 60 }, (_, i) => h.write(`/work/p${i % 2}`, `s${i}`, ['lorem '.repeat(400) + i], 60_000 * (i + 1)));
+    h.settle();
+    const { store, ctx } = await openScan('full-disk', h.home);
+    // A real SQLITE_FULL: the database may not grow past the pages it has now.
+    store.db.pragma(`max_page_count = ${store.db.pragma('page_count', { simple: true }) as number}`);
+    const failed = await refreshIndex(store, ctx, { full: true });
+    expect(failed.error).toMatch(/could not be written.*full/i);
+    for (const f of files) expect(store.fileMark(f)?.state).not.toBe('unreadable');
+    store.db.pragma('max_page_count = 1073741823');
+    expect(await refreshIndex(store, ctx, { full: true })).toMatchObject({ indexed: 60 });
+    const again = await refreshIndex(store, ctx, { full: true });
+    expect(again).toMatchObject({ read: 0 });
+    expect(again.error).toBeUndefined();
+    for (const f of files) expect(store.byTranscript(f)).toBeDefined();
+    store.close();
+  });
+
+  it('another writer holding the lock past the busy timeout: the same', async () => {
+    const { refreshIndex } = await import('./scan.js');
+    const h = piHome('busy');
+    const files = Array.from({ length: 3 }, (_, i) => h.write(`/work/b${i}`, `b${i}`, ['busy'], 60_000));
+    h.settle();
+    const { store, ctx } = await openScan('busy', h.home, 50);
+    const other = new Database(join(root, 'busy-state', 'index.db'));
+    other.prepare('BEGIN IMMEDIATE').run();
+    const failed = await refreshIndex(store, ctx, { full: true });
+    expect(failed.error).toMatch(/could not be written.*locked/i);
+    other.prepare('ROLLBACK').run();
+    other.close();
+    expect(await refreshIndex(store, ctx)).toMatchObject({ indexed: 3 });
+    for (const f of files) expect(store.byTranscript(f)).toBeDefined();
+    store.close();
   });
 });

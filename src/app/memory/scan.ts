@@ -1,23 +1,33 @@
 /**
- * The scan that keeps the index up to date with every agent's session folders: list every session file
- * (each adapter's listAllSessions), skip those whose size and mtime match what the index saw, read the
- * rest with the transcript parsers and store their heuristic card and condensed text. Files the scan no
- * longer finds keep their rows, marked gone. Forgotten files are not read again while they exist.
+ * The scan that keeps the index up to date with every agent's session folders: list the session files
+ * (each adapter's listAllSessions, through the index's own folder listing: dir-cache.ts), skip those
+ * whose size and mtime match what the index saw, read the rest with the transcript parsers and store
+ * their heuristic card and condensed text. A full sweep looks at every file; a read's quick refresh only
+ * at folders whose listing moved and recent sessions (SWEEP_MS, RECENT_MS). Files the scan no longer
+ * finds keep their rows, marked gone. Forgotten files are not read again while they exist.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import type { FileMark, Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
 import { listAdapters } from '../../transcripts/registry.js';
-import type { AgentId, Session, SessionFileInfo } from '../../transcripts/types.js';
+import type { AgentId, SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
-import { dirNamesCache } from './dir-cache.js';
+import { folderSweep } from './dir-cache.js';
 
 /** A grown file at least this big is read from its mark (only what was appended), not whole again. */
 export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
+/**
+ * A read refreshes quickly (only folders whose listing moved and sessions active in the last RECENT_MS)
+ * while the last full sweep (every session file stat'ed) is less than SWEEP_MS old; else it sweeps.
+ * So a change to an older session file (an old session resumed outside recapwrap) is seen by a read at
+ * most SWEEP_MS after it was made; `index` always sweeps.
+ */
+export const SWEEP_MS = 10 * 60_000;
+export const RECENT_MS = 24 * 3_600_000;
 /** Sessions written per transaction by the scan, and the longest a parsed one waits to be written. */
 const WRITE_BATCH = 50;
 const WRITE_BATCH_MS = 500;
@@ -34,6 +44,10 @@ export interface RefreshStats {
   /** Files no longer found (their rows stay). */
   gone: number;
   ms: number;
+  /** Every session file was stat'ed (else only the folders that moved and the recent sessions). */
+  full: boolean;
+  /** A write to the index failed: what failed (the refresh stopped there; nothing was marked). */
+  error?: string;
 }
 
 export interface ScanContext {
@@ -61,10 +75,29 @@ export function folderAllowed(cwd: string, folders: readonly string[]): boolean 
 }
 
 /** Every session file of every agent under their homes (and the env vars that move them). */
-export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string; dirNames?: (dir: string) => string[] }): Promise<SessionFileInfo[]> {
+export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string; sessionFilesIn?: SessionFolderLister }): Promise<SessionFileInfo[]> {
   const lists = await Promise.all(listAdapters().map((a) => a.listAllSessions(ctx).catch(() => [])));
   const seen = new Set<string>();
   return lists.flat().filter((f) => (seen.has(f.file) ? false : (seen.add(f.file), true)));
+}
+
+/**
+ * A write to the index failed (a full disk, another writer's lock held past the busy timeout): not a
+ * fault of any session file, so none is marked; the refresh stops and says so.
+ */
+export class IndexWriteError extends Error {
+  constructor(cause: unknown) {
+    super(`the session index could not be written (${(cause as Error).message}); nothing was marked, the next refresh reads these sessions again`, { cause });
+  }
+}
+
+// Runs a write to the index; its failure becomes an IndexWriteError.
+function writing<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw error instanceof IndexWriteError ? error : new IndexWriteError(error);
+  }
 }
 
 /**
@@ -73,44 +106,36 @@ export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: st
  * file cannot be read that way (then it is read whole).
  */
 async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine, lib: Readers): Promise<boolean> {
-  const { loadSessionTail, sessionWrite, appendCondensed } = lib;
+  const { loadSessionTail, tailWrite } = lib;
   const prev = store.byTranscript(f.file);
   if (!prev || !prev.transcriptExists) return false;
   const tail = await loadSessionTail(f.file, { agent: f.agent, from });
   if (!tail) return false;
   if (tail.snapshot.events.length === 0) {
     // Nothing complete was appended yet (a line being written): keep the card, move the mark.
-    store.setFile(f.file, tail.end, tail.end === f.size ? f.mtimeMs : 0, 'indexed');
+    writing(() => store.setFile(f.file, tail.end, tail.end === f.size ? f.mtimeMs : 0, 'indexed'));
     return true;
   }
-  const session: Session = { ...tail.snapshot, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.snapshot.title, startedAt: Date.parse(prev.createdAt), file: f.file };
-  const write = sessionWrite(session, engine.heuristic(session), { size: tail.end, mtimeMs: f.mtimeMs });
-  write.project = prev.project;
-  write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };
-  write.text = appendCondensed(store.condensedText(prev.id), write.text);
-  write.tags = [...new Set([...prev.tags, ...write.tags])].slice(0, 6);
-  if (!write.model && prev.model) write.model = prev.model;
-  if (!write.gitBranch && prev.gitBranch) write.gitBranch = prev.gitBranch;
-  if (prev.title) write.title = prev.title;
-  store.upsert(write);
+  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id));
+  writing(() => store.upsert(write));
   return true;
 }
 
 // What reading a changed file takes (parsers, the heuristic recap engine): loaded only when some file
 // changed, so a refresh that finds nothing new (every read command's) loads none of it.
 async function loadReaders() {
-  const [load, condense, registry, engine, write] = await Promise.all([
+  const [load, registry, engine, write] = await Promise.all([
     import('../../transcripts/load.js'),
-    import('../../memory/condense.js'),
     import('../../transcripts/registry.js'),
     import('../recap-engine.js'),
     import('./session-write.js'),
   ]);
-  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, appendCondensed: condense.appendCondensed, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite };
+  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite };
 }
 type Readers = Awaited<ReturnType<typeof loadReaders>>;
 
-// Reads the new and changed files and writes their rows, in batches.
+// Reads the new and changed files and writes their rows, in batches. An IndexWriteError ends it (what
+// was committed stays; the batch being built is dropped, its files unmarked).
 async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<void> {
   const lib = await loadReaders();
   const { loadSessionFile, findAdapter, createEngine, sessionWrite } = lib;
@@ -124,41 +149,39 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   const pending: SessionWrite[] = [];
   let flushedAt = Date.now();
   const flush = () => {
-    store.upsertMany(pending.splice(0));
+    writing(() => store.upsertMany(pending));
+    stats.indexed += pending.length;
+    pending.length = 0;
     flushedAt = Date.now();
   };
   for (const f of todo) {
     stats.read++;
     const mark = marks.get(f.file);
-    if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size) {
-      if (await appendTail(store, f, mark.size, engineFor(f.agent), lib)) {
+    try {
+      if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size && (await appendTail(store, f, mark.size, engineFor(f.agent), lib))) {
         stats.indexed++;
         opts.onProgress?.(stats.read, todo.length);
         continue;
       }
-    }
-    try {
       const session = await loadSessionFile(f.file, { agent: f.agent });
       if (!session.cwd) {
         const cwd = await findAdapter(f.agent)?.folderOfFile?.(f.file, ctx).catch(() => undefined);
         if (cwd) session.cwd = cwd;
       }
       if (session.events.length === 0 && !session.title) {
-        store.setFile(f.file, f.size, f.mtimeMs, 'unreadable');
+        writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'unreadable'));
         stats.skipped++;
       } else if (!folderAllowed(session.cwd ?? '', ctx.folders)) {
-        store.setFile(f.file, f.size, f.mtimeMs, 'excluded');
+        writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'excluded'));
         stats.skipped++;
       } else {
         pending.push(sessionWrite(session, engineFor(f.agent).heuristic(session), f));
-        stats.indexed++;
         if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
     } catch (error) {
+      if (error instanceof IndexWriteError) throw error;
       debugLog('memory', 'index: a session file could not be read', { agent: f.agent, error: (error as Error).message });
-      try {
-        store.setFile(f.file, f.size, f.mtimeMs, 'unreadable');
-      } catch {}
+      writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'unreadable'));
       stats.skipped++;
     }
     opts.onProgress?.(stats.read, todo.length);
@@ -166,17 +189,58 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   flush();
 }
 
-/** maxFiles: read at most that many changed files, the newest (a bounded refresh on a thread that must stay quick). */
-export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebuild?: boolean; maxFiles?: number; onProgress?: (done: number, total: number) => void } = {}): Promise<RefreshStats> {
-  const started = Date.now();
-  const dirs = dirNamesCache(store, { trust: !opts.rebuild, now: started });
-  const files = await listAllSessionFiles({ env: ctx.env, home: ctx.home, cwd: ctx.cwd, dirNames: (dir) => dirs.names(dir) });
-  try {
-    dirs.save();
-  } catch (error) {
-    debugLog('memory', 'index: folder listings not kept', { error: (error as Error).message });
+export interface RefreshOptions {
+  /** Stat every session file (`index` does; a read does only when the last full sweep is SWEEP_MS old). */
+  full?: boolean;
+  /** Read every file again (implies full). */
+  rebuild?: boolean;
+  /** Read at most that many changed files, the newest (a bounded refresh on a thread that must stay quick). */
+  maxFiles?: number;
+  onProgress?: (done: number, total: number) => void;
+  /** The time of the refresh (tests). */
+  now?: number;
+  /** A reader's refresh: skipped (api.ts) while another process holds the write lock. */
+  ifIdle?: boolean;
+}
+
+// The recent files' names by folder, for the quick refresh's listing.
+function namesByDir(marks: ReadonlyMap<string, FileMark>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const t of marks.keys()) {
+    const dir = dirname(t);
+    const list = out.get(dir);
+    if (list) list.push(basename(t));
+    else out.set(dir, [basename(t)]);
   }
-  const marks = store.fileMarks();
+  return out;
+}
+
+/**
+ * Bring the index up to date with the agents' folders. A full sweep stats every session file; a quick
+ * refresh (a read's, while the last full sweep is less than SWEEP_MS old) stats only the files of
+ * folders whose listing moved and of sessions active in the last RECENT_MS (dir-cache.ts). A write
+ * error stops the refresh: `error` says what failed and nothing is marked (the next refresh reads those
+ * files again).
+ */
+export async function refreshIndex(store: Store, ctx: ScanContext, opts: RefreshOptions = {}): Promise<RefreshStats> {
+  const started = opts.now ?? Date.now();
+  const swept = store.lastSweep();
+  const full = Boolean(opts.full || opts.rebuild) || swept === undefined || started - swept >= SWEEP_MS || started < swept;
+  const recent = full ? undefined : store.recentMarks(started - RECENT_MS);
+  const sweep = folderSweep(store, { mode: opts.rebuild ? 'rebuild' : full ? 'full' : 'quick', now: started, recent: recent && namesByDir(recent) });
+  const files = await listAllSessionFiles({ env: ctx.env, home: ctx.home, cwd: ctx.cwd, sessionFilesIn: sweep.list });
+  // The index's marks of a folder's files, read once per folder that has some to compare.
+  const byDir = new Map<string, Map<string, FileMark>>();
+  const marksIn = (dir: string) => {
+    let m = byDir.get(dir);
+    if (!m) byDir.set(dir, (m = store.marksIn(dir)));
+    return m;
+  };
+  const marks = new Map<string, FileMark>();
+  for (const f of files) {
+    const m = recent?.get(f.file) ?? marksIn(dirname(f.file)).get(f.file);
+    if (m) marks.set(f.file, m);
+  }
   const todo = files.filter((f) => {
     const m = marks.get(f.file);
     if (m?.state === 'forgotten') return false;
@@ -185,17 +249,43 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: { rebui
   });
   // Newest first: a refresh cut short still has the sessions people look for.
   todo.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  if (opts.maxFiles !== undefined && todo.length > opts.maxFiles) todo.length = opts.maxFiles;
-  const stats: RefreshStats = { files: files.length, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 };
+  // The folders of files left for later: what was learnt of them is not kept, so the next refresh looks again.
+  const later = new Set<string>();
+  if (opts.maxFiles !== undefined && todo.length > opts.maxFiles) {
+    for (const f of todo.slice(opts.maxFiles)) later.add(dirname(f.file));
+    todo.length = opts.maxFiles;
+  }
+  const stats: RefreshStats = { files: sweep.found, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0, full };
   opts.onProgress?.(0, todo.length);
-  if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);
-  // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
-  const listed = new Set<string>();
-  for (const f of files) listed.add(f.file);
-  const gone: string[] = [];
-  for (const [t, m] of marks) if (m.state !== 'gone' && !listed.has(t) && !existsSync(t)) gone.push(t);
-  if (gone.length) store.markGone(gone);
-  stats.gone = gone.length;
+  try {
+    if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);
+    // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
+    // Looked for in the folders listed whole, the folders gone, and (quick) the recent files.
+    const listed = new Set<string>();
+    for (const f of files) listed.add(f.file);
+    const gone = new Set<string>();
+    const check = (known: ReadonlyMap<string, FileMark>) => {
+      for (const [t, m] of known) if (m.state !== 'gone' && !listed.has(t) && !existsSync(t)) gone.add(t);
+    };
+    const vanished = sweep.vanished();
+    for (const dir of sweep.compared) check(marksIn(dir));
+    for (const dir of vanished) check(marksIn(dir));
+    if (recent) check(recent);
+    if (gone.size) writing(() => store.markGone([...gone]));
+    stats.gone = gone.size;
+    try {
+      // A full sweep's time is written when the kept one is a quarter of SWEEP_MS old or more: `index`
+      // run again and again writes nothing (a write makes the close checkpoint the log: disk waits).
+      const record = full && later.size === 0 && (swept === undefined || started < swept || started - swept >= SWEEP_MS / 4);
+      sweep.save({ skip: later, drop: vanished, sweptAt: record ? started : undefined });
+    } catch (error) {
+      debugLog('memory', 'index: folder listings not kept', { error: (error as Error).message });
+    }
+  } catch (error) {
+    if (!(error instanceof IndexWriteError)) throw error;
+    debugLog('memory', 'index: a write failed', { error: error.message });
+    stats.error = error.message;
+  }
   stats.ms = Date.now() - started;
   return stats;
 }

@@ -4,8 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import { condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
-import type { MemoryEvent, SessionWrite } from '../../memory/types.js';
+import { appendCondensed, condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
+import type { MemoryEvent, SessionWrite, StoredSession } from '../../memory/types.js';
+import type { RecapEngine } from '../../recap/engine.js';
 import type { Recap } from '../../recap/types.js';
 import type { Session } from '../../transcripts/types.js';
 
@@ -67,6 +68,25 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
   if (session.model) write.model = session.model;
   if (session.gitBranch) write.gitBranch = session.gitBranch;
   if (session.parent) write.parent = session.parent;
+  return write;
+}
+
+/**
+ * The row of a session that grew, from the part appended after its mark (`tail`: those lines parsed
+ * alone, `end`: the new mark): the stored row keeps what it knew (id, folder, first times, name, title),
+ * gets the new part's card (the latest turns), added counts, merged tags and the new text appended to
+ * `prevText`. The scan's read of a big grown file and the live wrapper's turn-end writes.
+ */
+export function tailWrite(prev: StoredSession, tail: Session, engine: RecapEngine, file: { size: number; mtimeMs: number }, prevText: string): SessionWrite {
+  const session: Session = { ...tail, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.title, startedAt: Date.parse(prev.createdAt), file: prev.transcript };
+  const write = sessionWrite(session, engine.heuristic(session), file);
+  write.project = prev.project;
+  write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };
+  write.text = appendCondensed(prevText, write.text);
+  write.tags = [...new Set([...prev.tags, ...write.tags])].slice(0, 6);
+  if (!write.model && prev.model) write.model = prev.model;
+  if (!write.gitBranch && prev.gitBranch) write.gitBranch = prev.gitBranch;
+  if (prev.title) write.title = prev.title;
   return write;
 }
 

@@ -1,15 +1,14 @@
 /**
  * Worker-thread host of the live wrapper's index writes: the wrapper posts "this session file changed"
- * and the worker reads it (parsed whole each time, as the tracker's session is not shared across threads;
- * the scan's read-from-the-mark path is for files of 4 MB or more that only grew), writes its row (heuristic card, condensed text) and runs the summary gate, on
- * another core, never on the agent's output path. Messages are handled one at a time, in order; each is
+ * and the worker reads it (a row of 4 MB or more from its mark: only what was appended since, as the
+ * scan reads a big grown file; a smaller one whole), writes its row (heuristic card, condensed text) and
+ * runs the summary gate, on another core, never on the agent's output path. Messages are handled one at a time, in order; each is
  * answered with `done` (the wrapper waits for the last one at exit).
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
-import { loadSessionFile } from '../../transcripts/load.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { openLiveMemory, type LiveMemory } from './live-update.js';
 
@@ -42,7 +41,7 @@ if (port) {
         const m = await (memory ??= openLiveMemory(init));
         if ('error' in m) reply = { id: msg.id, ok: false, error: m.error };
         else {
-          await m.write(await loadSessionFile(msg.file, { agent: msg.agent }), msg.final);
+          await m.writeFile(msg.file, msg.agent, msg.final);
           reply = { id: msg.id, ok: true };
         }
       } catch (error) {

@@ -190,6 +190,13 @@ function quickRefresh(deps: MemoryDeps, ifIdle = false): { ifIdle: boolean; onPr
   return { ifIdle, onProgress: (done, total) => total >= 200 && bar(done, total) };
 }
 
+// A read's refresh; a write that failed is said (stderr) and the read answers from the index as it is.
+// ifIdle: skipped while another process holds the write lock (the read answers from the last commit).
+async function refreshForRead(memory: SessionMemory, deps: MemoryDeps, notes: string[], ifIdle = true): Promise<void> {
+  const stats = await memory.refresh(quickRefresh(deps, ifIdle));
+  if (stats.error) notes.push(`recapwrap: warning: ${stats.error}; answering from the index as it was\n`);
+}
+
 async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
   const config = resolveConfig({ env: deps.env, cwd: deps.cwd });
   const { openSessionMemory } = await import('../../app/memory/api.js');
@@ -230,8 +237,9 @@ async function runOpened(verb: MemoryVerb, args: string[], options: MemoryCliOpt
   const memory = opened;
   const warn = memory.warning ? `recapwrap: warning: ${memory.warning}\n` : '';
   try {
-    const r = await runVerb(memory, verb, args, options, deps);
-    return { ...r, err: warn + r.err };
+    const notes: string[] = [];
+    const r = await runVerb(memory, verb, args, options, deps, notes);
+    return { ...r, err: warn + notes.join('') + r.err };
   } catch (error) {
     // The database failed under the command (locked past the wait, disk full): one line, exit 1.
     const failed = fail(`the session index failed: ${(error as Error).message}`, 1);
@@ -241,14 +249,16 @@ async function runOpened(verb: MemoryVerb, args: string[], options: MemoryCliOpt
   }
 }
 
-async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps, notes: string[]): Promise<Result> {
   const home = getHomeDir(deps.env);
   if (verb === 'index') {
     if (!options.summarize && (options.limit !== undefined || options.session !== undefined)) return fail('--limit and --session go with --summarize');
     // One session's summary (the live wrapper's, just written): no scan of every folder first.
     if (options.summarize && options.session !== undefined) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
-    const stats = await memory.refresh({ rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
+    const stats = await memory.refresh({ full: true, rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
     const total = memory.store.count();
+    // A write that failed (a full disk): said, exit 1; the sessions not written are read again next time.
+    if (stats.error) return { out: options.json ? stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n' : '', err: `recapwrap: index stopped: ${stats.error}\n`, code: 1 };
     // A forget's text a reader kept in the log (forget said so) goes now, unless a reader still holds it.
     memory.store.checkpoint(0);
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
@@ -258,7 +268,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
     if (isResult(filter)) return filter;
-    await memory.refresh(quickRefresh(deps, true));
+    await refreshForRead(memory, deps, notes);
     if (verb === 'sessions') {
       const rows = memory.list(filter);
       if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
@@ -289,7 +299,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       if (!wanted) return fail(formatExpected('the name', 'letters or digits (my-login-fix)', JSON.stringify(args[1])));
       if (looksLikeId(wanted)) return fail(`the name ${sanitizeLine(wanted)} looks like a session id (a REF would be taken for one); choose a name with a word in it`);
     }
-    await memory.refresh(quickRefresh(deps, verb === 'show'));
+    await refreshForRead(memory, deps, notes, verb === 'show');
     const ref = args[0] as string;
     const found = memory.resolve(ref, { cwd: deps.cwd });
     if (!found.ok) return ambiguous(ref, found.candidates, deps, memory);

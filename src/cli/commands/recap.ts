@@ -13,7 +13,6 @@ import { readLiveStates } from '../../display/state-file.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { isAgentId, AGENT_IDS, formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
-import { checkGeneratorSetup, checkRecapUsage, countSessionLines, describeUnusableSession, showPaneError } from './recap-checks.js';
 
 export interface RecapCliOptions {
   pane?: string;
@@ -35,6 +34,8 @@ const RECAP_WIDTH_DEFAULT = 220;
 
 export async function runRecap(options: RecapCliOptions, env: Env = process.env, columns: number | undefined = process.stdout.isTTY ? process.stdout.columns : undefined): Promise<{ out: string; err: string; code: number }> {
   const fail = (message: string, code = 1) => ({ out: '', err: `recapwrap: ${message}\n`, code });
+  // Loaded here, not with the CLI: it brings the tmux display and text widths (~50 ms of every command's start).
+  const { checkGeneratorSetup, checkRecapUsage, countSessionLines, describeUnusableSession, showPaneError } = await import('./recap-checks.js');
   const usage = checkRecapUsage(options);
   if (usage) return fail(usage, 2);
   if (options.agent !== undefined && !isAgentId(options.agent)) {

@@ -79,7 +79,7 @@ export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFile
 /** Every project's sessions: every `<config>/projects/<slug>/<id>.jsonl`. */
 export async function listAllClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const dirs = listSubdirs(join(getClaudeDir(ctx.env, ctx.home), 'projects'));
-  return infosIn('claude', dirs, (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'), ctx.dirNames);
+  return infosIn('claude', dirs, (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'), ctx.sessionFilesIn);
 }
 
 export function looksLikeClaude(firstLines: readonly string[]): boolean {

@@ -105,7 +105,7 @@ export async function locateCodexLive(ctx: LiveLocateContext): Promise<SessionCa
 /** Every rollout of every day (the index reads each one's folder from its first line). */
 export async function listAllCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const dirs = allCodexDayDirs(getCodexSessionsDir(ctx.env, ctx.home));
-  return infosIn('codex', dirs, isRolloutName, (file) => codexIdFromFileName(basename(file)) ?? basename(file, '.jsonl'), ctx.dirNames);
+  return infosIn('codex', dirs, isRolloutName, (file) => codexIdFromFileName(basename(file)) ?? basename(file, '.jsonl'), ctx.sessionFilesIn);
 }
 
 export async function listCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {

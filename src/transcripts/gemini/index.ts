@@ -92,7 +92,7 @@ async function sessionIdOf(file: string): Promise<string | undefined> {
 
 /** Every project's chats (`<gemini>/tmp/<slug>/chats/`); ids here are the short ones of the file names. */
 export async function listAllGeminiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  return infosIn('gemini', allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string, ctx.dirNames);
+  return infosIn('gemini', allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string, ctx.sessionFilesIn);
 }
 
 /** The project root of a chats file: the `.project_root` marker beside chats/, else the projects.json entry for its slug. */

@@ -67,7 +67,7 @@ export async function listPiSessions(ctx: AgentContext): Promise<SessionFileInfo
 export async function listAllPiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const dirs = listSubdirs(join(getPiAgentDir(ctx.env, ctx.home), 'sessions'));
   if (ctx.env[PI_SESSION_DIR_ENV]) dirs.push(getPiSessionDir(ctx));
-  return infosIn('pi', [...new Set(dirs)], (n) => n.endsWith('.jsonl'), (file) => piIdFromFileName(basename(file)), ctx.dirNames);
+  return infosIn('pi', [...new Set(dirs)], (n) => n.endsWith('.jsonl'), (file) => piIdFromFileName(basename(file)), ctx.sessionFilesIn);
 }
 
 export const piAdapter: TranscriptAdapter = {

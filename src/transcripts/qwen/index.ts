@@ -117,7 +117,7 @@ export async function listQwenSessions(ctx: AgentContext): Promise<SessionFileIn
 /** Every project's chats: `<runtime dir>/projects/<slug>/chats/<id>.jsonl`. */
 export async function listAllQwenSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const projects = listSubdirs(join(getQwenRuntimeDir(ctx), 'projects'));
-  return infosIn('qwen', projects.map((p) => join(p, 'chats')), (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'), ctx.dirNames);
+  return infosIn('qwen', projects.map((p) => join(p, 'chats')), (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'), ctx.sessionFilesIn);
 }
 
 // A qwen ChatRecord: sessionId + uuid, and qwen's Gemini-style parts or its system payloads.

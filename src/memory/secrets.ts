@@ -148,16 +148,15 @@ const SECRET_WORDS = String.raw`api[_-]?key|apikey|secret|token|passw(?:or)?d|pw
 const PASSWORD_END_RE = /(?:passw(?:or)?d|pwd|passphrase|(?<![a-z])pass)$/i;
 
 // `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `name => value`, `--name=value` (also
-// JSON-escaped, as in tool-call arguments). Matched from the secret word (a word start tried at every word
-// was 25 times slower); the whole name is read back from the text by the replacer. What follows the word is
-// bounded (as gitleaks does): unbounded, `token_token_…` took quadratic time.
-const ASSIGNMENT_RE = new RegExp(
-  String.raw`(?:${SECRET_WORDS})[\w.-]{0,64}(?:["'\x60]|\\")?[ \t]*(?:=>|:=|\?=|=|:)[ \t]*(?:(\\?["'\x60])([^"'\x60\n\\]{1,200})\1|([^\s"'\x60,;(){}[\]<>]+)(?=[\s"'\x60,;)}\]<>]|$))`,
+// JSON-escaped, as in tool-call arguments); or, spaced, `aws_secret_access_key VALUE`, `--password VALUE`
+// (a name set apart by `_`/`-` or a flag's dashes, ending in the secret word). One pass for both, matched from
+// the secret word (a word start tried at every word was 25 times slower); the replacer reads the whole name
+// back from the text. What follows the word is bounded (as gitleaks does): unbounded, `token_token_…` took
+// quadratic time.
+const NAMED_VALUE_RE = new RegExp(
+  String.raw`(?:${SECRET_WORDS})(?:[\w.-]{0,64}(?:["'\x60]|\\")?[ \t]*(?:=>|:=|\?=|=|:)[ \t]*(?:(\\?["'\x60])([^"'\x60\n\\]{1,200})\1|([^\s"'\x60,;(){}[\]<>]+)(?=[\s"'\x60,;)}\]<>]|$))|[ \t]+(["']?)([^\s"'\x60]+)\4(?=[\s"'\x60;,)]|$))`,
   'gi',
 );
-// `aws_secret_access_key VALUE`, `--password VALUE`, `--token VALUE`: a name set apart by `_`/`-` or a flag's
-// dashes that ends in a secret word, a space, the value.
-const SPACED_RE = /(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|passphrase|(?<![a-z])pass|credentials?|[_-]key)[ \t]+(["']?)([^\s"'`]+)\1(?=[\s"'`;,)]|$)/gi;
 
 // Values that name a secret rather than hold it: a variable, a template, a placeholder, a path, a literal.
 const PLACEHOLDER_RE =
@@ -183,14 +182,18 @@ function looksGenerated(value: string, minLength: number): boolean {
 
 const isPlaceholder = (value: string) => value.includes(MASK) || PLACEHOLDER_RE.test(value);
 
-// The whole name a match of ASSIGNMENT_RE or SPACED_RE starts inside: back to the start of its word.
+// The whole name a match of NAMED_VALUE_RE starts inside: back to the start of its word.
 function nameAt(text: string, offset: number, matched: string): string {
   let start = offset;
   while (start > 0 && /[\w.-]/.test(text[start - 1] as string)) start--;
   return text.slice(start, offset) + (/^[\w.-]+/.exec(matched)?.[0] ?? '');
 }
 
-// ASSIGNMENT_RE's replacer: the value masked when the name and the value say it is a secret.
+// NAMED_VALUE_RE's replacer: the value masked when the name and the value say it is a secret.
+function maskNamedValue(whole: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, spacedQuote: string | undefined, spaced: string | undefined, offset: number, text: string): string {
+  return spaced === undefined ? maskAssignment(whole, quote, quoted, bare, offset, text) : maskSpaced(whole, spacedQuote ?? '', spaced, offset, text);
+}
+
 function maskAssignment(whole: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, offset: number, text: string): string {
   const value = quoted ?? bare ?? '';
   if (!value || isPlaceholder(value)) return whole;
@@ -206,7 +209,6 @@ function maskAssignment(whole: string, quote: string | undefined, quoted: string
   return quote ? `${head}${quote}${MASK}${cut ?? ''}${quote}` : `${head}${MASK}${cut ?? ''}`;
 }
 
-// SPACED_RE's replacer.
 function maskSpaced(whole: string, quote: string, value: string, offset: number, text: string): string {
   const name = nameAt(text, offset, whole);
   const flag = name.startsWith('-');
@@ -255,8 +257,7 @@ export function maskSecrets(text: string): string {
   if (/uthorization/i.test(out)) out = out.replace(AUTH_HEADER_RE, (whole, head: string, value: string) => (isPlaceholder(value) || AUTH_SCHEMES.has(value.toLowerCase()) ? whole : head + MASK));
   if (out.includes('earer')) out = out.replace(BEARER_RE, (whole, head: string, value: string) => (looksGenerated(value, 12) ? head + MASK : whole));
   if (CLI_HINT_RE.test(out)) out = out.replace(CLI_PASSWORD_RE, maskCliPassword);
-  out = out.replace(ASSIGNMENT_RE, maskAssignment);
-  out = out.replace(SPACED_RE, maskSpaced);
+  out = out.replace(NAMED_VALUE_RE, maskNamedValue);
   if (out.includes('…') || out.includes('...')) out = maskCutEdges(out);
   return out;
 }

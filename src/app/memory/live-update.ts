@@ -41,7 +41,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       }
       const withCwd = session.cwd ? session : { ...session, cwd: input.cwd };
       const engine = createEngine({ options: { ...input.options, llm: false, generator: 'heuristic' }, agent: session.agent, env: input.env });
-      memory.store.upsert(sessionWrite(withCwd, engine.heuristic(withCwd), { size: st.size, mtimeMs: st.mtimeMs }));
+      memory.store.upsert(sessionWrite(withCwd, engine, { size: st.size, mtimeMs: st.mtimeMs }));
       const stored = memory.store.byTranscript(session.file);
       if (!stored) return; // forgotten by the user
       await afterLiveWrite({ memory, row: toRow(stored), session: withCwd, final, summaryPrompts: stored.summaryPrompts, summaryAsked: stored.summaryAsked.prompts, options: input.options, env: input.env });

@@ -84,7 +84,7 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
     return true;
   }
   const session: Session = { ...tail.snapshot, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.snapshot.title, startedAt: Date.parse(prev.createdAt), file: f.file };
-  const write = sessionWrite(session, engine.heuristic(session), { size: tail.end, mtimeMs: f.mtimeMs });
+  const write = sessionWrite(session, engine, { size: tail.end, mtimeMs: f.mtimeMs });
   write.project = prev.project;
   write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };
   write.text = appendCondensed(store.condensedText(prev.id), write.text);
@@ -150,7 +150,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         store.setFile(f.file, f.size, f.mtimeMs, 'excluded');
         stats.skipped++;
       } else {
-        pending.push(sessionWrite(session, engineFor(f.agent).heuristic(session), f));
+        pending.push(sessionWrite(session, engineFor(f.agent), f));
         stats.indexed++;
         if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }

@@ -121,6 +121,9 @@ describe('maskSecrets: the gitleaks shapes taken', () => {
       'TOKEN_URL = "https://console.example.com/v1/oauth/token"',
       'token_path: ~/.config/app/token.json',
       'secret = config.secret_key',
+      'resolveApiKey: getApiKey, apiKey: someVariableName,',
+      'VITE_SESSION_KEY=current\\n\\n# Host',
+      'postgres://$user:$pass@$host and postgres://{0}:{1}@{2} and postgres://USER:PASSWORD@HOST/DB',
       'the token expired; a tokenizer: bpe',
     ]) expect(maskSecrets(text), text).toBe(text);
   });

@@ -121,6 +121,15 @@ const PRIVATE_KEY_RE =
 // it. Matched from the `://` (a literal: 20 times faster than from the scheme), the scheme checked behind it.
 const URL_PASSWORD_RE = /:\/\/(?<=\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"`]*):(?:[^\s/?#@'"`]+(@)|[^\s/?#@'"`…]*?(…|\.\.\.)(?=[\s"'`]|$))/g;
 
+// A URL's password that stands for one (`$PASS`, `{1}`, `PASSWORD`, `<password>`): docs and templates.
+const URL_PLACEHOLDER_RE = /^(?:\{[^}]*\}|your[-_]?password|passw(?:or)?d|pass|pwd|secret|changeme)$/i;
+
+function maskUrlPassword(whole: string, user: string, at: string | undefined, cut: string | undefined): string {
+  const password = whole.slice(3 + user.length + 1, whole.length - (at ?? cut ?? '').length);
+  if (at && (isPlaceholder(password) || URL_PLACEHOLDER_RE.test(password))) return whole;
+  return `://${user}:${MASK}${at ?? ''}${cut ?? ''}`;
+}
+
 // Authorization headers (curl-auth-header, and any HTTP dump): the credentials after the scheme.
 const AUTH_HEADER_RE = /\b((?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:Basic|Bearer|Token|Digest|Negotiate|NTLM|ApiKey|Api-Key|Key|OAuth|AWS4-HMAC-SHA256)[ \t]+)?)([^\s"'`]{4,})/gi;
 // A bearer token anywhere (a generated-looking one: "Bearer authentication" is prose).
@@ -154,7 +163,7 @@ const PASSWORD_END_RE = /(?:passw(?:or)?d|pwd|passphrase|(?<![a-z])pass)$/i;
 // back from the text. What follows the word is bounded (as gitleaks does): unbounded, `token_token_…` took
 // quadratic time.
 const NAMED_VALUE_RE = new RegExp(
-  String.raw`(?:${SECRET_WORDS})(?:[\w.-]{0,64}(?:["'\x60]|\\")?[ \t]*(?:=>|:=|\?=|=|:)[ \t]*(?:(\\?["'\x60])([^"'\x60\n\\]{1,200})\1|([^\s"'\x60,;(){}[\]<>]+)(?=[\s"'\x60,;)}\]<>]|$))|[ \t]+(["']?)([^\s"'\x60]+)\4(?=[\s"'\x60;,)]|$))`,
+  String.raw`(?:${SECRET_WORDS})(?:[\w.-]{0,64}(?:["'\x60]|\\")?[ \t]*(?:=>|:=|\?=|=|:)[ \t]*(?:(\\?["'\x60])([^"'\x60\n\\]{1,200})\1|([^\s"'\x60,;(){}[\]<>\\]+)(?=[\s"'\x60,;)}\]<>\\]|$))|[ \t]+(["']?)([^\s"'\x60]+)\4(?=[\s"'\x60;,)]|$))`,
   'gi',
 );
 
@@ -169,13 +178,13 @@ const ENDS_CUT_RE = /(?:…|\.\.\.)$/;
 const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)*$/;
 
 // A value that looks generated: long enough, letters with a digit or mixed case or a symbol; not a URL, a
-// name in code (camelCase changes case far less often than a random string), a number, a date.
+// name in code (a camelCase name has a hump every few letters, a random string one in four), a number, a date.
 function looksGenerated(value: string, minLength: number): boolean {
   if (value.length < minLength || value.includes('://')) return false;
   const letters = value.match(/[A-Za-z]/g)?.length ?? 0;
   if (letters < 4) return false;
   const digit = /\d/.test(value);
-  if (IDENTIFIER_RE.test(value) && (!digit || value.includes('.')) && (value.match(/[a-z](?=[A-Z])|[A-Z](?=[a-z])/g)?.length ?? 0) * 3 < letters) return false;
+  if (IDENTIFIER_RE.test(value) && (!digit || value.includes('.')) && (value.match(/[a-z](?=[A-Z])/g)?.length ?? 0) * 4 < letters) return false;
   if (!digit && !(/[a-z]/.test(value) && /[A-Z]/.test(value)) && !/[+=~!@#%^&*]/.test(value)) return false;
   return new Set(value).size / value.length >= 0.3;
 }
@@ -253,7 +262,7 @@ export function maskSecrets(text: string): string {
   if (out.includes('PRIVATE KEY')) out = out.replace(PRIVATE_KEY_RE, MASK);
   out = out.replace(PREFIXED_RE, MASK);
   for (const { re, hint } of HINTED) if (out.includes(hint)) out = out.replace(re, MASK);
-  if (out.includes('://')) out = out.replace(URL_PASSWORD_RE, `://$1:${MASK}$2$3`);
+  if (out.includes('://')) out = out.replace(URL_PASSWORD_RE, maskUrlPassword);
   if (/uthorization/i.test(out)) out = out.replace(AUTH_HEADER_RE, (whole, head: string, value: string) => (isPlaceholder(value) || AUTH_SCHEMES.has(value.toLowerCase()) ? whole : head + MASK));
   if (out.includes('earer')) out = out.replace(BEARER_RE, (whole, head: string, value: string) => (looksGenerated(value, 12) ? head + MASK : whole));
   if (CLI_HINT_RE.test(out)) out = out.replace(CLI_PASSWORD_RE, maskCliPassword);

@@ -4,7 +4,8 @@
  * command that loaded the display code (`sessions --json`, `status`, `doctor`), though text is almost
  * always ASCII and measured without it (text-width.ts). In the CommonJS build it is its own file
  * (dist/util/string-width.cjs, every output file sits two folders below the package); run from the
- * sources (vitest, ESM), the package itself is required.
+ * sources (vitest, the benches' bundles in .bench/), the package itself is required, an ES module: that
+ * needs Node 20.19 or later (the built CLI does not).
  */
 import { createRequire } from 'node:module';
 

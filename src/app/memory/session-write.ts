@@ -55,8 +55,11 @@ export function maskSession(session: Session): Session {
 
 function maskEvent(e: TranscriptEvent): TranscriptEvent {
   switch (e.kind) {
-    case 'tool-call':
-      return { ...e, args: maskSecrets(e.args), command: e.command === undefined ? undefined : maskSecrets(e.command), paths: e.paths.map(maskSecrets) };
+    case 'tool-call': {
+      const masked = { ...e, args: maskSecrets(e.args), paths: e.paths.map((p) => maskSecrets(p)) };
+      if (e.command !== undefined) masked.command = maskSecrets(e.command);
+      return masked;
+    }
     case 'user':
     case 'assistant':
     case 'tool-result':

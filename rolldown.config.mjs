@@ -9,8 +9,9 @@
 //
 // Entries: the two start-up paths keep files of their own, so they load none of commander or the
 // subcommands: `cli/fast-wrap` (`recapwrap [wrap options] <agent> …`) and `cli/status`; then the full
-// CLI (`cli/main`), the screen copy's worker (optional: the wrapper runs the copy in its own thread) and
-// the demo agent (run by bin/demo-agent.js).
+// CLI (`cli/main`), the screen copy's worker (optional: the wrapper runs the copy in its own thread),
+// the demo agent (run by bin/demo-agent.js) and string-width, which text-width.ts requires only when it
+// first measures text that is not ASCII (its emoji pattern takes ~19 ms to compile).
 //
 // Chunks: left to itself rolldown splits the start-up paths' code by which entries share it, so a plain
 // wrap loaded 8 files of dist/ (the two-bundle build: 5) and started ~10 % slower under a pty (40
@@ -69,6 +70,8 @@ export default defineConfig({
     // The live wrapper's session-index writes (#25), off its output path.
     'cli/memory-worker': 'src/app/memory/worker.ts',
     'demo/scripted-agent': 'src/demo/scripted-agent.ts',
+    // string-width, required on first use (src/util/string-width-load.ts): compiling it costs ~19 ms.
+    'util/string-width': 'src/util/string-width-lib.ts',
   },
   // Native, or required at run time next to their own files (blessed reads its terminfo files; its
   // sources also have legacy octal escapes the bundler refuses).

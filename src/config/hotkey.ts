@@ -20,6 +20,15 @@ const FUNCTION_KEYS: Record<number, string[]> = {
 /** What a hotkey may be, for messages. */
 export const HOTKEY_SYNTAX = 'ctrl-<letter>, ctrl-] (or ctrl-\\ ctrl-^ ctrl-_), f1–f12 or none';
 
+// Ctrl-^, Ctrl-_ and Ctrl-@ are typed with Shift (on a US layout: Shift-6, Shift--, Shift-2). The kitty
+// keyboard protocol reports such a key as its unshifted key with Ctrl+Shift (`CSI 54;6u`, and with the
+// alternate-keys flag pi turns on `CSI 54:94;6u`), and as the same byte, the unshifted key with Ctrl alone
+// (Ctrl-6 sends 0x1e too): all of them are this key, or it would do nothing in such an agent.
+const SHIFTED_BASE: Record<string, string> = { '^': '6', _: '-', '@': '2' };
+function shiftedForms(code: number, base: number): string[] {
+  return [`\x1b[${base};6u`, `\x1b[${base}:${code};6u`, `\x1b[${base};5u`, `\x1b[27;6;${code}~`, `\x1b[27;6;${base}~`, `\x1b[27;5;${base}~`];
+}
+
 // Keys a terminal sends as the same byte as a key the agent needs.
 const TAKEN: Record<string, string> = { '[': 'Esc', m: 'Enter', j: 'Enter', i: 'Tab', h: 'Backspace', c: 'Ctrl-C', d: 'Ctrl-D', z: 'Ctrl-Z' };
 
@@ -37,14 +46,14 @@ export function parseHotkey(spec: string): Hotkey | null | string {
     const taken = TAKEN[key];
     if (taken) return `a key the agent does not need (the terminal sends ctrl-${key} as ${taken})`;
     const code = key.charCodeAt(0);
-    return {
-      spec: s,
-      sequences: [
-        String.fromCharCode(byte),
-        `\x1b[${code};5u`, // kitty keyboard protocol: CSI code ; ctrl u
-        `\x1b[27;5;${code}~`, // xterm modifyOtherKeys
-      ],
-    };
+    const sequences = [
+      String.fromCharCode(byte),
+      `\x1b[${code};5u`, // kitty keyboard protocol: CSI code ; ctrl u
+      `\x1b[27;5;${code}~`, // xterm modifyOtherKeys
+    ];
+    const base = SHIFTED_BASE[key];
+    if (base !== undefined) sequences.push(...shiftedForms(code, base.charCodeAt(0)));
+    return { spec: s, sequences };
   }
   const fn = /^f([1-9]|1[0-2])$/.exec(s);
   if (fn) return { spec: s, sequences: FUNCTION_KEYS[Number(fn[1])] as string[] };

@@ -103,6 +103,13 @@ describe('hotkeys', () => {
     expect(findHotkey(k, 'x\x1b[93;5u')).toEqual({ index: 1, length: 7 });
     expect(findHotkey(k, 'plain')).toEqual({ index: -1, length: 0 });
   });
+  it('knows ctrl-^ as a kitty-protocol terminal reports it, Ctrl+Shift+6 (pi turns that protocol on)', () => {
+    const k = parseHotkey('ctrl-^');
+    if (!k || typeof k === 'string') throw new Error('expected a key');
+    for (const form of ['\x1e', '\x1b[94;5u', '\x1b[54;6u', '\x1b[54:94;6u', '\x1b[54;5u', '\x1b[27;6;94~']) expect(findHotkey(k, `a${form}b`), JSON.stringify(form)).toEqual({ index: 1, length: form.length });
+    expect(findHotkey(k, '\x1b[54;2u6')).toEqual({ index: -1, length: 0 }); // Shift-6 alone is `^`
+    expect((parseHotkey('ctrl-]') as { sequences: string[] }).sequences).toHaveLength(3);
+  });
   it('accepts f-keys and none, rejects keys the agent needs', () => {
     expect(parseHotkey('F12')).toMatchObject({ sequences: ['\x1b[24~'] });
     expect(parseHotkey('none')).toBeNull();

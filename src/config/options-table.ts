@@ -28,10 +28,14 @@ export interface ChoiceOption extends OptionBase { type: 'choice'; default: stri
 export type OptionSpec = NumberOption | BooleanOption | StringOption | ChoiceOption;
 
 /**
- * Default manual-recap key: Ctrl-] (0x1d). None of pi, Qwen Code, Claude Code, Codex or Gemini CLI binds
- * it, nor does tmux (its paste is prefix + ]) or an ink/readline-style prompt in these agents; vim uses it
- * for tag jumps and emacs for abort-recursive-edit, but those run outside the agent's prompt. Telnet's
- * escape is the one classic clash, and telnet is not wrapped.
+ * Default manual-recap key: Ctrl-] (0x1d). Qwen Code, Claude Code, Codex and Gemini CLI do not bind it, nor
+ * does tmux (its paste is prefix + ]); pi does, for `jumpForward` (pi-tui keybindings.ts, an editor
+ * motion), and the README says so with the ways out (another hotkey, or pi's keybindings.json). It stays
+ * the default (#36): with Ctrl-\ (the picker's) it is the one control key every terminal sends alike
+ * (0x1d, kitty `CSI 93;5u`, modifyOtherKeys); Ctrl-^, the other free byte, is a shifted key (Shift-6 on a
+ * US layout, a dead key on others) that the kitty protocol, which pi turns on, reports as Ctrl+Shift+6;
+ * F-keys are the terminal's (F1, F10, F11) or Gemini CLI's (F12). vim uses Ctrl-] for tag
+ * jumps and emacs for abort-recursive-edit, but those run outside the agent's prompt.
  */
 export const DEFAULT_HOTKEY = 'ctrl-]';
 

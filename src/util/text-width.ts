@@ -1,14 +1,26 @@
 /**
  * Display width of text in terminal cells (CJK and emoji count 2, combining marks 0), and cutting
- * text to a width on grapheme boundaries. Pure: no terminal, no process.
+ * text to a width on grapheme boundaries. Pure: no terminal, no process. Printable ASCII is measured
+ * here; string-width and the grapheme segmenter are loaded when first needed (string-width-load.ts).
  */
-import stringWidth from 'string-width';
+import { loadStringWidth } from './string-width-load.js';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: creating a segmenter loads ICU's break rules, 15-35 ms (more than all the rest of a
+// `recapwrap sessions` start), for text that is almost always measured without one.
+let segmenter: Intl.Segmenter | undefined;
+const segmentsOf = (text: string) => (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })).segment(text);
+const stringWidth = (text: string, options?: { countAnsiEscapeCodes?: boolean }) => loadStringWidth()(text, options);
+
+// One grapheme's width: a printable ASCII character is one cell, without string-width.
+function segmentWidth(segment: string): number {
+  const code = segment.length === 1 ? segment.charCodeAt(0) : 0;
+  return code >= 0x20 && code <= 0x7e ? 1 : stringWidth(segment);
+}
 export const ELLIPSIS = '…';
 
 // A run of non-ASCII text with the ASCII character before it (a keycap `1️⃣` or `e` + combining accent
 // is one cluster that starts with ASCII), or a run of printable ASCII.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const WIDTH_RUNS = /[\x20-\x7e]?[^\x20-\x7e]+|[\x20-\x7e]+(?![^\x20-\x7e])/g;
 
 // Text of mostly ASCII with a few other characters (a recap with an em dash) is measured run by run:
@@ -26,8 +38,9 @@ export function displayWidth(text: string): number {
 
 /** Grapheme clusters of text, each with its width in cells. */
 export function graphemes(text: string): Array<{ text: string; width: number }> {
+  if (PRINTABLE_ASCII.test(text)) return Array.from(text, (c) => ({ text: c, width: 1 }));
   const out: Array<{ text: string; width: number }> = [];
-  for (const { segment } of segmenter.segment(text)) out.push({ text: segment, width: stringWidth(segment) });
+  for (const { segment } of segmentsOf(text)) out.push({ text: segment, width: segmentWidth(segment) });
   return out;
 }
 
@@ -39,15 +52,16 @@ export function truncateToWidth(text: string, maxWidth: number, ellipsis: string
   if (maxWidth === Number.POSITIVE_INFINITY) return text;
   if (maxWidth <= 0) return '';
   if (displayWidth(text) <= maxWidth) return text;
-  const ellipsisWidth = displayWidth(ellipsis);
+  const ellipsisWidth = ellipsis === ELLIPSIS ? 1 : displayWidth(ellipsis); // `…`: one cell, known without string-width
   if (maxWidth < ellipsisWidth) return '';
   const budget = maxWidth - ellipsisWidth;
+  if (PRINTABLE_ASCII.test(text)) return text.slice(0, budget).trimEnd() + ellipsis;
   // Only as far as the budget: cutting a long text (a whole prompt to a recap's few words) segmented
   // all of it first, ~5 ms a session for the index's heuristic cards.
   let used = 0;
   let out = '';
-  for (const { segment } of segmenter.segment(text)) {
-    const width = stringWidth(segment);
+  for (const { segment } of segmentsOf(text)) {
+    const width = segmentWidth(segment);
     if (used + width > budget) break;
     out += segment;
     used += width;

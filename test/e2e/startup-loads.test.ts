@@ -69,6 +69,15 @@ describe('what a wrap loads (#29)', () => {
     }
   });
 
+  it('a full-CLI command loads no string-width while its text is ASCII (#36: compiling its emoji pattern took ~19 ms)', async () => {
+    const out = join(dir, 'loads-ls.txt');
+    expect((await startWrap(['ls'], out).exit).exitCode).toBe(0);
+    const list = readList(out);
+    expect(list.some((f) => /cli[/\\]main\.cjs$/.test(f)), 'the full CLI ran').toBe(true);
+    const withEmojiPattern = list.filter((f) => f.startsWith(DIST) && readFileSync(f, 'utf8').includes('/^\\p{RGI_Emoji}$/v'));
+    expect(withEmojiPattern.map((f) => relative(DIST, f))).toEqual([]);
+  });
+
   it('a command that prints a line runs stty -opost; one that runs on gets its state file writer', async () => {
     const out = join(dir, 'loads-echo.txt');
     expect((await startWrap(['sh', '-c', 'echo hi'], out).exit).exitCode).toBe(0);

@@ -162,6 +162,27 @@ describe('mcp install / uninstall', () => {
     ]);
   });
 
+  it('prints the config change with the other servers\' env, headers and secret arguments masked (#33 item 8)', async () => {
+    const token = 'ghp_' + 'Zq7Xw2Vb9Nc4Mk8Lj3Hg6Fd1Sa5Pt0Ry7Eu42';
+    const plain = 'team-shared-value';
+    // A compact file: the agent rewrites it whole, so the printed diff spans the other servers.
+    writeFileSync(jsonFile('claude'), JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['--api-key', plain], env: { GITHUB_TOKEN: token } }, remote: { url: 'https://x.example.com/mcp', headers: { 'X-Api-Team': plain } } } }));
+    mkdirSync(join(home, '.codex'));
+    writeFileSync(join(home, '.codex', 'config.toml'), `[mcp_servers.recapwrap]\ncommand = "node"\nargs = ["/old/recapwrap.js", "mcp"]\n[mcp_servers.github]\ncommand = "npx"\n[mcp_servers.github.env]\nGITHUB_TOKEN = "${token}"\nTEAM = "${plain}"\n`);
+    const report = await installMcp({ launch: LAUNCH }, fakeDeps(['claude', 'codex']));
+    const text = report.lines.join('\n');
+    expect(report.code).toBe(0);
+    expect(text).toContain('"GITHUB_TOKEN": "[secret]"');
+    expect(text).toContain('GITHUB_TOKEN = "[secret]"');
+    expect(text).toContain('"X-Api-Team": "[secret]"');
+    expect(text).not.toContain(token.slice(4, 20));
+    expect(text).not.toContain(plain);
+    const un = await uninstallMcp({}, fakeDeps(['claude', 'codex']));
+    expect(un.lines.join('\n')).not.toContain(token.slice(4, 20));
+    expect(un.lines.join('\n')).not.toContain(plain);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toContain(token); // the file itself is untouched
+  });
+
   it('leaves a settings file it cannot read alone', async () => {
     mkdirSync(join(home, '.qwen'));
     writeFileSync(jsonFile('qwen'), '{ broken');

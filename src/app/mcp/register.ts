@@ -1,8 +1,8 @@
 /**
  * `recapwrap mcp install` / `uninstall`: register the MCP server with each agent CLI on PATH through
  * the agent's own `mcp add` / `mcp remove`, printing each command run and the resulting change of the
- * agent's config file. Idempotent (an identical entry is left alone); only the entry named `recapwrap`
- * is ever changed. Also the doctor's view: where it is registered.
+ * agent's config file, its secrets masked (mask-config.ts). Idempotent (an identical entry is left alone);
+ * only the entry named `recapwrap` is ever changed. Also the doctor's view: where it is registered.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { resolveCommand } from '../../pty/command-lookup.js';
 import { shellQuote } from '../../util/shell-quote.js';
 import { AGENT_INSTALLS } from '../agent-install.js';
 import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
+import { maskConfigText } from './mask-config.js';
+import { maskSecrets } from '../../memory/secrets.js';
 
 export interface RegisterDeps {
   env: Env;
@@ -76,6 +78,11 @@ function readFileOrEmpty(file: string): string {
   }
 }
 
+// The change of a config file as printed: the diff of the two texts with their secrets masked.
+function configDiff(before: string, after: string): string[] {
+  return diffLines(maskConfigText(before), maskConfigText(after));
+}
+
 /** The changed lines between two texts as one hunk (common head and tail left out), `-`/`+` prefixed; a new file is all `+`. */
 export function diffLines(before: string, after: string, max = DIFF_MAX_LINES): string[] {
   if (before === after) return [];
@@ -111,7 +118,7 @@ async function runStep(deps: RegisterDeps, target: Target, args: string[], lines
   lines.push(`  $ ${formatCommand(target.config.command, args)}`);
   const result = await deps.run(target.path, args);
   if (result.code === 0) return true;
-  const why = (result.stderr || result.stdout).trim().split('\n').filter(Boolean).pop() ?? `exit code ${result.code}`;
+  const why = maskSecrets((result.stderr || result.stdout).trim().split('\n').filter(Boolean).pop() ?? `exit code ${result.code}`);
   lines.push(`  failed (exit ${result.code}): ${why}`);
   return false;
 }
@@ -167,7 +174,7 @@ export async function installMcp(options: RegisterOptions, deps: RegisterDeps): 
       lines.push(`  ${config.command} reported success, but ${tilde(file, deps.env)} does not hold the entry: ${reportEntry(after)}`);
       ok = false;
     }
-    const diff = diffLines(text, readFileOrEmpty(file));
+    const diff = configDiff(text, readFileOrEmpty(file));
     if (diff.length) lines.push(`  ${tilde(file, deps.env)}${text === '' ? ' (new file)' : ''}:`, ...diff.map((l) => `    ${l}`));
     lines.push(ok ? `  registered: ${config.agent} starts \`${describeLaunch(want)}\`.` : `  not registered.`);
     if (!ok) failed = true;
@@ -215,7 +222,7 @@ export async function uninstallMcp(options: Omit<RegisterOptions, 'launch'>, dep
       lines.push(`  ${config.command} reported success, but ${tilde(file, deps.env)} still holds: ${reportEntry(after)}`);
       ok = false;
     }
-    const diff = diffLines(text, readFileOrEmpty(file));
+    const diff = configDiff(text, readFileOrEmpty(file));
     if (diff.length) lines.push(`  ${tilde(file, deps.env)}:`, ...diff.map((l) => `    ${l}`));
     lines.push(ok ? '  removed.' : '  not removed.');
     if (!ok) failed = true;

@@ -53,7 +53,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       }
     }
     const withCwd = session.cwd ? session : { ...session, cwd: input.cwd };
-    memory.store.upsert(sessionWrite(withCwd, engineFor(session.agent).heuristic(withCwd), st));
+    memory.store.upsert(sessionWrite(withCwd, engineFor(session.agent), st));
     await gate(session.file, withCwd, final);
   };
   return {

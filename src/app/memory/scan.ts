@@ -175,7 +175,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'excluded'));
         stats.skipped++;
       } else {
-        pending.push(sessionWrite(session, engineFor(f.agent).heuristic(session), f));
+        pending.push(sessionWrite(session, engineFor(f.agent), f));
         if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
     } catch (error) {

@@ -1,28 +1,95 @@
-// A session as the index stores it: started is the earliest stamp and updated the latest, whatever order the
-// file gives them in (#37 item 6: six real sessions had a header stamped after their last message).
-import { describe, expect, it } from 'vitest';
-import type { Recap } from '../../recap/types.js';
-import type { Session } from '../../transcripts/types.js';
-import { sessionWrite } from './session-write.js';
+// #33 item 1: the title (first prompt cut to 79 characters), the card and the condensed text were cut first
+// and masked after, so a token cut short no longer fit its pattern and was stored. Real store, real engine.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultOptions } from '../../config/options-table.js';
+import { openStore } from '../../memory/open-store.js';
+import type { Store } from '../../memory/store.js';
+import type { Session, TranscriptEvent } from '../../transcripts/types.js';
+import { createEngine } from '../recap-engine.js';
+import { maskSession, sessionWrite } from './session-write.js';
 
-const T = Date.parse('2026-11-20T16:00:00Z');
-const recap = { line: 'recap: x', headline: 'h', done: [], next: [], artifacts: [], status: 'idle', language: 'en' } as unknown as Recap;
+// A fake GitHub token, built here so no file holds one whole.
+const TOKEN = 'ghp_' + 'Zq7Xw2Vb9Nc4Mk8Lj3Hg6Fd1Sa5Pt0Ry7Eu42';
 
-describe('sessionWrite times', () => {
-  it('started = the earliest stamp, updated = the latest, with a header stamped after the messages', () => {
-    const session = {
-      agent: 'codex', id: 's1', file: '/t/s1.jsonl', cwd: '/nowhere/proj', stamp: 'e', startedAt: T + 38 * 60_000, updatedAt: T + 27 * 60_000,
-      events: [{ kind: 'user', text: 'fix it', ts: T }, { kind: 'assistant', text: 'Fixed.', ts: T + 27 * 60_000 }, { kind: 'turn-end', ts: T + 27 * 60_000 }],
-    } as unknown as Session;
-    const w = sessionWrite(session, recap, { size: 10, mtimeMs: T + 60 * 60_000 });
-    expect(w.createdAt).toBe(T);
-    expect(w.updatedAt).toBe(T + 38 * 60_000);
+let dir: string;
+let store: Store;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rw-session-write-'));
+  const opened = openStore(join(dir, 'state', 'index.db'));
+  if (!opened.ok) throw new Error(opened.error);
+  store = opened.store;
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function session(events: TranscriptEvent[], over: Partial<Session> = {}): Session {
+  return { agent: 'claude', id: 'sess-1', file: join(dir, 'sess-1.jsonl'), cwd: join(dir, 'shop'), events, stamp: 's1', skipped: 0, ...over };
+}
+const engine = createEngine({ options: { ...defaultOptions(), llm: false, generator: 'heuristic' }, agent: 'claude', env: {} });
+const write = (s: Session) => store.upsert(sessionWrite(s, engine, { size: 100, mtimeMs: 1 }));
+
+// Everything the store keeps of a session, as one string.
+function storedText(id: string): string {
+  return JSON.stringify(store.get(id)) + '\n' + store.condensedText(id);
+}
+
+describe('sessionWrite masks before it cuts', () => {
+  it('a token at the cut of the title (the first prompt cut to 79 characters) is neither stored nor findable', () => {
+    const prompt = `Please push the release branch of the shop with ${TOKEN} and then tell me whether the CI run is green`;
+    expect(prompt.indexOf(TOKEN)).toBeLessThan(79);
+    expect(prompt.indexOf(TOKEN) + TOKEN.length).toBeGreaterThan(79); // the title's cut falls inside the token
+    write(session([
+      { kind: 'user', text: prompt, sourceId: 'u1', ts: 1 },
+      { kind: 'assistant', text: 'Pushed; CI is green.', sourceId: 'a1', ts: 2 },
+      { kind: 'turn-end', sourceId: 't1', ts: 3 },
+    ]));
+    const stored = store.get('sess-1');
+    expect(stored?.title).toContain('[secret]');
+    const kept = storedText('sess-1');
+    for (let n = 8; n <= TOKEN.length; n++) expect(kept, `the token's first ${n} characters`).not.toContain(TOKEN.slice(0, n));
+    const found = store.search(TOKEN.slice(0, 25));
+    expect('hits' in found ? found.hits.map((h) => h.id) : found.error).not.toContain('sess-1');
+    const word = store.search(TOKEN.slice(4, 25));
+    expect('hits' in word ? word.hits.length : 0).toBe(0);
   });
 
-  it('no stamp at all: updated is the file time', () => {
-    const session = { agent: 'pi', id: 's2', file: '/t/s2.jsonl', cwd: '/nowhere/proj', stamp: 'e', events: [{ kind: 'user', text: 'hi' }] } as unknown as Session;
-    const w = sessionWrite(session, recap, { size: 10, mtimeMs: T });
-    expect(w.createdAt).toBeUndefined();
-    expect(w.updatedAt).toBe(T);
+  it('a token at the condensed text cut of a long message, at the card cut and in a command is not stored', () => {
+    const long = 'The deploy works now. '.repeat(53).slice(0, 1190) + ` export GH=${TOKEN} and more words after it`;
+    write(session([
+      { kind: 'user', text: 'deploy the shop', sourceId: 'u1', ts: 1 },
+      { kind: 'tool-call', name: 'Bash', args: `command="git push https://me:${TOKEN.slice(4)}@github.com/o/r"`, command: `git push https://me:${TOKEN.slice(4)}@github.com/o/r`, paths: [], callId: 'c1', sourceId: 'c1', ts: 2 },
+      { kind: 'tool-result', ok: false, text: `remote: Invalid username or password for token ${TOKEN}`, callId: 'c1', sourceId: 'r1', ts: 3 },
+      { kind: 'assistant', text: long, sourceId: 'a1', ts: 4 },
+      { kind: 'turn-end', sourceId: 't1', ts: 5 },
+    ]));
+    const kept = storedText('sess-1');
+    expect(kept).toContain('[secret]');
+    for (let n = 8; n <= TOKEN.length; n++) expect(kept, `the token's first ${n} characters`).not.toContain(TOKEN.slice(0, n));
+    expect(kept).not.toContain(TOKEN.slice(4, 16));
+  });
+
+  it('masks every text an event carries and the session title, and leaves the rest as it was', () => {
+    const raw = session(
+      [
+        { kind: 'user', text: `use ${TOKEN}`, sourceId: 'u1' },
+        { kind: 'tool-call', name: 'Bash', args: `command="curl -u me:${TOKEN}"`, command: `curl -u me:${TOKEN}`, paths: [`/tmp/${TOKEN}.txt`], sourceId: 'c1' },
+        { kind: 'tool-result', ok: true, text: TOKEN, sourceId: 'r1' },
+        { kind: 'summary', source: 'compaction', text: TOKEN, sourceId: 's1' },
+        { kind: 'error', text: TOKEN, sourceId: 'e1' },
+        { kind: 'aborted', text: TOKEN, sourceId: 'x1' },
+        { kind: 'title', text: TOKEN, sourceId: 'ti1' },
+        { kind: 'turn-end', sourceId: 't1' },
+      ],
+      { title: `about ${TOKEN}` },
+    );
+    const masked = maskSession(raw);
+    expect(JSON.stringify(masked)).not.toContain(TOKEN.slice(4, 20));
+    expect(masked.events.map((e) => e.kind)).toEqual(raw.events.map((e) => e.kind));
+    expect(JSON.stringify(raw)).toContain(TOKEN); // the wrapper's own session is left as it was
   });
 });

@@ -1,14 +1,15 @@
 /**
  * One parsed session as the index stores it: the heuristic card (never a model here), the condensed text,
- * counts, tags, name hints and the indexed-up-to mark. Shared by the scan and the live wrapper.
+ * counts, tags, name hints and the indexed-up-to mark. Shared by the scan and the live wrapper. Every text
+ * of the session is masked for secrets first, before the card, title and condensed text cut anything.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { appendCondensed, condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
+import { maskSecrets } from '../../memory/secrets.js';
 import type { MemoryEvent, SessionWrite, StoredSession } from '../../memory/types.js';
-import type { RecapEngine } from '../../recap/engine.js';
 import type { Recap } from '../../recap/types.js';
-import type { Session } from '../../transcripts/types.js';
+import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 
 const projectCache = new Map<string, string>();
 
@@ -35,7 +36,52 @@ export function projectOf(cwd: string): string {
   return project;
 }
 
-export function sessionWrite(session: Session, recap: Recap, file: { size: number; mtimeMs: number }): SessionWrite {
+/** What makes the card: the recap engine's heuristic (given the masked session, never the raw one). */
+export interface CardMaker {
+  heuristic(session: Session): Recap;
+}
+
+/**
+ * The session with every text an event carries masked for secrets (issue #33: a token cut before it was
+ * masked no longer fit its pattern and was stored). Only the cuts parsers make come before this; a token
+ * start they leave at their `...` is masked too (secrets.ts).
+ */
+export function maskSession(session: Session): Session {
+  const events = session.events.map(maskEvent);
+  const masked: Session = { ...session, events };
+  if (session.title !== undefined) masked.title = maskSecrets(session.title);
+  return masked;
+}
+
+function maskEvent(e: TranscriptEvent): TranscriptEvent {
+  switch (e.kind) {
+    case 'tool-call': {
+      const masked = { ...e, args: maskSecrets(e.args), paths: e.paths.map((p) => maskSecrets(p)) };
+      if (e.command !== undefined) masked.command = maskSecrets(e.command);
+      return masked;
+    }
+    case 'user':
+    case 'assistant':
+    case 'tool-result':
+    case 'summary':
+    case 'error':
+    case 'title':
+      return { ...e, text: maskSecrets(e.text) };
+    case 'aborted':
+    case 'exit':
+      return e.text === undefined ? e : { ...e, text: maskSecrets(e.text) };
+    case 'thinking': // never stored, shown nor sent
+    case 'turn-end':
+    case 'model':
+      return e;
+    default:
+      return e satisfies never;
+  }
+}
+
+export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }): SessionWrite {
+  const session = maskSession(raw);
+  const recap = cards.heuristic(session);
   const events = session.events as readonly MemoryEvent[];
   const { files, commands } = touched(events);
   const cwd = session.cwd ?? '';
@@ -77,9 +123,9 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
  * gets the new part's card (the latest turns), added counts, merged tags and the new text appended to
  * `prevText`. The scan's read of a big grown file and the live wrapper's turn-end writes.
  */
-export function tailWrite(prev: StoredSession, tail: Session, engine: RecapEngine, file: { size: number; mtimeMs: number }, prevText: string): SessionWrite {
+export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string): SessionWrite {
   const session: Session = { ...tail, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.title, startedAt: Date.parse(prev.createdAt), file: prev.transcript };
-  const write = sessionWrite(session, engine.heuristic(session), file);
+  const write = sessionWrite(session, cards, file);
   write.project = prev.project;
   write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };
   write.text = appendCondensed(prevText, write.text);

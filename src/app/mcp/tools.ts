@@ -184,7 +184,7 @@ export async function searchSessions(args: { query: string; agent?: string; fold
   return {
     query,
     count: hits.length,
-    sessions: hits.map((hit) => ({ ...rowSummary(hit), snippet: hit.snippet })),
+    sessions: hits.map((hit) => ({ ...rowSummary(hit), snippet: hit.snippet, matched: hit.matched })),
     ...(hits.length === 0 ? { hint: 'No session contains these words. Try fewer or other words, or list_sessions.' } : {}),
   };
 }

@@ -36,7 +36,8 @@ export interface SessionCard extends SessionRow {
   /** argv that resumes it with the agent's own flag. */
   resumeCommand: string[];
 }
-export interface SearchHit extends SessionRow { snippet: string; score: number }
+/** A search hit: its snippet (cut from its own text), bm25 score, and the query words it holds. */
+export interface SearchHit extends SessionRow { snippet: string; score: number; matched: string[] }
 export interface SessionFilter { agent?: AgentId; folder?: string; exactFolder?: boolean; since?: number /* epoch ms */; limit?: number }
 export type RefResult =
   | { ok: true; row: SessionRow }
@@ -46,8 +47,11 @@ export interface ModelSummary { name: string; description: string; summary: stri
 export interface SessionMemory {
   refresh(opts?: { rebuild?: boolean; maxFiles?: number; onProgress?: (done: number, total: number) => void }): Promise<RefreshStats>;
   list(filter?: SessionFilter): SessionRow[];
-  /** Plain words; never an FTS syntax error (a query with no word gives []). */
-  search(query: string, filter?: SessionFilter): SearchHit[];
+  /**
+   * Plain words; never an FTS syntax error (a query with no word gives []). Sessions holding every word
+   * first, then the closest (most words); `allWords`: only those holding every word.
+   */
+  search(query: string, filter?: SessionFilter, opts?: { allWords?: boolean }): SearchHit[];
   /** id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere. */
   resolve(ref: string, opts?: { cwd?: string }): RefResult;
   card(id: string): SessionCard | undefined;
@@ -106,9 +110,9 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
     store,
     refresh: (opts) => refreshIndex(store, ctx, opts),
     list: (filter = {}) => store.list(filter).map(toRow),
-    search(query, filter = {}) {
-      const result = store.search(query, filter);
-      return 'error' in result ? [] : result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score }));
+    search(query, filter = {}, opts = {}) {
+      const result = store.search(query, filter, opts);
+      return 'error' in result ? [] : result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score, matched: h.matched }));
     },
     resolve(ref, opts) {
       const r = store.resolve(ref, opts);

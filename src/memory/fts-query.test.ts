@@ -60,6 +60,7 @@ describe('index text', () => {
   });
   it('splits words joined by case changes', () => {
     expect(splitCase('ProjectTracker HTTPServer uiExtension lotto645')).toBe('Project Tracker HTTP Server ui Extension lotto645');
+    expect(indexText('the ProjectTracker folder')).toBe('the ProjectTracker Project Tracker folder');
   });
   it('lets FTS5 (porter, unicode61) find every query form in text that went through indexText', () => {
     const db = new Database(':memory:');
@@ -67,7 +68,7 @@ describe('index text', () => {
     const text = '我现在要做一个单通道的海康球机人脸检测+ptz跟踪 brain-system git push; moving the ProkectTracker files; Café 2.1.112 ランザクション数';
     db.prepare('INSERT INTO t(rowid, body) VALUES (1, ?)').run(indexText(text));
     const finds = (q: string) => queryTerms(q).every((t) => db.prepare('SELECT rowid FROM t WHERE t MATCH ?').all(t.match).length === 1);
-    for (const q of ['球机 人脸 跟踪', '海康球机', 'brain-system push', 'moved', 'move', 'tracker', 'ProkectTracker', 'cafe', '2.1.112', 'ランザクション', '检测', '单通道']) expect(finds(q), q).toBe(true);
+    for (const q of ['球机 人脸 跟踪', '海康球机', 'brain-system push', 'moved', 'move', 'tracker', 'ProkectTracker', 'prokecttracker', 'cafe', '2.1.112', 'ランザクション', '检测', '单通道']) expect(finds(q), q).toBe(true);
     for (const q of ['2.1.11', 'system-brain', '人跟']) expect(finds(q), q).toBe(false);
     db.close();
   });

@@ -48,12 +48,16 @@ export function splitCase(text: string): string {
   return text.replace(CASE_JOIN, ' ');
 }
 
+// A word with a case change inside (`registerProvider`, `HTTPServer`), whole.
+const CASE_WORD = /[\p{L}\p{N}]*(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll})[\p{L}\p{N}]*/gu;
+
 /**
- * The text as the index gets it: words joined by case changes split, every run of an unspaced script
- * replaced by its bigrams, spaced apart.
+ * The text as the index gets it: a word joined by case changes followed by its parts (found as typed,
+ * `registerprovider`, and by its parts), every run of an unspaced script replaced by its bigrams,
+ * spaced apart.
  */
 export function indexText(text: string): string {
-  const split = splitCase(text);
+  const split = text.replace(CASE_WORD, (word) => `${word} ${splitCase(word)}`);
   if (!UNSPACED_ONE.test(split)) return split;
   return split.replace(UNSPACED, (run) => ` ${bigrams(run).join(' ')} `);
 }

@@ -40,10 +40,12 @@ export function termSpans(text: string, words: readonly string[]): Span[] {
         }
         continue;
       }
-      const want = stem(part);
+      // A stem only drops an ending, so a word whose stem starts with the query word's stem starts with it.
+      const number = /^\p{N}+$/u.test(part);
+      const want = number ? part : stem(part);
       for (const m of source.matchAll(WORD)) {
         const w = m[0];
-        if (w.startsWith(part) || (want.length >= 3 && stem(w).startsWith(want)) || (/^\p{N}+$/u.test(part) && w === part)) spans.push({ at: m.index, end: m.index + w.length, term });
+        if (number ? w === part : w.startsWith(want)) spans.push({ at: m.index, end: m.index + w.length, term });
       }
     }
   });

@@ -255,9 +255,18 @@ export class Store {
     const exact = this.exactRows(query);
     if (present.length === 0 && exact.size === 0) return { hits: [], complete: false };
     const scores = new Map<number, number>();
-    if (present.length) {
-      const any = present.map((t) => t.match).join(' OR ');
-      for (const r of this.db.prepare('SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?').raw().all(any) as Array<[number, number]>) scores.set(r[0], r[1]);
+    const BM25 = 'SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?';
+    // Enough sessions hold every word (and no filter or name hit reorders them): bm25 of those only, the
+    // best first (the same scores as over any word: a session's score sums over the words it holds).
+    let everyWord = 0;
+    if (present.length === terms.length && !allowed && exact.size === 0) {
+      const [smallest, ...rest] = [...holds].sort((a, b) => a.size - b.size);
+      for (const rowid of smallest ?? []) if (rest.every((h) => h.has(rowid))) everyWord++;
+    }
+    if (everyWord >= limit) {
+      for (const r of this.db.prepare(`${BM25} ORDER BY score LIMIT ?`).raw().all(terms.map((t) => t.match).join(' '), limit + 50) as Array<[number, number]>) scores.set(r[0], r[1]);
+    } else if (present.length) {
+      for (const r of this.db.prepare(BM25).raw().all(present.map((t) => t.match).join(' OR ')) as Array<[number, number]>) scores.set(r[0], r[1]);
     }
     for (const rowid of exact) if (!scores.has(rowid)) scores.set(rowid, 0);
     const ranked: Array<{ rowid: number; score: number; matched: number[]; exact: boolean }> = [];

@@ -94,7 +94,7 @@ function linesOf(events: readonly MemoryEvent[]): Line[] {
   const urls = new Set<string>();
   const packages = new Set<string>();
   const addUrls = (text: string) => {
-    for (const m of text.matchAll(URL)) urls.add(clip(m[0].replace(/[.,:;!?]+$/, ''), 200));
+    for (const m of text.matchAll(URL)) urls.add(safe(m[0].replace(/[.,:;!?]+$/, ''), 200));
     for (const m of text.matchAll(SSH_HOST)) urls.add(m[1] as string);
   };
   const addFile = (path: string, how: 'file' | 'read') => {

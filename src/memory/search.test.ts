@@ -140,3 +140,11 @@ describe('search', () => {
     db.close();
   });
 });
+
+describe('search with only function words held', () => {
+  it('ranks with the function words when no session holds a content word', () => {
+    const store = open();
+    store.upsert(write('fw', '> what is this about'));
+    expect(hitsOf(store.search('what zzzunheld')).map((h) => [h.id, h.matched])).toEqual([['fw', ['what']]]);
+  });
+});

@@ -245,12 +245,15 @@ export class Store {
   search(query: string, filter: ListFilter = {}, opts: { allWords?: boolean } = {}): { hits: StoredHit[]; complete: boolean } | { error: string } {
     const all = queryTerms(query);
     if (all.length === 0) return { error: `Expected words to search for, got ${JSON.stringify(query)}` };
-    const terms = opts.allWords ? all : rankingTerms(all);
+    let terms = opts.allWords ? all : rankingTerms(all);
     const limit = filter.limit ?? DEFAULT_LIMIT;
     const { where, params } = filterSql(filter, 's');
     const allowed = where.length ? new Set(this.db.prepare(`SELECT rowid FROM sessions s WHERE ${where.join(' AND ')}`).pluck().all(...params) as number[]) : undefined;
     // Which sessions hold each term (one index lookup each: no row is read).
-    const holds = terms.map((t) => new Set(this.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').pluck().all(t.match) as number[]));
+    const holding = (ts: readonly QueryTerm[]) => ts.map((t) => new Set(this.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').pluck().all(t.match) as number[]));
+    let holds = holding(terms);
+    // No session holds a content word: the function words then rank (never empty while some word is held).
+    if (terms.length < all.length && holds.every((h) => h.size === 0)) holds = holding((terms = all));
     const present = terms.filter((_, i) => (holds[i] as Set<number>).size > 0);
     const exact = this.exactRows(query);
     if (present.length === 0 && exact.size === 0) return { hits: [], complete: false };

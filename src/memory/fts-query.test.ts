@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { queryWords, toFtsQuery } from './fts-query.js';
+import { bigrams, indexText, queryTerms, queryWords, rankingTerms, splitCase, toFtsQuery } from './fts-query.js';
 
 describe('toFtsQuery', () => {
   it('quotes every word as a prefix, all required', () => {
@@ -11,7 +12,8 @@ describe('toFtsQuery', () => {
     expect(toFtsQuery('-x')).toBe('"x"*');
     expect(toFtsQuery('a*')).toBe('"a"*');
     expect(toFtsQuery('AND')).toBe('"AND"*');
-    expect(toFtsQuery('NEAR(a b)')).toBe('"NEAR"* "a"* "b"*');
+    expect(toFtsQuery('NEAR(a b)')).toBe('"NEAR a"* "b"*');
+    expect(toFtsQuery('x" OR "y')).toBe('"x"* "OR"* "y"*');
   });
   it('has nothing to search for in punctuation or an empty query', () => {
     expect(toFtsQuery('')).toBeUndefined();
@@ -19,5 +21,55 @@ describe('toFtsQuery', () => {
   });
   it('keeps words of any script', () => {
     expect(queryWords('中文 café')).toEqual(['中文', 'café']);
+  });
+});
+
+describe('query terms', () => {
+  it('makes a word joined by - _ . / a phrase of its parts, split as the text is', () => {
+    expect(queryTerms('brain-system push').map((t) => t.match)).toEqual(['"brain system"*', '"push"*']);
+    expect(queryTerms('user_message.selector/ts')[0]?.match).toBe('"user message selector ts"*');
+    expect(queryTerms('registerProvider')[0]?.match).toBe('"register Provider"*');
+  });
+  it('matches numbers and versions as written (no prefix)', () => {
+    expect(queryTerms('2.1.112')[0]?.match).toBe('"2 1 112"');
+    expect(queryTerms('v1.17.5')[0]?.match).toBe('"v1 17 5"');
+    expect(queryTerms('issue 288').map((t) => t.match)).toEqual(['"issue"*', '"288"']);
+  });
+  it('searches an unspaced script by its bigrams, a single character as a prefix', () => {
+    expect(queryTerms('球机 人脸跟踪').map((t) => t.match)).toEqual(['"球机"', '"人脸 脸跟 跟踪"']);
+    expect(queryTerms('球')[0]?.match).toBe('"球"*');
+    expect(queryTerms('ptz人脸')[0]?.match).toBe('"ptz 人脸"');
+  });
+  it('keeps each term as typed for `matched`, once, at most 16', () => {
+    expect(queryTerms('"Login," login bug?').map((t) => t.word)).toEqual(['Login', 'bug']);
+    expect(queryTerms(Array.from({ length: 30 }, (_, i) => `w${i}`).join(' '))).toHaveLength(16);
+  });
+  it('ranks with the content words; function words only when there is nothing else', () => {
+    expect(rankingTerms(queryTerms('how do I fix the login')).map((t) => t.word)).toEqual(['fix', 'login']);
+    expect(rankingTerms(queryTerms('what is this')).map((t) => t.word)).toEqual(['what', 'is', 'this']);
+  });
+});
+
+describe('index text', () => {
+  it('turns runs of unspaced scripts into overlapping bigrams, other text as it was', () => {
+    expect(bigrams('人脸跟踪')).toEqual(['人脸', '脸跟', '跟踪']);
+    expect(bigrams('球')).toEqual(['球']);
+    expect(indexText('plain text stays')).toBe('plain text stays');
+    expect(indexText('海康球机ptz')).toBe(' 海康 康球 球机 ptz');
+    expect(indexText('デモの実行')).toBe(' デモ モの の実 実行 ');
+  });
+  it('splits words joined by case changes', () => {
+    expect(splitCase('ProjectTracker HTTPServer uiExtension lotto645')).toBe('Project Tracker HTTP Server ui Extension lotto645');
+    expect(indexText('the ProjectTracker folder')).toBe('the ProjectTracker Project Tracker folder');
+  });
+  it('lets FTS5 (porter, unicode61) find every query form in text that went through indexText', () => {
+    const db = new Database(':memory:');
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(body, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')");
+    const text = '我现在要做一个单通道的海康球机人脸检测+ptz跟踪 brain-system git push; moving the ProkectTracker files; Café 2.1.112 ランザクション数';
+    db.prepare('INSERT INTO t(rowid, body) VALUES (1, ?)').run(indexText(text));
+    const finds = (q: string) => queryTerms(q).every((t) => db.prepare('SELECT rowid FROM t WHERE t MATCH ?').all(t.match).length === 1);
+    for (const q of ['球机 人脸 跟踪', '海康球机', 'brain-system push', 'moved', 'move', 'tracker', 'ProkectTracker', 'prokecttracker', 'cafe', '2.1.112', 'ランザクション', '检测', '单通道']) expect(finds(q), q).toBe(true);
+    for (const q of ['2.1.11', 'system-brain', '人跟']) expect(finds(q), q).toBe(false);
+    db.close();
   });
 });

@@ -1,19 +1,126 @@
 /**
- * A user's search words as an FTS5 query that can never be a syntax error: every word is quoted (so
- * `AND`, `-x`, `(bar`, `"foo`, `a*` are plain words) and matched as a prefix; all words must match. Pure.
+ * A user's search words and the index's text, split the same way, so that a query can never be an FTS
+ * syntax error and finds words the way the text holds them. Pure.
+ * - The index's tokenizer is FTS5 `porter unicode61 remove_diacritics 2`: letters and digits make words,
+ *   anything else (`-`, `_`, `.`, `/`…) splits them, English word forms meet at their stem.
+ * - Scripts written without spaces (Chinese, Japanese, Korean, Thai…) are indexed and searched as
+ *   overlapping character bigrams (the approach of Lucene's CJK analyzer): `人脸跟踪` → `人脸 脸跟 跟踪`, so a
+ *   two-character word matches inside a run. indexText() does it to the text before FTS sees it.
+ * - Words joined by case changes are split alike in the text and a query (`registerProvider` → register
+ *   provider), so either is found by the other or by its parts.
+ * - A query is split on spaces into terms; a term joined by `-`, `_`, `.`, `/` is a phrase of its parts
+ *   (`brain-system` → "brain system", `2.1.112` → "2 1 112"); its last word matches as a prefix unless it
+ *   is a number (numbers and versions match as written) or a bigram.
  */
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-const MAX_WORDS = 16;
+const MAX_TERMS = 16;
+// Runs of the scripts written without spaces between words (Hangul too: its particles stick to words).
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+/gu;
+const UNSPACED_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]/u;
+// A word as unicode61 cuts one (letters, digits, marks, private-use), or one run of an unspaced script.
+export const PIECE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005])[\p{L}\p{N}\p{M}\p{Co}])+/gu;
 
-/** The words of a query, as the index's tokenizer splits them (letters and digits). */
-export function queryWords(query: string): string[] {
-  return (query.normalize('NFKC').match(WORD) ?? []).slice(0, MAX_WORDS);
+// English function words (the usual stop list): too common to tell sessions apart, they rank nothing
+// (kept when a query has nothing else).
+const STOP = new Set(
+  ('a about above after again against all am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing down during each few for from further had has have having he her here hers herself him ' +
+    'himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other ' +
+    'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there ' +
+    'these they this those through to too under until up very was we were what when where which while who whom why will ' +
+    'with would you your yours yourself yourselves yes ok okay please also').split(' '),
+);
+
+/** The overlapping bigrams of one run of an unspaced script (a single character stays one). */
+export function bigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length < 2) return chars;
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push((chars[i] as string) + (chars[i + 1] as string));
+  return out;
 }
 
-/** The FTS5 MATCH expression for a user's query; undefined when it holds no word to search for. */
+// Where a word joined by case changes splits: `registerProvider` → register Provider, `HTTPServer` → HTTP Server.
+const CASE_JOIN = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu;
+
+/** A word joined by case changes split the way `-` splits one (the same in the text and in a query). */
+export function splitCase(text: string): string {
+  return text.replace(CASE_JOIN, ' ');
+}
+
+// A word with a case change inside (`registerProvider`, `HTTPServer`), whole.
+const CASE_WORD = /[\p{L}\p{N}]*(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll})[\p{L}\p{N}]*/gu;
+
+/**
+ * The text as the index gets it: a word joined by case changes followed by its parts (found as typed,
+ * `registerprovider`, and by its parts), every run of an unspaced script replaced by its bigrams,
+ * spaced apart.
+ */
+export function indexText(text: string): string {
+  const split = text.replace(CASE_WORD, (word) => `${word} ${splitCase(word)}`);
+  if (!UNSPACED_ONE.test(split)) return split;
+  return split.replace(UNSPACED, (run) => ` ${bigrams(run).join(' ')} `);
+}
+
+export interface QueryTerm {
+  /** The term as the user typed it (edge punctuation dropped): what `matched` lists. */
+  word: string;
+  /** Its FTS5 expression: a quoted phrase of its parts, the last one a prefix where that applies. */
+  match: string;
+  /** An English function word (`the`, `how`): ranks nothing unless the query has nothing else. */
+  stop: boolean;
+}
+
+/** The tokens of one query term, as indexText and the tokenizer make them of the same characters. */
+function tokensOf(word: string): { tokens: string[]; prefix: boolean } {
+  const tokens: string[] = [];
+  let prefix = false;
+  for (const m of splitCase(word).matchAll(PIECE)) {
+    const piece = m[0];
+    if (UNSPACED_ONE.test(piece)) {
+      const grams = bigrams(piece);
+      tokens.push(...grams);
+      // One character of an unspaced script: the bigrams that start with it.
+      prefix = grams.length === 1 && [...piece].length === 1;
+    } else {
+      tokens.push(piece);
+      prefix = !/^\p{N}+$/u.test(piece);
+    }
+  }
+  return { tokens, prefix };
+}
+
+/** The terms of a user's query (at most 16); [] when it holds no word. */
+export function queryTerms(query: string): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const chunk of query.normalize('NFKC').split(/\s+/)) {
+    const word = chunk.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (!word) continue;
+    const { tokens, prefix } = tokensOf(word);
+    if (tokens.length === 0) continue;
+    const match = `"${tokens.join(' ').replace(/"/g, '""')}"${prefix ? '*' : ''}`;
+    if (seen.has(match.toLowerCase())) continue;
+    seen.add(match.toLowerCase());
+    out.push({ word, match, stop: tokens.length === 1 && STOP.has(word.toLowerCase()) });
+    if (out.length >= MAX_TERMS) break;
+  }
+  return out;
+}
+
+/** The terms that rank: the query's without its function words, or all of them when it has only those. */
+export function rankingTerms(terms: readonly QueryTerm[]): QueryTerm[] {
+  const content = terms.filter((t) => !t.stop);
+  return content.length ? content : [...terms];
+}
+
+/** The words of a query (letters and digits; each run of an unspaced script whole). */
+export function queryWords(query: string): string[] {
+  return (query.normalize('NFKC').match(PIECE) ?? []).slice(0, MAX_TERMS);
+}
+
+/** The FTS5 MATCH expression holding every term of a user's query; undefined when it holds no word. */
 export function toFtsQuery(query: string): string | undefined {
-  const words = queryWords(query);
-  if (words.length === 0) return undefined;
-  return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
+  const terms = queryTerms(query);
+  return terms.length ? terms.map((t) => t.match).join(' ') : undefined;
 }

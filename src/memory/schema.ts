@@ -83,6 +83,23 @@ export const MIGRATIONS: readonly string[] = [
   // mtime (a read's quick refresh looks at the sessions active lately only).
   `ALTER TABLE dirs ADD COLUMN files TEXT NOT NULL DEFAULT '';
    CREATE INDEX files_mtime ON files(mtime);`,
+  // 8: search that finds sessions the way people remember them (issue 32): the text index with English
+  // word forms (porter) and without a copy of the text (contentless: it holds what indexText() made of
+  // the text, CJK runs as bigrams); the readable condensed text in session_body (snippets are cut from
+  // it; it goes with its session row). The old text is kept and indexed again as it was; every indexed
+  // file is marked to be read again (mtime 0, and no folder's fingerprint of step 7 trusted), so the next
+  // full sweep writes each session's new text.
+  `CREATE TABLE session_body (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
+   INSERT INTO session_body(rowid, text) SELECT rowid, body FROM session_text;
+   DROP TABLE session_text;
+   CREATE VIRTUAL TABLE session_text USING fts5(head, body, summary, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2');
+   INSERT INTO session_text(rowid, head, body, summary)
+     SELECT s.rowid, replace(s.name, '-', ' ') || char(10) || coalesce(s.title, '') || char(10) || s.headline || char(10) || s.tags || char(10) || s.project,
+       coalesce(b.text, ''), coalesce(s.user_note, '') || char(10) || coalesce(s.description, '') || char(10) || coalesce(s.summary, '') || char(10) || s.done || char(10) || s.next
+     FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid;
+   CREATE TRIGGER session_body_drop AFTER DELETE ON sessions BEGIN DELETE FROM session_body WHERE rowid = old.rowid; END;
+   UPDATE files SET mtime = 0 WHERE state = 'indexed';
+   UPDATE dirs SET files = '';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

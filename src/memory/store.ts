@@ -8,11 +8,12 @@ import type Database from 'better-sqlite3';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { appendForgotten, readForgotten } from './forgotten.js';
-import { toFtsQuery } from './fts-query.js';
+import { indexText, queryTerms, rankingTerms, type QueryTerm } from './fts-query.js';
 import { baseName, looksLikeId, normalizeUserName, uniqueName } from './names.js';
 import { relevantPassages } from './passages.js';
 import { maskSecrets } from './secrets.js';
-import { HIT_END, HIT_START, type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
+import { snippetOf } from './snippet.js';
+import { type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
 
 /** What a forget reads of a session's row. */
 type ForgetRow = { rowid: number; transcript: string; agent: string; id: string; mark_size: number; mark_mtime: number };
@@ -51,7 +52,6 @@ interface Row {
 const DEFAULT_LIMIT = 50;
 // The dirs row (never a folder's path: those are absolute) whose mtime is the time of the last full sweep.
 const SWEEP_KEY = '';
-const SNIPPET_TOKENS = 14;
 
 const json = <T>(text: string, fallback: T): T => {
   try {
@@ -106,6 +106,19 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
     params.push(filter.since);
   }
   return { where, params };
+}
+
+// What the FTS head and summary columns hold of a session's row (indexed; snippets are cut from them too).
+function headText(r: Row): string {
+  return [r.name.replace(/-/g, ' '), r.title ?? '', r.headline, json<string[]>(r.tags, []).join(' '), r.project].join('\n');
+}
+function summaryText(r: Row): string {
+  return [r.user_note ?? '', r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
+}
+
+// The passage of the session's own text where its matched words are, else of its summary, else its name and title.
+function hitSnippet(r: Row, body: string, matched: readonly string[]): string {
+  return snippetOf(body, matched) ?? snippetOf(summaryText(r), matched) ?? snippetOf(headText(r), matched) ?? (r.title ?? r.headline);
 }
 
 export class Store {
@@ -307,14 +320,14 @@ export class Store {
     }).immediate();
   }
 
-  // The FTS row of a session: head (name, title, headline, tags, project), body (condensed text), summary.
+  // The FTS row of a session (what indexText() makes of its head: name, title, headline, tags, project;
+  // body: the condensed text; summary), and the readable body kept beside it (session_body).
   private writeText(rowid: number, body?: string): void {
     const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
-    const old = this.db.prepare('SELECT body FROM session_text WHERE rowid = ?').get(rowid) as { body: string } | undefined;
-    const head = [r.name.replace(/-/g, ' '), r.title ?? '', r.headline, json<string[]>(r.tags, []).join(' '), r.project].join('\n');
-    const summary = [r.user_note ?? '', r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
+    const text = body ?? (this.db.prepare('SELECT text FROM session_body WHERE rowid = ?').pluck().get(rowid) as string | undefined) ?? '';
     this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(rowid);
-    this.db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, head, body ?? old?.body ?? '', summary);
+    this.db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, indexText(headText(r)), indexText(text), indexText(summaryText(r)));
+    if (body !== undefined) this.db.prepare('INSERT INTO session_body(rowid, text) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET text = excluded.text').run(rowid, body);
   }
 
   private rowsOf(sql: string, params: unknown[]): StoredSession[] {
@@ -326,39 +339,86 @@ export class Store {
     return this.rowsOf(`SELECT s.* FROM sessions s ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY s.updated_at DESC LIMIT ?`, [...params, filter.limit ?? DEFAULT_LIMIT]);
   }
 
-  /** Ranked hits for a user's plain words; `error` when the query holds no word. Never an FTS syntax error. */
-  search(query: string, filter: ListFilter = {}): { hits: StoredHit[] } | { error: string } {
-    const match = toFtsQuery(query);
-    if (!match) return { error: `Expected words to search for, got ${JSON.stringify(query)}` };
+  /**
+   * Ranked hits for a user's plain words; `error` when the query holds no word. Never an FTS syntax
+   * error. Sessions holding every word first, then those holding most of them; among those, bm25 over
+   * the words any session holds; recency breaks ties. A session whose name or id is the query (or one
+   * of its words) comes first. `allWords`: only sessions holding every word. Each hit carries the query
+   * words it holds and a snippet of its own text around them.
+   */
+  search(query: string, filter: ListFilter = {}, opts: { allWords?: boolean } = {}): { hits: StoredHit[]; complete: boolean } | { error: string } {
+    const all = queryTerms(query);
+    if (all.length === 0) return { error: `Expected words to search for, got ${JSON.stringify(query)}` };
+    let terms = opts.allWords ? all : rankingTerms(all);
+    const limit = filter.limit ?? DEFAULT_LIMIT;
     const { where, params } = filterSql(filter, 's');
-    // Ranked first, then snippets for the hits shown only: in one query the sort holds every match's
-    // snippets (a common word: thousands of sessions' text read and cut), ~15 ms of 20 for 10,000 sessions.
-    // (The sessions table only when a filter needs it: each match would read its row's page.)
-    const ranked = this.db
-      .prepare(
-        where.length
-          ? `SELECT s.rowid AS rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score
-             FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
-             WHERE session_text MATCH ? AND ${where.join(' AND ')}
-             ORDER BY score LIMIT ?`
-          : 'SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ?',
-      )
-      .all(match, ...params, filter.limit ?? DEFAULT_LIMIT) as Array<{ rowid: number; score: number }>;
-    if (ranked.length === 0) return { hits: [] };
-    const snippets = this.db.prepare(
-      `SELECT s.*, snippet(session_text, 1, ?, ?, '…', ${SNIPPET_TOKENS}) AS body_snip, snippet(session_text, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS summary_snip,
-         snippet(session_text, 0, ?, ?, '…', ${SNIPPET_TOKENS}) AS head_snip
-       FROM session_text JOIN sessions s ON s.rowid = session_text.rowid
-       WHERE session_text MATCH ? AND session_text.rowid = ?`,
-    );
-    // The passage of the session's own text where the words are, else its summary, else its name and title.
-    const best = (r: { body_snip: string; summary_snip: string; head_snip: string }) => [r.body_snip, r.summary_snip, r.head_snip].find((s) => s.includes(HIT_START)) ?? r.head_snip;
-    const hits: StoredHit[] = [];
-    for (const { rowid, score } of ranked) {
-      const r = snippets.get(HIT_START, HIT_END, HIT_START, HIT_END, HIT_START, HIT_END, match, rowid) as (Row & { body_snip: string; summary_snip: string; head_snip: string }) | undefined;
-      if (r) hits.push({ ...toSession(r), snippet: best(r), score });
+    const allowed = where.length ? new Set(this.db.prepare(`SELECT rowid FROM sessions s WHERE ${where.join(' AND ')}`).pluck().all(...params) as number[]) : undefined;
+    // Which sessions hold each term (one index lookup each: no row is read).
+    const holding = (ts: readonly QueryTerm[]) => ts.map((t) => new Set(this.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').pluck().all(t.match) as number[]));
+    let holds = holding(terms);
+    // No session holds a content word: the function words then rank (never empty while some word is held).
+    if (terms.length < all.length && holds.every((h) => h.size === 0)) holds = holding((terms = all));
+    const present = terms.filter((_, i) => (holds[i] as Set<number>).size > 0);
+    const exact = this.exactRows(query);
+    if (present.length === 0 && exact.size === 0) return { hits: [], complete: false };
+    const scores = new Map<number, number>();
+    const BM25 = 'SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?';
+    // Enough sessions hold every word (and no filter or name hit reorders them): bm25 of those only, the
+    // best first (the same scores as over any word: a session's score sums over the words it holds).
+    let everyWord = 0;
+    if (present.length === terms.length && !allowed && exact.size === 0) {
+      const [smallest, ...rest] = [...holds].sort((a, b) => a.size - b.size);
+      for (const rowid of smallest ?? []) if (rest.every((h) => h.has(rowid))) everyWord++;
     }
-    return { hits };
+    if (everyWord >= limit) {
+      for (const r of this.db.prepare(`${BM25} ORDER BY score LIMIT ?`).raw().all(terms.map((t) => t.match).join(' '), limit + 50) as Array<[number, number]>) scores.set(r[0], r[1]);
+    } else if (present.length) {
+      for (const r of this.db.prepare(BM25).raw().all(present.map((t) => t.match).join(' OR ')) as Array<[number, number]>) scores.set(r[0], r[1]);
+    }
+    for (const rowid of exact) if (!scores.has(rowid)) scores.set(rowid, 0);
+    const ranked: Array<{ rowid: number; score: number; matched: number[]; exact: boolean }> = [];
+    for (const [rowid, score] of scores) {
+      if (allowed && !allowed.has(rowid)) continue;
+      const matched = terms.flatMap((_, i) => ((holds[i] as Set<number>).has(rowid) ? [i] : []));
+      const isExact = exact.has(rowid);
+      if (opts.allWords && matched.length < terms.length && !isExact) continue;
+      ranked.push({ rowid, score, matched, exact: isExact });
+    }
+    ranked.sort((a, b) => Number(b.exact) - Number(a.exact) || b.matched.length - a.matched.length || a.score - b.score);
+    // Enough rows for the limit and any tie at its edge (recency breaks ties).
+    let end = Math.min(ranked.length, limit);
+    const same = (a: (typeof ranked)[number], b: (typeof ranked)[number]) => a.exact === b.exact && a.matched.length === b.matched.length && a.score === b.score;
+    while (end < ranked.length && end > 0 && same(ranked[end] as (typeof ranked)[number], ranked[end - 1] as (typeof ranked)[number])) end++;
+    const top = ranked.slice(0, end);
+    if (top.length === 0) return { hits: [], complete: false };
+    const rows = new Map((this.db.prepare(`SELECT s.*, b.text AS body_text FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid WHERE s.rowid IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.rowid)) as Array<Row & { body_text: string | null }>).map((r) => [r.rowid, r]));
+    const updated = (rowid: number) => rows.get(rowid)?.updated_at ?? 0;
+    top.sort((a, b) => Number(b.exact) - Number(a.exact) || b.matched.length - a.matched.length || a.score - b.score || updated(b.rowid) - updated(a.rowid));
+    const hits: StoredHit[] = [];
+    for (const t of top.slice(0, limit)) {
+      const r = rows.get(t.rowid);
+      if (!r) continue;
+      const matched = t.matched.map((i) => (terms[i] as QueryTerm).word);
+      hits.push({ ...toSession(r), snippet: hitSnippet(r, r.body_text ?? '', matched), score: t.score, matched });
+    }
+    const first = top[0];
+    return { hits, complete: first !== undefined && first.matched.length === terms.length };
+  }
+
+  // Sessions whose name or id is the query or one of its words (an id prefix of 8 or more characters too).
+  private exactRows(query: string): Set<number> {
+    const words = [query.trim().replace(/^@@/, ''), ...query.trim().split(/\s+/).map((w) => w.replace(/^@@/, ''))].filter((w) => w.length >= 3);
+    const out = new Set<number>();
+    const byName = this.db.prepare('SELECT rowid FROM sessions WHERE name = ? OR id = ?').pluck();
+    const byPrefix = this.db.prepare("SELECT rowid FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2").pluck();
+    for (const w of new Set(words)) {
+      for (const rowid of byName.all(w.toLowerCase(), w) as number[]) out.add(rowid);
+      if (w.length >= 8 && /^[0-9a-f-]+$/i.test(w)) {
+        const rows = byPrefix.all(w.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as number[];
+        if (rows.length === 1) out.add(rows[0] as number);
+      }
+    }
+    return out;
   }
 
   get(id: string): StoredSession | undefined {
@@ -479,8 +539,8 @@ export class Store {
   }
 
   condensedText(id: string): string {
-    const r = this.db.prepare('SELECT t.body FROM session_text t JOIN sessions s ON s.rowid = t.rowid WHERE s.id = ?').get(id) as { body: string } | undefined;
-    return r?.body ?? '';
+    const r = this.db.prepare('SELECT b.text FROM session_body b JOIN sessions s ON s.rowid = b.rowid WHERE s.id = ? ORDER BY s.updated_at DESC LIMIT 1').get(id) as { text: string } | undefined;
+    return r?.text ?? '';
   }
 
   passages(id: string, question: string, limit?: number): string[] {

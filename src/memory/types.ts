@@ -91,8 +91,10 @@ export interface ListFilter {
 export interface StoredHit extends StoredSession {
   /** The best matching passage; matched words between HIT_START and HIT_END. */
   snippet: string;
-  /** bm25 rank: lower is better (negative). */
+  /** bm25 rank over the query words the sessions hold: lower is better (negative; 0 for a name or id hit). */
   score: number;
+  /** The query words this session holds (as typed). */
+  matched: string[];
 }
 
 /** Markers around matched words in snippets (private-use characters: never in sanitized output by chance). */

@@ -67,7 +67,7 @@ describe('the memory worker on a big session', () => {
       expect(exit.ms).toBeLessThan(EXIT_WAIT_MS);
       const db = new Database(join(state, 'index.db'), { readonly: true });
       try {
-        const row = db.prepare('SELECT s.id, s.cwd, s.prompts, t.body FROM sessions s JOIN session_text t ON t.rowid = s.rowid').get() as { id: string; cwd: string; prompts: number; body: string };
+        const row = db.prepare('SELECT s.id, s.cwd, s.prompts, b.text AS body FROM sessions s JOIN session_body b ON b.rowid = s.rowid').get() as { id: string; cwd: string; prompts: number; body: string };
         expect(row).toMatchObject({ id: 'big-live', cwd: folder, prompts: 2 });
         expect(row.body).toContain('quokka');
       } finally {

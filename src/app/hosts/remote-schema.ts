@@ -44,6 +44,8 @@ export type RemoteRow = z.infer<typeof remoteRowSchema>;
 export const remoteHitSchema = remoteRowSchema.extend({
   snippet: text(2000).catch(''),
   score: z.number().finite().catch(0),
+  // The query words the hit holds (an older recapwrap sends none).
+  matched: list(200, 32),
 });
 export type RemoteHit = z.infer<typeof remoteHitSchema>;
 

@@ -30,7 +30,7 @@ class FakeMemory implements McpMemory {
   }
   search(query: string, filter: SessionFilter = {}): SearchHit[] {
     this.calls.push({ fn: 'search', filter });
-    return this.list(filter).filter((r) => (this.texts[r.id] ?? '').includes(query)).map((r) => ({ ...r, snippet: `…${query}…`, score: 1 }));
+    return this.list(filter).filter((r) => (this.texts[r.id] ?? '').includes(query)).map((r) => ({ ...r, snippet: `…${query}…`, score: 1, matched: [query] }));
   }
   resolve(ref: string, opts?: { cwd?: string }) {
     this.calls.push({ fn: 'resolve', ref, cwd: opts?.cwd });

@@ -53,7 +53,8 @@ export interface SessionCard extends SessionRow {
   /** With a note: the recap the index wrote from the transcript, kept beside yours. */
   latest?: { headline: string; line: string; generator: { type: string; model?: string } };
 }
-export interface SearchHit extends SessionRow { snippet: string; score: number }
+/** A search hit: its snippet (cut from its own text), bm25 score, and the query words it holds. */
+export interface SearchHit extends SessionRow { snippet: string; score: number; matched: string[] }
 export interface SessionFilter { agent?: AgentId; folder?: string; exactFolder?: boolean; since?: number /* epoch ms */; limit?: number }
 export type RefResult =
   | { ok: true; row: SessionRow }
@@ -69,8 +70,11 @@ export interface SessionMemory {
    */
   refresh(opts?: RefreshOptions): Promise<RefreshStats>;
   list(filter?: SessionFilter): SessionRow[];
-  /** Plain words; never an FTS syntax error (a query with no word gives []). */
-  search(query: string, filter?: SessionFilter): SearchHit[];
+  /**
+   * Plain words; never an FTS syntax error (a query with no word gives []). Sessions holding every word
+   * first, then the closest (most words); `allWords`: only those holding every word.
+   */
+  search(query: string, filter?: SessionFilter, opts?: { allWords?: boolean }): SearchHit[];
   /** id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere. */
   resolve(ref: string, opts?: { cwd?: string; exact?: boolean }): RefResult;
   card(id: string): SessionCard | undefined;
@@ -174,9 +178,9 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
       return refreshIndex(store, ctx, opts);
     },
     list: (filter = {}) => store.list(filter).map((s) => withParent(toRow(s), s, store)),
-    search(query, filter = {}) {
-      const result = store.search(query, filter);
-      return 'error' in result ? [] : result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score }));
+    search(query, filter = {}, opts = {}) {
+      const result = store.search(query, filter, opts);
+      return 'error' in result ? [] : result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score, matched: h.matched }));
     },
     resolve(ref, opts) {
       const r = store.resolve(ref, opts);

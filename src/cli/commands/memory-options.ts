@@ -11,6 +11,8 @@ export interface MemoryCliOptions {
   agent?: string;
   since?: string;
   limit?: string;
+  /** search: only sessions holding every word. */
+  allWords?: boolean;
   /** forget: do not ask on a terminal. */
   yes?: boolean;
   // index --summarize (index-summarize.ts)

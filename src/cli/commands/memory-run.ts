@@ -280,15 +280,20 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       return { out: rows.map((r) => rowLine(r, deps, width)).join('\n') + '\n', err: cut, code: 0 };
     }
     const query = args[0] ?? '';
-    const result = memory.store.search(query, filter);
+    const result = memory.store.search(query, filter, { allWords: options.allWords });
     if ('error' in result) return fail(result.error);
     const { toRow } = await import('../../app/memory/api.js');
-    const hits: SearchHit[] = result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score }));
+    const hits: SearchHit[] = result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score, matched: h.matched }));
     if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
     if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
     const width = nameColumn(hits);
-    const text = hits.map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth(renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`).join('\n');
-    return { out: text + '\n', err: '', code: 0 };
+    // No session holds every word: say so, and which words each of these closest ones holds.
+    const closest = !result.complete;
+    const text = hits
+      .map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth((closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '') + renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`)
+      .join('\n');
+    const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
+    return { out: label + text + '\n', err: '', code: 0 };
   }
   if (verb === 'note') return runNote(memory, args, options, deps);
   if (verb === 'forget') return (await import('./forget-run.js')).runForget(memory, args[0], options, deps);

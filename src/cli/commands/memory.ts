@@ -82,7 +82,8 @@ export function registerMemory(program: Command): void {
     });
   filters(program.command('search'))
     .description('full-text search over every past session (prompts, answers, files, commands, summaries)')
-    .argument('<query...>', 'plain words; every word must match (as a word or its start)')
+    .argument('<query...>', 'plain words (as words, their start or other English forms): sessions holding every word first, then the closest')
+    .option('--all-words', 'only sessions holding every word', false)
     .action(async function (this: Command, query: string[], options: MemoryCliOptions) {
       await run(this, 'search', [query.join(' ')], options);
     });

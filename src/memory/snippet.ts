@@ -1,0 +1,91 @@
+/**
+ * A hit's snippet, cut from that session's own text around the words it matched, the words marked
+ * with HIT_START/HIT_END. The index ranks with FTS5 (stems, bigrams); here a word of the text counts as
+ * a query word when they share their start once common English endings are dropped, and a word of an
+ * unspaced script when the text holds it (or one of its bigrams). Pure.
+ */
+import { bigrams, PIECE } from './fts-query.js';
+import { HIT_END, HIT_START } from './types.js';
+
+const SNIPPET_CHARS = 160;
+const UNSPACED_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+// A rough English stem: enough to find `moving` where the query said `moved` (FTS5's porter ranked it).
+const stem = (w: string) => {
+  const s = w.replace(/(ations?|ings?|ments?|ness|ers?|ed|es|s|ly|ion|ions|ies|ied|y|e)$/, '');
+  return s.length >= 3 ? s : w;
+};
+
+interface Span { at: number; end: number; term: number }
+
+/** Where each query term occurs in the text (positions of the words it matched). */
+export function termSpans(text: string, words: readonly string[]): Span[] {
+  const spans: Span[] = [];
+  const folded = fold(text);
+  // fold() keeps lengths only for text without combining marks; else find words in the text itself.
+  const source = folded.length === text.length ? folded : text.toLowerCase();
+  words.forEach((word, term) => {
+    for (const part of fold(word).match(PIECE) ?? []) {
+      if (UNSPACED_ONE.test(part)) {
+        const grams = [...part].length > 2 ? [part, ...bigrams(part)] : [part];
+        for (const g of grams) {
+          let found = false;
+          for (let at = source.indexOf(g); at !== -1; at = source.indexOf(g, at + 1)) {
+            spans.push({ at, end: at + g.length, term });
+            found = true;
+          }
+          if (found) break;
+        }
+        continue;
+      }
+      // A stem only drops an ending, so a word whose stem starts with the query word's stem starts with it.
+      const number = /^\p{N}+$/u.test(part);
+      const want = number ? part : stem(part);
+      for (const m of source.matchAll(WORD)) {
+        const w = m[0];
+        if (number ? w === part : w.startsWith(want)) spans.push({ at: m.index, end: m.index + w.length, term });
+      }
+    }
+  });
+  return spans.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The passage of `text` (about 160 characters, on word edges) holding the most different query words,
+ * those words marked; undefined when the text holds none of them.
+ */
+export function snippetOf(text: string, words: readonly string[], width = SNIPPET_CHARS): string | undefined {
+  const spans = termSpans(text, words);
+  if (spans.length === 0) return undefined;
+  // The window (at most `width` characters) with the most different terms, then the most matches.
+  let best = { from: 0, to: 0, terms: 0, count: 0 };
+  for (let i = 0; i < spans.length; i++) {
+    const start = spans[i] as Span;
+    const terms = new Set<number>();
+    let j = i;
+    while (j < spans.length && (spans[j] as Span).end - start.at <= width) terms.add((spans[j++] as Span).term);
+    if (terms.size > best.terms || (terms.size === best.terms && j - i > best.count)) best = { from: i, to: j, terms: terms.size, count: j - i };
+  }
+  const first = spans[best.from] as Span;
+  const last = spans[Math.max(best.from, best.to - 1)] as Span;
+  const room = Math.max(0, width - (last.end - first.at));
+  let from = Math.max(0, first.at - Math.floor(room / 3));
+  let to = Math.min(text.length, last.end + room - (first.at - from));
+  // On word edges, on one line's worth: line breaks become spaces.
+  if (from > 0) from = text.slice(from, first.at).search(/[\s([{"'`]/) >= 0 ? from + text.slice(from, first.at).search(/[\s([{"'`]/) + 1 : from;
+  if (to < text.length) {
+    const cut = text.slice(last.end, to).search(/\s[^\s]*$/);
+    if (cut >= 0) to = last.end + cut;
+  }
+  let out = '';
+  let at = from;
+  for (const s of spans.slice(best.from, best.to)) {
+    if (s.at < at || s.end > to) continue;
+    out += text.slice(at, s.at) + HIT_START + text.slice(s.at, s.end) + HIT_END;
+    at = s.end;
+  }
+  out += text.slice(at, to);
+  return `${from > 0 ? '…' : ''}${out.replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;
+}

@@ -46,7 +46,8 @@ export interface Recap {
   artifacts: RecapArtifact[];
   status: RecapStatus;
   language: string;
-  generator: { type: 'heuristic' } | { type: Exclude<GeneratorType, 'heuristic'>; model: string };
+  /** Who wrote it: recapwrap's heuristic or a model it asked, or the agent's own recap (`own`, docs/agent-recaps.md). */
+  generator: { type: 'heuristic' } | { type: Exclude<GeneratorType, 'heuristic'>; model: string } | { type: 'agent'; agent: string; own: true };
   session: { agent: string; id: string; file: string };
   stamp: string;
   createdAt: string;
@@ -70,6 +71,7 @@ export type RecapEvent =
   | { kind: 'error'; text: string; sourceId?: string; ts?: number }
   | { kind: 'model'; model: string; provider?: string; sourceId?: string; ts?: number }
   | { kind: 'title'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'agent-recap'; text: string; sourceId?: string; ts?: number }
   | { kind: 'exit'; text?: string; sourceId?: string; ts?: number };
 
 export interface RecapSession {

@@ -82,6 +82,12 @@ export interface AbortedEvent extends EventBase { kind: 'aborted'; text?: string
 export interface ErrorEvent extends EventBase { kind: 'error'; text: string }
 export interface ModelChangeEvent extends EventBase { kind: 'model'; model: string; provider?: string }
 export interface TitleEvent extends EventBase { kind: 'title'; text: string }
+/**
+ * The agent's own recap of the session (Claude Code's away summary, Qwen Code's away recap), as the agent
+ * wrote it into its file, without the agent's UI hint. It stands after the turn it follows: a prompt after
+ * it makes it stale (docs/agent-recaps.md).
+ */
+export interface AgentRecapEvent extends EventBase { kind: 'agent-recap'; text: string }
 /** The session was closed: the user left (`/exit`, `/quit`) or the file records the agent ending. */
 export interface ExitEvent extends EventBase { kind: 'exit'; text?: string }
 
@@ -97,6 +103,7 @@ export type TranscriptEvent =
   | ErrorEvent
   | ModelChangeEvent
   | TitleEvent
+  | AgentRecapEvent
   | ExitEvent;
 
 export type TranscriptEventKind = TranscriptEvent['kind'];

@@ -5,7 +5,8 @@
  * branches drop out. Telemetry and snapshot records stay in the chain (they are links in it) but carry no
  * events. A record whose parent is missing (a lost line) continues from the record before it in file order.
  * A `chat_compression` record is a link of the chain too: the history before it stays, its summary where
- * it happened. A slash command (`system/slash_command`, phase `invocation`) is a command prompt as typed,
+ * it happened. Qwen Code's own recap (a `/recap` command's result, also written for the automatic one) is an
+ * `agent-recap` event. A slash command (`system/slash_command`, phase `invocation`) is a command prompt as typed,
  * `/quit` also ends the session; the prompt a file command expands to (the next user record, written
  * within a second of the command's result) is the command's own text, not a second prompt.
  */
@@ -107,12 +108,19 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     const raw = typeof payload?.rawCommand === 'string' ? payload.rawCommand.trim() : '';
     if (payload?.phase === 'result') {
       if (typeof rec.uuid === 'string') commandResult = { uuid: rec.uuid, ts };
-      return [];
+      return awayRecapEvents(payload.outputHistoryItems, sourceId, ts);
     }
     if (payload?.phase !== 'invocation' || !raw) return [];
     const events: TranscriptEvent[] = [{ kind: 'user', text: clip(raw, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
     if (EXIT_COMMAND.test(raw)) events.push({ kind: 'exit', text: raw, sourceId, ts });
     return events;
+  }
+
+  // Qwen Code's own recap (`/recap`, or the automatic one on a return after its threshold): its text.
+  function awayRecapEvents(items: unknown, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+    if (!Array.isArray(items)) return [];
+    const recap = (items as Array<{ type?: unknown; text?: unknown }>).findLast((i) => i?.type === 'away_recap' && typeof i.text === 'string' && i.text.trim());
+    return recap ? [{ kind: 'agent-recap', text: clip(String(recap.text).trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts }] : [];
   }
 
   function isCommandExpansion(rec: QwenRecord, ts: number | undefined): boolean {

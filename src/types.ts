@@ -122,8 +122,9 @@ export interface OwnRecapRule {
   readonly writes: boolean;
 }
 
-/** Whether an agent's own automatic recap is on, and why (its setting, an environment variable, the default). */
+/** Whether an agent's own automatic recap is on, why (its setting, an environment variable, the default), and its rule with the user's settings applied. */
 export interface OwnRecapState {
   on: boolean;
   why: string;
+  rule: OwnRecapRule;
 }

@@ -3,7 +3,7 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
-import type { ActivityState, CheckResult, Env, OneShotCommand, OutputSignal } from '../types.js';
+import type { ActivityState, CheckResult, Env, OneShotCommand, OutputSignal, OwnRecapState } from '../types.js';
 
 /**
  * The agent ids (the registry's order). The id union stays here, not in registry.ts: the contract's own
@@ -253,6 +253,20 @@ export interface TranscriptAdapter {
   readonly oneShot?: OneShotCommand;
   /** Checks of the agent's own settings that `doctor` reports after the agent's line; [] when none applies. */
   doctorChecks?(ctx: AgentContext): CheckResult[];
+  /** The agent's own automatic recap (docs/agent-recaps.md), when it has one. */
+  readonly ownRecap?: OwnRecapSpec;
+}
+
+/** An agent's own automatic recap: whether it is on, and the documented switch that turns it off for one run. */
+export interface OwnRecapSpec {
+  /** Its name in the agent's words ("away summary"). */
+  readonly name: string;
+  /** On or off for a session started in ctx (the agent's settings files and environment, read only), with its rule. */
+  state(ctx: AgentContext): OwnRecapState;
+  /** What turns it off for the session recapwrap launches (agentRecaps: replace); absent when the agent has no such switch. */
+  readonly off?: { readonly env?: Readonly<Record<string, string>>; readonly args?: readonly string[] };
+  /** The setting that turns it off for good (doctor's fix). */
+  readonly setting: string;
 }
 
 /** What the agent is doing (declared with the other shared plain types), derived here. */

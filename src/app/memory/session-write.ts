@@ -1,11 +1,13 @@
 /**
- * One parsed session as the index stores it: the heuristic card (never a model here), the condensed text,
+ * One parsed session as the index stores it: the heuristic card (never a model here; the agent's own recap
+ * as its line while it is fresh), the condensed text,
  * counts, tags, name hints and the indexed-up-to mark. Shared by the scan and the live wrapper.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
 import type { MemoryEvent, SessionWrite } from '../../memory/types.js';
+import { freshOwnRecap, ownRecapGenerator, ownRecapLine } from '../../recap/own-recap.js';
 import type { Recap } from '../../recap/types.js';
 import type { Session } from '../../transcripts/types.js';
 
@@ -39,6 +41,8 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
   const { files, commands } = touched(events);
   const cwd = session.cwd ?? '';
   const ts = session.events.map((e) => e.ts).filter((t): t is number => typeof t === 'number');
+  // The agent's own recap, when no turn followed it, is the card's line (#34).
+  const own = freshOwnRecap(session.events);
   const write: SessionWrite = {
     id: session.id,
     agent: session.agent,
@@ -46,14 +50,14 @@ export function sessionWrite(session: Session, recap: Recap, file: { size: numbe
     cwd,
     project: projectOf(cwd),
     headline: recap.headline,
-    line: recap.line,
+    line: own ? ownRecapLine(own.text) : recap.line,
     createdAt: session.startedAt ?? ts[0],
     updatedAt: session.updatedAt ?? ts[ts.length - 1] ?? file.mtimeMs,
     counts: countsOf(events),
     status: recap.status,
     language: recap.language,
     tags: tagsOf(events),
-    generator: { type: 'heuristic' },
+    generator: own ? ownRecapGenerator(session.agent) : { type: 'heuristic' },
     done: recap.done,
     next: recap.next,
     artifacts: recap.artifacts,

@@ -40,7 +40,11 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     await model?.close();
     if (dir) {
       await new Promise((r) => setTimeout(r, 1000));
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+      } catch (error) {
+        console.warn(`could not remove ${dir}: ${(error as Error).message}`); // Claude Code may still be writing
+      }
     }
   });
 
@@ -107,11 +111,11 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     };
     await wait(() => option() === want, 10_000, "@recap to hold Claude's own recap");
 
-    // Back: Claude shows its own; recapwrap draws nothing.
-    const seen = client.output().length;
+    // Back: Claude shows its own (its "※ recap:" row); recapwrap draws nothing: no show action at all.
     tmux.run(['select-pane', '-t', pane]);
+    await wait(() => /"msg":"focus in","forwarded":true/.test(read(log)), 10_000, 'the return to reach recapwrap');
     await new Promise((r) => setTimeout(r, 3000));
-    expect(client.output().slice(seen).replace(/※ recap: /g, '')).not.toContain('recap: ');
+    expect(client.output()).toMatch(/recap: .*Goal: write hello\.txt/);
     expect(read(log)).not.toMatch(/"msg":"show"/);
     expect(read(log)).toMatch(/"msg":"the agent's own recap"/);
     // The fake model saw Claude's own side call and nothing of recapwrap's (no `claude -p` recap).

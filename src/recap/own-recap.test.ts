@@ -115,6 +115,8 @@ describe('ownRecapDueAt and ownRecapCovers', () => {
 describe('an own recap as a Recap', () => {
   it('a one-line recap line: the label, control characters out, fitted to 220 chars', () => {
     expect(ownRecapLine('Goal: x.\nNext action: y.')).toBe('recap: Goal: x. Next action: y.');
+    expect(ownRecapLine('recap: the agent wrote it. Next: check it.')).toBe('recap: the agent wrote it. Next: check it.');
+    expect(ownRecapLine('※ Recap: done.')).toBe('recap: done.');
     expect(ownRecapLine('a\u001b[31mred\u0007 b')).not.toMatch(/[\u0000-\u001f]/);
     const long = ownRecapLine(`${'word '.repeat(80)}Next: ship it.`);
     expect(long.length).toBeLessThanOrEqual(220);

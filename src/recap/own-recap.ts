@@ -129,7 +129,9 @@ const LABEL = 'recap: ';
 
 /** An own recap as a recap line: the agent's words fitted like any recap (≤ 220 chars, the next step kept), with the label. */
 export function ownRecapLine(text: string): string {
-  return LABEL + fitRecapText(sanitizeLine(text.replace(/\s+/g, ' ')).trim(), RECAP_LINE_MAX_CHARS - LABEL.length);
+  // A label of the agent's own ("recap:", "※ recap:") is not said twice.
+  const words = sanitizeLine(text.replace(/\s+/g, ' ')).trim().replace(/^(※\s*)?recap:\s*/i, '');
+  return LABEL + fitRecapText(words, RECAP_LINE_MAX_CHARS - LABEL.length);
 }
 
 /** The Recap an own recap makes: its line and generator over the heuristic's card (headline, done, artifacts, status). */

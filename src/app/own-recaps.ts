@@ -26,27 +26,19 @@ export interface OwnRecapDecision {
 /** The decision for one agent in `ctx` (reads the agent's settings files, never writes them). */
 export function decideOwnRecap(adapter: TranscriptAdapter, mode: AgentRecapsMode, ctx: AgentContext): OwnRecapDecision {
   const spec = adapter.ownRecap;
-  if (!spec) return { doing: `${adapter.label} has no recap of its own` };
+  if (!spec) return { doing: 'none of its own' };
   const state = spec.state(ctx);
-  if (mode === 'both') {
-    return { state, doing: state.on ? `recapwrap draws its bar as well (agentRecaps: both): two recaps on a return ${adapter.label} covers` : 'recapwrap draws its bar (agentRecaps: both)' };
-  }
+  if (mode === 'both') return { state, doing: state.on ? 'recapwrap draws its bar too: two recaps (agentRecaps: both)' : "recapwrap's bar" };
   if (mode === 'replace') {
     if (spec.off) {
       const how = [...Object.entries(spec.off.env ?? {}).map(([k, v]) => `${k}=${v}`), ...(spec.off.args ?? [])].join(' ');
-      return { state: { ...state, on: false }, doing: `recapwrap turns it off for the sessions it launches (${how}) and draws its own bar (agentRecaps: replace)` };
+      return { state: { ...state, on: false }, doing: `turned off where recapwrap starts it (${how}); recapwrap's bar` };
     }
     // No switch for one run: the closest to one recap is using the agent's.
-    if (state.on) return { trigger: { rule: state.rule }, state, doing: `${adapter.label} has no switch to turn it off for one run: recapwrap uses it, as with agentRecaps: use` };
+    if (state.on) return { trigger: { rule: state.rule }, state, doing: 'no switch to turn it off for one run: used, as with use' };
   }
-  if (!state.on) return { trigger: {}, state, doing: `recapwrap draws its bar; an own recap ${adapter.label} writes on request is used` };
-  return {
-    trigger: { rule: state.rule },
-    state,
-    doing: state.rule.writes
-      ? 'recapwrap uses it: no second bar where it is fresh, its words in @recap, status, board and the index'
-      : `recapwrap draws no bar for a return ${adapter.label} recaps itself and keeps its own recap in @recap, status, board and the index`,
-  };
+  if (!state.on) return { trigger: {}, state, doing: "recapwrap's bar (one you ask the agent for is used)" };
+  return { trigger: { rule: state.rule }, state, doing: state.rule.writes ? 'used: no second bar while it is fresh' : 'no bar of recapwrap\'s where it recaps' };
 }
 
 /** doctor: per agent with a recap of its own, whether it is on and what recapwrap will do. */
@@ -61,7 +53,7 @@ export function checkOwnRecaps(options: Pick<Options, 'agentRecaps'>, ctx: Agent
     return [{
       name: `${adapter.id} recap`,
       status: two ? 'warn' : 'ok',
-      detail: `${adapter.label}'s ${spec.name} is ${state.on ? 'on' : 'off'} (${state.why}); ${decision.doing}`,
+      detail: `${spec.name} ${state.on ? 'on' : 'off'} (${state.why}); ${decision.doing}`,
       ...(two ? { fix: `--agent-recaps use (or replace), or ${spec.setting}` } : {}),
     } satisfies CheckResult];
   });

@@ -46,7 +46,7 @@ export function claudeAwaySummaryState(ctx: AgentContext): OwnRecapState {
     const value = setting(file);
     if (value !== undefined) return { on: value, why: `awaySummaryEnabled: ${value} in ${file}`, rule };
   }
-  return { on: true, why: 'on by default', rule };
+  return { on: true, why: 'default', rule };
 }
 
 export const claudeOwnRecap: OwnRecapSpec = {

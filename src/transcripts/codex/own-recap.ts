@@ -45,7 +45,7 @@ export function codexRecapState(ctx: AgentContext): OwnRecapState {
   } catch {
     value = undefined; // Unreadable: Codex says so itself.
   }
-  return value === undefined ? { on: true, why: 'on by default (tui.auto_recap)', rule } : { on: value, why: `tui.auto_recap = ${value} in ${file}`, rule };
+  return value === undefined ? { on: true, why: 'default', rule } : { on: value, why: `tui.auto_recap = ${value} in ${file}`, rule };
 }
 
 export const codexOwnRecap: OwnRecapSpec = {

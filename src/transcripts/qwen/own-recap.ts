@@ -29,7 +29,7 @@ function general(file: string): { general?: QwenGeneral; error?: string } {
 
 export function qwenAwayRecapState(ctx: AgentContext): OwnRecapState {
   let on = false;
-  let why = 'off by default (general.showSessionRecap)';
+  let why = 'default';
   let minutes: number | undefined;
   // The project's settings win over the user's.
   for (const file of [join(getQwenHomeDir(ctx), 'settings.json'), join(ctx.cwd, '.qwen', 'settings.json')]) {
@@ -43,7 +43,7 @@ export function qwenAwayRecapState(ctx: AgentContext): OwnRecapState {
     if (typeof m === 'number' && m > 0) minutes = m;
   }
   const rule = minutes === undefined ? QWEN_AWAY_RECAP_RULE : { ...QWEN_AWAY_RECAP_RULE, delayMs: minutes * 60_000 };
-  return { on, why: minutes === undefined ? why : `${why}; after ${minutes} min away`, rule };
+  return { on, why: minutes === undefined ? why : `${why}, after ${minutes} min away`, rule };
 }
 
 export const qwenOwnRecap: OwnRecapSpec = {

@@ -49,8 +49,8 @@ describe('ownRecapFacts and eligibility', () => {
     expect(ownRecapFacts(events, 'user-messages')).toEqual({ turnEndAt: T + 120_000, count: 6, sinceLast: 2, anyOwn: true });
     expect(ownRecapFacts(events, 'prompts')).toMatchObject({ count: 3, sinceLast: 1 });
     expect(ownRecapFacts(events, 'turns')).toMatchObject({ count: 3, sinceLast: 1 });
-    // A slash command is not a prompt Qwen counts.
-    expect(ownRecapFacts([{ kind: 'user', text: '/recap', command: true }], 'prompts').count).toBe(0);
+    // A slash command or a message typed mid-turn is not a prompt Qwen counts.
+    expect(ownRecapFacts([{ kind: 'user', text: '/recap', command: true }, { kind: 'user', text: 'and lint', midTurn: true }], 'prompts').count).toBe(0);
   });
 
   it('a prompt after the last turn end: the turn is open (no turn end to count from)', () => {

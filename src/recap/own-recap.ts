@@ -58,7 +58,8 @@ function counted(e: RecapEvent, counts: OwnRecapRule['counts']): boolean {
     case 'user-messages':
       return e.kind === 'user' || e.kind === 'tool-result';
     case 'prompts':
-      return e.kind === 'user' && !e.command;
+      // Qwen Code counts prompts typed between turns: not slash commands, not messages typed mid-turn.
+      return e.kind === 'user' && !e.command && !e.midTurn;
     case 'turns':
       return e.kind === 'turn-end';
     default:

@@ -60,7 +60,7 @@ export interface Recap {
  * typing): the recap layer never imports the transcript layer, app passes the object through.
  */
 export type RecapEvent =
-  | { kind: 'user'; text: string; command?: boolean; sourceId?: string; ts?: number }
+  | { kind: 'user'; text: string; command?: boolean; midTurn?: boolean; sourceId?: string; ts?: number }
   | { kind: 'assistant'; text: string; sourceId?: string; ts?: number }
   | { kind: 'thinking'; text: string; sourceId?: string; ts?: number }
   | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; approval?: boolean; callId?: string; sourceId?: string; ts?: number }

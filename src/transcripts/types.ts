@@ -34,7 +34,13 @@ interface EventBase {
  * user typed (built-in, custom or skill) is a prompt too: its text is the command and its arguments as
  * typed (`/review src/app.ts`), with `command` set; the command's local output stays out.
  */
-export interface UserPromptEvent extends EventBase { kind: 'user'; text: string; command?: boolean }
+export interface UserPromptEvent extends EventBase {
+  kind: 'user';
+  text: string;
+  command?: boolean;
+  /** Typed while a turn ran and taken into it (Qwen Code's mid-turn messages): not a prompt that opens a turn. */
+  midTurn?: boolean;
+}
 export interface AssistantTextEvent extends EventBase { kind: 'assistant'; text: string }
 /** Model reasoning: kept for completeness, never shown nor sent to a recap model. */
 export interface ThinkingEvent extends EventBase {

@@ -184,6 +184,8 @@ describe('qwen active branch and edge shapes', () => {
       'real prompt', 'save logs', '[User message received during tool execution]: and lint', 'explain @src/a.ts', 'what I typed', '/compress',
     ]);
     expect(of(s, 'user').at(-1)).toMatchObject({ command: true });
+    // A mid-turn message (its subtype) is marked: Qwen's own recap does not count it as a prompt (#34).
+    expect(of(s, 'user').filter((e) => e.midTurn).map((e) => e.text)).toEqual(['save logs']);
     expect(s.skipped).toBe(0);
   });
 

@@ -211,7 +211,8 @@ function userEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): 
   if (parts.some((p) => p.functionResponse)) return toolResultEvents(rec, sourceId, ts);
   const display = rec.systemPayload?.displayText;
   let text: string;
-  if (rec.subtype === 'mid_turn_user_message') {
+  const midTurn = rec.subtype === 'mid_turn_user_message';
+  if (midTurn) {
     // Typed while tools ran: the person's words are the display text, or the part after qwen's label.
     text = typeof display === 'string' && display.trim() ? display : promptText(parts).replace(MID_TURN_PREFIX, '');
   } else if (typeof rec.subtype !== 'string' || rec.subtype === '') {
@@ -221,7 +222,7 @@ function userEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): 
     return [];
   } else return undefined;
   text = clip(text.trim(), EVENT_TEXT_MAX_CHARS);
-  return text ? [{ kind: 'user', text, sourceId, ts }] : [];
+  return text ? [{ kind: 'user', text, sourceId, ts, ...(midTurn ? { midTurn: true } : {}) }] : [];
 }
 
 function assistantEvents(message: QwenContent | undefined, sourceId: string, ts: number | undefined): TranscriptEvent[] {

@@ -71,7 +71,7 @@ export type RecapEvent =
   | { kind: 'error'; text: string; sourceId?: string; ts?: number }
   | { kind: 'model'; model: string; provider?: string; sourceId?: string; ts?: number }
   | { kind: 'title'; text: string; sourceId?: string; ts?: number }
-  | { kind: 'agent-recap'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'agent-recap'; text: string; after?: string; sourceId?: string; ts?: number }
   | { kind: 'exit'; text?: string; sourceId?: string; ts?: number };
 
 export interface RecapSession {

@@ -93,7 +93,12 @@ export interface TitleEvent extends EventBase { kind: 'title'; text: string }
  * wrote it into its file, without the agent's UI hint. It stands after the turn it follows: a prompt after
  * it makes it stale (docs/agent-recaps.md).
  */
-export interface AgentRecapEvent extends EventBase { kind: 'agent-recap'; text: string }
+export interface AgentRecapEvent extends EventBase {
+  kind: 'agent-recap';
+  text: string;
+  /** The record it follows, as the agent wrote it (its parent: the end of the turn it recaps), when it says. */
+  after?: string;
+}
 /** The session was closed: the user left (`/exit`, `/quit`) or the file records the agent ending. */
 export interface ExitEvent extends EventBase { kind: 'exit'; text?: string }
 

@@ -126,5 +126,7 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     keys('-l', '/exit');
     await new Promise((r) => setTimeout(r, 300));
     keys('Enter');
+    // The agent and the wrapper gone before the folder is removed.
+    await wait(() => /"msg":"recap machinery stopped"/.test(read(log)), 30_000, 'the wrapper to exit');
   }, 8 * 60_000);
 });

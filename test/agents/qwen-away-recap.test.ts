@@ -130,5 +130,7 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Qwen Code's away recap u
     keys('-l', '/quit');
     await new Promise((r) => setTimeout(r, 300));
     keys('Enter');
+    // The agent and the wrapper gone before the folder is removed.
+    await wait(() => /"msg":"recap machinery stopped"/.test(read(log)), 30_000, 'the wrapper to exit');
   }, 5 * 60_000);
 });

@@ -78,6 +78,7 @@ describe('claude parser on real files', () => {
     ]);
     expect(own.every((e) => !/recaps in \/config/.test(e.text))).toBe(true);
     expect(own[0]?.ts).toBe(Date.parse('2026-04-26T22:00:39.219Z'));
+    expect(own[0]?.after).toBe('e1a0f5b9-6621-4027-951a-4d680b4941c6'); // the turn_duration entry that closed the turn
     // Each follows a turn end and a prompt follows it: stale by the end of the session.
     const i = s.events.indexOf(own[0] as TranscriptEvent);
     expect(s.events.slice(0, i).findLast((e) => e.kind !== 'title')?.kind).toBe('turn-end');
@@ -229,7 +230,7 @@ describe('claude parser rules', () => {
     p.push(away('c', 'b', 'Let me list the files. (turn off recaps in /config)'));
     const s = p.snapshot();
     expect(s.stamp).not.toBe(before);
-    expect(s.events.at(-1)).toEqual({ kind: 'agent-recap', text: 'Let me list the files.', sourceId: 'c', ts: Date.parse('2026-11-27T10:59:18.331Z') });
+    expect(s.events.at(-1)).toEqual({ kind: 'agent-recap', text: 'Let me list the files.', sourceId: 'c', ts: Date.parse('2026-11-27T10:59:18.331Z'), after: 'b' });
     expect(s.skipped).toBe(0);
     // Only the hint at the end goes; an empty summary is nothing.
     p.push(away('d', 'c', '  (disable recaps in /config)'));

@@ -154,7 +154,8 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
       case 'away_summary': {
         // Claude Code's own recap ("※ recap:"), written while you were away (docs/agent-recaps.md).
         const text = typeof entry.content === 'string' ? stripAgentRecapHint(entry.content) : '';
-        return text ? [{ kind: 'agent-recap', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts }] : [];
+        const after = typeof entry.parentUuid === 'string' ? { after: entry.parentUuid } : {};
+        return text ? [{ kind: 'agent-recap', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts, ...after }] : [];
       }
       case 'local_command': {
         // 2.1.9x records a local command (`/mcp`, `/exit`) as a system entry; its output is another one.

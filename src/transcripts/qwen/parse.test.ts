@@ -299,9 +299,9 @@ describe('qwen: compressions, slash commands, exits (#16)', () => {
       sys('i2', 'r1', 'slash_command', { phase: 'invocation', rawCommand: '/recap' }),
       recap('r2', 'i2'),
     ]);
-    expect(of(s, 'agent-recap').map((e) => [e.sourceId, e.text])).toEqual([
-      ['r1', 'Created hello.txt and listed files. Next: continue the task.'],
-      ['r2', 'Created hello.txt and listed files. Next: continue the task.'],
+    expect(of(s, 'agent-recap').map((e) => [e.sourceId, e.after, e.text])).toEqual([
+      ['r1', 'a1', 'Created hello.txt and listed files. Next: continue the task.'],
+      ['r2', 'i2', 'Created hello.txt and listed files. Next: continue the task.'],
     ]);
     expect(of(s, 'user').map((e) => e.text)).toEqual(['please create hello.txt', '/recap']);
     expect(s.skipped).toBe(0);

@@ -108,7 +108,7 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     const raw = typeof payload?.rawCommand === 'string' ? payload.rawCommand.trim() : '';
     if (payload?.phase === 'result') {
       if (typeof rec.uuid === 'string') commandResult = { uuid: rec.uuid, ts };
-      return awayRecapEvents(payload.outputHistoryItems, sourceId, ts);
+      return awayRecapEvents(payload.outputHistoryItems, sourceId, ts, typeof rec.parentUuid === 'string' ? rec.parentUuid : undefined);
     }
     if (payload?.phase !== 'invocation' || !raw) return [];
     const events: TranscriptEvent[] = [{ kind: 'user', text: clip(raw, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
@@ -117,10 +117,10 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
   }
 
   // Qwen Code's own recap (`/recap`, or the automatic one on a return after its threshold): its text.
-  function awayRecapEvents(items: unknown, sourceId: string, ts: number | undefined): TranscriptEvent[] {
+  function awayRecapEvents(items: unknown, sourceId: string, ts: number | undefined, after: string | undefined): TranscriptEvent[] {
     if (!Array.isArray(items)) return [];
     const recap = (items as Array<{ type?: unknown; text?: unknown }>).findLast((i) => i?.type === 'away_recap' && typeof i.text === 'string' && i.text.trim());
-    return recap ? [{ kind: 'agent-recap', text: clip(String(recap.text).trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts }] : [];
+    return recap ? [{ kind: 'agent-recap', text: clip(String(recap.text).trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts, ...(after ? { after } : {}) }] : [];
   }
 
   function isCommandExpansion(rec: QwenRecord, ts: number | undefined): boolean {

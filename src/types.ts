@@ -92,3 +92,39 @@ export interface CheckResult {
   detail: string;
   fix?: string;
 }
+
+/**
+ * An agent's rule for its own automatic recap (Claude Code's away summary, Qwen Code's away recap, Codex's
+ * conversation recap), as its source has it (docs/agent-recaps.md). The transcript adapter that knows the
+ * agent declares it; the recap layer decides from it whether a return is the agent's to recap.
+ */
+export interface OwnRecapRule {
+  /** 'while-away': made while the terminal is unfocused (Claude Code, Codex); 'on-return': made when focus comes back (Qwen Code). */
+  readonly when: 'while-away' | 'on-return';
+  /**
+   * while-away: made this long after the later of the last turn end and the blur (`from: 'turn-or-blur'`,
+   * Codex) or after the turn end, but never before `minBlurMs` of blur (`from: 'turn-end'`, Claude Code);
+   * on-return: made on a return after at least this long away.
+   */
+  readonly delayMs: number;
+  readonly from?: 'turn-end' | 'turn-or-blur';
+  /** Claude Code: the blur lasts at least this long before it makes one. */
+  readonly minBlurMs?: number;
+  /** Claude Code: none when it would be made more than this long after the turn end (its prompt cache is cold by then). */
+  readonly staleAfterMs?: number;
+  /** What the session must hold: `user-messages` (prompts and tool results), `prompts`, or completed `turns`. */
+  readonly counts: 'user-messages' | 'prompts' | 'turns';
+  /** At least this many of them in the session... */
+  readonly minCount: number;
+  /** ...and this many since its last own recap. */
+  readonly minSinceLast: number;
+  /** It writes its recap into its session file (then that record, not this rule, says whether it made one). */
+  readonly writes: boolean;
+}
+
+/** Whether an agent's own automatic recap is on, why (its setting, an environment variable, the default), and its rule with the user's settings applied. */
+export interface OwnRecapState {
+  on: boolean;
+  why: string;
+  rule: OwnRecapRule;
+}

@@ -30,18 +30,37 @@ describe('doctor checks', () => {
     expect(results.map((r) => r.name)).toEqual(['agent pi', 'agent qwen', 'agent claude', 'agent codex', 'agent gemini']);
   });
 
-  it("reports the adapters' checks of their agents' settings (Qwen's own recap, only when it is on)", () => {
+  it("says per agent whether its own recap is on and what recapwrap does about it (#34)", () => {
     const d = temp();
-    expect(checkAgentSettings({ HOME: d })).toEqual([]);
+    const work = join(d, 'work');
+    mkdirSync(work);
+    const lines = (env: Record<string, string>) => Object.fromEntries(checkAgentSettings({ HOME: d, ...env }, work).map((r) => [r.name, r]));
+    let r = lines({});
+    expect(Object.keys(r)).toEqual(['qwen recap', 'claude recap', 'codex recap']);
+    expect(r['claude recap']).toMatchObject({ status: 'ok', detail: 'away summary on (default); used: no second bar while it is fresh' });
+    expect(r['qwen recap']).toMatchObject({ status: 'ok', detail: "away recap off (default); recapwrap's bar (one you ask the agent for is used)" });
+    expect(r['codex recap']?.detail).toBe("conversation recap on (default); no bar of recapwrap's where it recaps");
+    // Settings: Claude's awaySummaryEnabled, the environment over it; Qwen's showSessionRecap and its threshold (QWEN_HOME moves it); Codex's config.toml.
+    mkdirSync(join(d, '.claude'));
+    writeFileSync(join(d, '.claude', 'settings.json'), JSON.stringify({ awaySummaryEnabled: false }));
     mkdirSync(join(d, '.qwen'));
-    writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: true } }));
-    expect(checkAgentSettings({ HOME: d })).toEqual([expect.objectContaining({ name: 'qwen recap', status: 'warn', fix: expect.stringContaining('showSessionRecap') })]);
-    writeFileSync(join(d, '.qwen', 'settings.json'), '{broken');
-    expect(checkAgentSettings({ HOME: d })).toEqual([expect.objectContaining({ name: 'qwen recap', status: 'warn' })]);
-    writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: false } }));
-    expect(checkAgentSettings({ HOME: d })).toEqual([expect.objectContaining({ name: 'qwen recap', status: 'ok' })]);
-    // QWEN_HOME moves it, as it moves everything of Qwen's.
-    expect(checkAgentSettings({ HOME: join(d, 'elsewhere'), QWEN_HOME: join(d, '.qwen') })).toEqual([expect.objectContaining({ status: 'ok' })]);
+    writeFileSync(join(d, '.qwen', 'settings.json'), JSON.stringify({ general: { showSessionRecap: true, sessionRecapAwayThresholdMinutes: 2 } }));
+    mkdirSync(join(d, '.codex'));
+    writeFileSync(join(d, '.codex', 'config.toml'), 'model = "x"\n[tui]\nauto_recap = false # no thanks\n');
+    r = lines({});
+    expect(r['claude recap']?.detail).toMatch(/^away summary off \(awaySummaryEnabled: false in .*settings\.json\); recapwrap's bar/);
+    expect(r['qwen recap']?.detail).toMatch(/^away recap on \(general\.showSessionRecap: true in .*, after 2 min away\); used/);
+    expect(r['codex recap']?.detail).toMatch(/^conversation recap off \(tui\.auto_recap = false in /);
+    expect(lines({ CLAUDE_CODE_ENABLE_AWAY_SUMMARY: '1' })['claude recap']?.detail).toMatch(/^away summary on \(CLAUDE_CODE_ENABLE_AWAY_SUMMARY=1\)/);
+    expect(lines({ HOME: join(d, 'elsewhere'), QWEN_HOME: join(d, '.qwen') })['qwen recap']?.detail).toMatch(/^away recap on/);
+    // agentRecaps: replace turns Claude's off through its switch; Qwen has none (it is used); both warns where two recaps show.
+    writeFileSync(join(d, '.claude', 'settings.json'), '{}');
+    r = lines({ RECAPWRAP_AGENT_RECAPS: 'replace' });
+    expect(r['claude recap']?.detail).toMatch(/turned off where recapwrap starts it \(CLAUDE_CODE_ENABLE_AWAY_SUMMARY=0\)/);
+    expect(r['qwen recap']?.detail).toMatch(/no switch to turn it off for one run: used/);
+    r = lines({ RECAPWRAP_AGENT_RECAPS: 'both' });
+    expect(r['claude recap']).toMatchObject({ status: 'warn', fix: expect.stringContaining('--agent-recaps use') });
+    expect(r['codex recap']).toMatchObject({ status: 'ok' }); // off in its config.toml: one recap
   });
 
   it('flags a state folder others can read', () => {

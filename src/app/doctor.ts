@@ -6,11 +6,13 @@
 import { execFile } from 'node:child_process';
 import { constants, accessSync, lstatSync, statSync, type Stats } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { resolveConfig } from '../config/load.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { listAdapters } from '../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
 import { displayWidth } from '../util/text-width.js';
 import { parseTmuxVersion, tmuxAtLeast } from '../util/tmux-version.js';
+import { checkOwnRecaps } from './own-recaps.js';
 
 import type { CheckResult, CheckStatus } from '../types.js';
 
@@ -113,7 +115,9 @@ export function checkAgents(env: Env, cwd: string = process.cwd()): CheckResult[
 // The checks each adapter makes of its agent's own settings (Qwen Code's own away recap, …).
 export function checkAgentSettings(env: Env, cwd: string = process.cwd()): CheckResult[] {
   const ctx = { cwd, env, home: getHomeDir(env) };
-  return listAdapters().flatMap((adapter) => adapter.doctorChecks?.(ctx) ?? []);
+  // Each agent's own recap (#34): on or off, and what recapwrap does about it with the configured agentRecaps.
+  const { options } = resolveConfig({ env, cwd });
+  return [...listAdapters().flatMap((adapter) => adapter.doctorChecks?.(ctx) ?? []), ...checkOwnRecaps(options, ctx)];
 }
 
 export function checkGenerators(env: Env): CheckResult[] {

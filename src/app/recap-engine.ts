@@ -7,6 +7,7 @@
 import type { Options } from '../config/options-table.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { RecapEngine, type EngineSettings } from '../recap/engine.js';
+import { freshOwnRecap, ownRecapLine } from '../recap/own-recap.js';
 import type { GeneratorName } from '../recap/types.js';
 import { agentFromCommand } from '../transcripts/agent-ids.js';
 import { findAdapter } from '../transcripts/registry.js';
@@ -49,6 +50,7 @@ export function engineSettings(input: RecapEngineInput): EngineSettings {
     env,
     home: getHomeDir(env),
     cacheDir: recapCacheDir(env),
+    ownRecaps: options.agentRecaps === 'use',
     log: (message, data) => debugLog('recap', message, data),
   };
 }
@@ -65,6 +67,10 @@ export function createRecapEngine(input: RecapEngineInput): RecapDrafter {
       return signal.aborted ? undefined : recap?.line;
     },
     workingLine: (session: Session) => engine.working(session),
-    quickLine: (session: Session) => engine.heuristic(session).line,
+    // The agent's own recap while it is fresh (agentRecaps: use), else the heuristic's line.
+    quickLine: (session: Session) => {
+      const own = input.options.agentRecaps === 'use' ? freshOwnRecap(session.events) : undefined;
+      return own ? ownRecapLine(own.text) : engine.heuristic(session).line;
+    },
   };
 }

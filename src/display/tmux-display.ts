@@ -49,11 +49,16 @@ export class TmuxRecapDisplay {
   }
 
   show(view: RecapView): void {
+    this.setRecap(view);
+    void this.showMessages(view, this.showSeq);
+  }
+
+  /** @recap (and its age) only, no message: a recap the agent shows itself, or the agent's own (#34). */
+  setRecap(view: RecapView): void {
     this.shownAt = this.now();
-    const seq = ++this.showSeq;
+    ++this.showSeq;
     const full = displayWidth(view.line) <= TMUX_OPTION_MAX_WIDTH ? view.line : LABEL + view.compose(TMUX_OPTION_MAX_WIDTH - LABEL.length);
     void setPaneRecapOptions(this.target, { recap: full, age: formatAge(0) }).then((ok) => ok || this.onError('set-option'));
-    void this.showMessages(view, seq);
     if (!this.timer) {
       this.timer = setInterval(() => {
         if (this.shownAt !== undefined) void setPaneRecapOptions(this.target, { age: formatAge(this.now() - this.shownAt) });

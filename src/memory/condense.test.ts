@@ -86,6 +86,11 @@ describe('condensed text', () => {
     expect(text.length).toBeLessThanOrEqual(condensedCap(150_000));
   });
 
+  it("keeps the agent's own recap (Claude's away summary, #34): searchable like a summary", () => {
+    const text = condenseEvents([{ kind: 'user', text: 'move the invoices' }, { kind: 'agent-recap', text: 'Goal: invoices on S3. Next action: backfill the zanzibar bucket.' }]);
+    expect(text).toContain('Next action: backfill the zanzibar bucket.');
+  });
+
   it('counts, tags and the task', () => {
     expect(countsOf(events)).toEqual({ prompts: 2, turns: 1, toolCalls: 2 });
     expect(tagsOf(events)).toEqual(['typescript', 'tests']);

@@ -106,7 +106,7 @@ function linesOf(events: readonly MemoryEvent[]): Line[] {
     if (e.kind === 'user' && 'text' in e && e.text) {
       out.push({ text: '> ' + safe(e.text.trim(), EVENT_MAX_CHARS * 2), keep: 3 });
       addUrls(e.text);
-    } else if ((e.kind === 'summary' || e.kind === 'title') && e.text) out.push({ text: safe(e.text.trim(), EVENT_MAX_CHARS * 2), keep: 3 });
+    } else if ((e.kind === 'summary' || e.kind === 'title' || e.kind === 'agent-recap') && e.text) out.push({ text: safe(e.text.trim(), EVENT_MAX_CHARS * 2), keep: 3 });
     else if ((e.kind === 'error' || e.kind === 'aborted') && e.text) out.push({ text: `! ${safe(oneLine(e.text), 300)}`, keep: 2 });
     else if (e.kind === 'assistant' && e.text) {
       out.push({ text: safe(e.text.trim(), EVENT_MAX_CHARS), keep: 0 });

@@ -210,7 +210,7 @@ export function turnEnding(events: readonly RecapEvent[]): { ending: TurnEnding;
       lastAssistant ??= e.text;
       continue;
     }
-    if (e.kind === 'thinking' || e.kind === 'title' || e.kind === 'model' || e.kind === 'summary' || e.kind === 'exit') continue;
+    if (e.kind === 'thinking' || e.kind === 'title' || e.kind === 'model' || e.kind === 'summary' || e.kind === 'exit' || e.kind === 'agent-recap') continue;
     if (e.kind === 'turn-end') continue; // look at what the turn ended on
     if (e.kind === 'aborted') return { ending: 'interrupted', lastAssistant };
     if (e.kind === 'error') return lastAssistant ? { ending: endingOf(lastAssistant), lastAssistant } : { ending: 'api-error' };
@@ -251,7 +251,7 @@ export function buildContext(session: RecapSession, activity?: ActivityState, cl
   let exited = false;
   let current = turns[0] as Turn;
   for (const e of events) {
-    if (e.kind !== 'exit' && e.kind !== 'title' && e.kind !== 'model' && e.kind !== 'thinking') exited = false;
+    if (e.kind !== 'exit' && e.kind !== 'title' && e.kind !== 'model' && e.kind !== 'thinking' && e.kind !== 'agent-recap') exited = false;
     switch (e.kind) {
       case 'exit':
         exited = true;

@@ -195,6 +195,25 @@ describe('openai generator (real HTTP on 127.0.0.1)', () => {
   });
 });
 
+describe("the agent's own recap (#34)", () => {
+  const withOwn = [...events, { kind: 'agent-recap', text: 'Goal: retries. Next action: add a test.', ts: Date.UTC(2026, 10, 27) } as RecapEvent];
+  const answer = { text: '<recap>recap: from the model, retries added. Next: add a test.</recap>' };
+  it('a fresh own recap is the recap: no model asked, its generator says whose it is', async () => {
+    server = await startModelServer([answer]);
+    const { recap } = await new RecapEngine(settings({ ownRecaps: true })).recap(session('own1', withOwn));
+    expect(recap).toMatchObject({ line: 'recap: Goal: retries. Next action: add a test.', generator: { type: 'agent', agent: 'pi', own: true }, createdAt: '2026-11-27T00:00:00.000Z' });
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('stale (a turn followed it), or agentRecaps not use: the generator is asked as ever', async () => {
+    server = await startModelServer([answer]);
+    const stale = [...withOwn, { kind: 'user', text: 'and the docs' } as RecapEvent, { kind: 'assistant', text: 'Done.' } as RecapEvent, { kind: 'turn-end' } as RecapEvent];
+    expect((await new RecapEngine(settings({ ownRecaps: true })).recap(session('own2', stale))).recap?.generator.type).toBe('openai');
+    expect((await new RecapEngine(settings({ ownRecaps: false })).recap(session('own3', withOwn))).recap?.generator.type).toBe('openai');
+    expect(server.received).toHaveLength(2);
+  });
+});
+
 describe('anthropic generator (real HTTP on 127.0.0.1)', () => {
   it('speaks /v1/messages and shows only the text blocks', async () => {
     server = await startModelServer([{ text: '<recap>recap: retries added. Next: add a test.</recap>' }]);

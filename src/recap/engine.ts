@@ -17,6 +17,7 @@ import { findMissingSubstance } from './substance.js';
 import { buildContext, type RecapContext } from './context.js';
 import { heuristicRecap, workingLine, type RecapDraft } from './heuristic.js';
 import { shortenPaths } from './paths.js';
+import { freshOwnRecap, recapFromOwn } from './own-recap.js';
 import { DEFAULT_RECAP_CELLS } from './prompt.js';
 import type { Env } from '../types.js';
 import { agentGenerate } from './providers/agent.js';
@@ -48,6 +49,8 @@ export interface EngineSettings {
   log?(message: string, data?: Record<string, unknown>): void;
   /** The clock (epoch ms): a session file with no new line for long is not running (default Date.now). */
   now?(): number;
+  /** agentRecaps: use: the agent's own recap, when fresh, is the recap (no generator is asked). */
+  ownRecaps?: boolean;
 }
 
 export interface RecapRequest {
@@ -145,6 +148,8 @@ export class RecapEngine {
   }
 
   async recap(session: RecapSession, request: RecapRequest = {}): Promise<RecapOutcome> {
+    const own = this.settings.ownRecaps ? freshOwnRecap(session.events) : undefined;
+    if (own) return { recap: recapFromOwn(this.heuristic(session, request.activity), own, session.agent) };
     const type = this.generator;
     const cached = this.cachedRecap(session, type);
     if (cached) return { recap: cached, cached: true };

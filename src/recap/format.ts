@@ -24,7 +24,8 @@ const STATUS_WORDS: Record<Recap['status'], string> = {
 export function renderCard(recap: Recap, width = 100): string {
   const cut = (s: string) => truncateToWidth(s, Math.max(20, width));
   const t = (s: string | undefined) => sanitizeLine(s ?? '');
-  const gen = recap.generator.type === 'heuristic' || recap.generator.type === 'user_edited' ? recap.generator.type : `${t(recap.generator.type)} · ${t(recap.generator.model)}`;
+  const g = recap.generator;
+  const gen = g.type === 'heuristic' || g.type === 'user_edited' ? g.type : 'own' in g ? `${t(g.agent)}'s own recap` : `${t(g.type)} · ${t(g.model)}`;
   const lines = [cut(t(recap.headline)), cut(`${t(recap.session.agent)} · ${STATUS_WORDS[recap.status] ?? t(recap.status)} · ${t(recap.session.id)}`), ''];
   lines.push(sanitizeLine(composeRecap(recap, Math.max(20, width))));
   if (recap.done.length) {

@@ -339,6 +339,8 @@ describe('context builder', () => {
     expect(turnEnding([user('a'), call('x', 'y')])).toEqual({ ending: 'mid-tool', pendingTool: 'x(y)' });
     expect(turnEnding([user('a'), call('x', 'y'), result(true, 'r')]).ending).toBe('mid-turn');
     expect(turnEnding([user('a'), say('ok'), { kind: 'title', text: 't' }, { kind: 'model', model: 'm' }]).ending).toBe('finished');
+    // The agent's own recap after the turn says nothing about how it ended (#34).
+    expect(turnEnding([user('a'), say('Which one?'), end, { kind: 'agent-recap', text: 'Goal: g.' }]).ending).toBe('question');
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createTriggerMachine, LATE_SESSION_GRACE_MS, type TriggerAction, type TriggerEvent } from './trigger.js';
+import type { OwnRecapRule } from '../types.js';
+import type { OwnRecapFacts } from './own-recap.js';
+import { createTriggerMachine, LATE_SESSION_GRACE_MS, type TriggerAction, type TriggerConfig, type TriggerEvent } from './trigger.js';
 
 const CONFIG = { awayMs: 30_000, idleMs: 120_000, draftDebounceMs: 1500 };
 
@@ -242,5 +244,196 @@ describe('a session found after the return', () => {
       if (between === 'late') advance(LATE_SESSION_GRACE_MS + 1);
       expect(send({ type: 'session', stamp: 's1', midTurn: false }), between).toEqual([]);
     }
+  });
+});
+
+describe("the agent's own recap (#34)", () => {
+  const CLAUDE: OwnRecapRule = { when: 'while-away', delayMs: 180_000, from: 'turn-end', minBlurMs: 2000, staleAfterMs: 270_000, counts: 'user-messages', minCount: 3, minSinceLast: 2, writes: true };
+  const CODEX: OwnRecapRule = { when: 'while-away', delayMs: 30 * 60_000, from: 'turn-or-blur', counts: 'turns', minCount: 3, minSinceLast: 2, writes: false };
+  const QWEN: OwnRecapRule = { when: 'on-return', delayMs: 5 * 60_000, counts: 'prompts', minCount: 3, minSinceLast: 2, writes: true };
+  const START = 1_000_000;
+
+  function ownSetup(ownRecaps: TriggerConfig['ownRecaps']) {
+    let now = START;
+    const m = createTriggerMachine({ ...CONFIG, ownRecaps }, { now: () => now });
+    const send = (e: TriggerEvent) => m.handle(e).filter((a) => a.type !== 'timer');
+    const advance = (ms: number) => {
+      now += ms;
+      return send({ type: 'tick' });
+    };
+    return { m, send, advance, now: () => now, timers: (e: TriggerEvent) => m.handle(e).filter((a) => a.type === 'timer') };
+  }
+  // Facts of an idle session whose last turn ended at `turnEndAt`, with `count` of the rule's unit.
+  const idle = (turnEndAt: number, count = 6, extra: Partial<OwnRecapFacts> = {}): OwnRecapFacts => ({ turnEndAt, count, sinceLast: count, anyOwn: false, ...extra });
+  const withOwn = (turnEndAt: number, text: string): OwnRecapFacts => idle(turnEndAt, 6, { fresh: { text }, sinceLast: 0, anyOwn: true });
+
+  it("Claude writes its recap while you are away: recapwrap waits for it, asks no model, draws no bar, and the agent's words are the recap", () => {
+    const { send, advance, now } = ownSetup({ rule: CLAUDE });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    const endAt = now();
+    expect(send({ type: 'session', stamp: 's2', midTurn: false, own: idle(endAt) })).toEqual([]);
+    send({ type: 'focus', focused: false });
+    // Past the debounce: no draft, Claude makes its own at 3 min (+ the time it takes).
+    expect(advance(2000)).toEqual([]);
+    expect(advance(100_000)).toEqual([]);
+    // 3 minutes after the turn end, Claude's away summary is in the file.
+    advance(80_000);
+    expect(send({ type: 'session', stamp: 's3', midTurn: false, own: withOwn(endAt, 'Goal: g. Next: n.') })).toEqual([{ type: 'own-recap', text: 'recap: Goal: g. Next: n.', stamp: 's3' }]);
+    expect(advance(600_000)).toEqual([]);
+    // Back after 13 minutes: no second bar.
+    expect(send({ type: 'focus', focused: true })).toEqual([]);
+    expect(send({ type: 'manual' })).toEqual([{ type: 'show', text: 'recap: Goal: g. Next: n.', stamp: 's3', reason: 'manual' }]);
+  });
+
+  it('Claude: a return before its recap is due gets recapwrap’s bar at once (drafted on the return)', () => {
+    const { send, advance, now } = ownSetup({ rule: CLAUDE });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false, own: idle(now()) });
+    send({ type: 'focus', focused: false });
+    expect(advance(60_000)).toEqual([]);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'draft', stamp: 's2' }]);
+    expect(send({ type: 'draft-ready', stamp: 's2', text: 'ours' })).toEqual([{ type: 'show', text: 'ours', stamp: 's2', reason: 'focus-return' }]);
+  });
+
+  it('Claude made no recap when it was due (its file says so): recapwrap drafts after and shows its bar', () => {
+    const { send, advance, now } = ownSetup({ rule: CLAUDE });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false, own: idle(now()) });
+    send({ type: 'focus', focused: false });
+    expect(advance(189_000)).toEqual([]);
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+    send({ type: 'draft-ready', stamp: 's2', text: 'ours' });
+    advance(300_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'show', text: 'ours', stamp: 's2', reason: 'focus-return' }]);
+  });
+
+  it("Claude's rule does not apply (too few messages): recapwrap drafts after the debounce as ever", () => {
+    const { send, advance, now } = ownSetup({ rule: CLAUDE });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false, own: idle(now(), 2) });
+    send({ type: 'focus', focused: false });
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+  });
+
+  it("recapwrap's recap came first: the agent's later one replaces it, and that return draws no bar", () => {
+    const { send, advance, now } = ownSetup({ rule: undefined });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    const endAt = now();
+    send({ type: 'session', stamp: 's2', midTurn: false, own: idle(endAt) });
+    send({ type: 'focus', focused: false });
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+    send({ type: 'draft-ready', stamp: 's2', text: 'ours' });
+    advance(180_000);
+    expect(send({ type: 'session', stamp: 's3', midTurn: false, own: withOwn(endAt, 'theirs') })).toEqual([{ type: 'own-recap', text: 'recap: theirs', stamp: 's3' }]);
+    advance(60_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([]);
+  });
+
+  it("the agent's recap arrives while recapwrap's bar is up (Qwen makes its own on the return): the bar goes, theirs is the recap", () => {
+    const { send, advance, now } = ownSetup({ rule: undefined });
+    send({ type: 'session', stamp: 's1', midTurn: false, own: idle(now()) });
+    send({ type: 'focus', focused: false });
+    advance(2000);
+    send({ type: 'draft-ready', stamp: 's1', text: 'ours' });
+    advance(60_000);
+    expect(types(send({ type: 'focus', focused: true }))).toEqual(['show']);
+    expect(send({ type: 'session', stamp: 's2', midTurn: false, own: withOwn(now(), 'theirs') })).toEqual([{ type: 'clear' }, { type: 'own-recap', text: 'recap: theirs', stamp: 's2' }]);
+  });
+
+  it('an own recap being drafted over is aborted: no model call finishes for its state', () => {
+    const { send, advance, now } = ownSetup({ rule: undefined });
+    send({ type: 'session', stamp: 's1', midTurn: false, own: idle(now()) });
+    send({ type: 'focus', focused: false });
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's1' }]);
+    expect(send({ type: 'session', stamp: 's2', midTurn: false, own: withOwn(now(), 'theirs') })).toEqual([{ type: 'abort-draft' }, { type: 'own-recap', text: 'recap: theirs', stamp: 's2' }]);
+    expect(advance(10_000)).toEqual([]);
+  });
+
+  it('a stale own recap (a turn followed it) is never the recap: the new state gets recapwrap’s bar', () => {
+    const { send, advance, now } = ownSetup({ rule: undefined });
+    send({ type: 'session', stamp: 's1', midTurn: false, own: withOwn(now(), 'theirs') });
+    send({ type: 'session', stamp: 's2', midTurn: true, own: idle(now(), 7, { turnEndAt: undefined, anyOwn: true, sinceLast: 1 }) });
+    send({ type: 'focus', focused: false });
+    send({ type: 'session', stamp: 's3', midTurn: false, own: idle(now(), 9, { anyOwn: true, sinceLast: 3 }) });
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's3' }]);
+    send({ type: 'draft-ready', stamp: 's3', text: 'ours' });
+    advance(60_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'show', text: 'ours', stamp: 's3', reason: 'focus-return' }]);
+  });
+
+  it('agentRecaps both (no ownRecaps): the own recap is ignored, the bar is drawn as before', () => {
+    const { send, advance, now } = ownSetup(undefined);
+    send({ type: 'session', stamp: 's1', midTurn: false, own: withOwn(now(), 'theirs') });
+    send({ type: 'focus', focused: false });
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's1' }]);
+    send({ type: 'draft-ready', stamp: 's1', text: 'ours' });
+    advance(600_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'show', text: 'ours', stamp: 's1', reason: 'focus-return' }]);
+  });
+
+  it('an agent that shows its recap but does not write it (Codex): a return its rule covers gets no bar, recapwrap’s recap goes to tmux and the state file', () => {
+    const { send, advance, now } = ownSetup({ rule: CODEX });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false, own: idle(now(), 3) });
+    send({ type: 'focus', focused: false });
+    expect(advance(2000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+    send({ type: 'draft-ready', stamp: 's2', text: 'ours' });
+    advance(31 * 60_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'publish', text: 'ours', stamp: 's2' }]);
+    // One more turn: its "2 since the last recap" is not met, so the next long return gets recapwrap's bar.
+    send({ type: 'session', stamp: 's3', midTurn: true });
+    send({ type: 'session', stamp: 's4', midTurn: false, own: idle(now(), 4) });
+    send({ type: 'focus', focused: false });
+    advance(2000);
+    send({ type: 'draft-ready', stamp: 's4', text: 'ours 2' });
+    advance(31 * 60_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'show', text: 'ours 2', stamp: 's4', reason: 'focus-return' }]);
+  });
+
+  it('Codex: a shorter return than its rule gets recapwrap’s bar', () => {
+    const { send, advance, now } = ownSetup({ rule: CODEX });
+    send({ type: 'session', stamp: 's2', midTurn: false, own: idle(now(), 3) });
+    send({ type: 'focus', focused: false });
+    advance(2000);
+    send({ type: 'draft-ready', stamp: 's2', text: 'ours' });
+    advance(10 * 60_000);
+    expect(types(send({ type: 'focus', focused: true }))).toEqual(['show']);
+  });
+
+  it('Qwen makes its own on the return: recapwrap publishes its own without a bar, then the agent’s replaces it', () => {
+    const { send, advance, now } = ownSetup({ rule: QWEN });
+    send({ type: 'session', stamp: 's1', midTurn: false, own: idle(now(), 3) });
+    send({ type: 'focus', focused: false });
+    advance(2000);
+    send({ type: 'draft-ready', stamp: 's1', text: 'ours' });
+    advance(6 * 60_000);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'publish', text: 'ours', stamp: 's1' }]);
+    expect(send({ type: 'session', stamp: 's2', midTurn: false, own: withOwn(now(), 'theirs') })).toEqual([{ type: 'own-recap', text: 'recap: theirs', stamp: 's2' }]);
+  });
+
+  it('Qwen: a covered return with nothing drafted yet drafts, then publishes (no bar)', () => {
+    const { send, advance, now } = ownSetup({ rule: QWEN });
+    send({ type: 'focus', focused: false });
+    advance(6 * 60_000);
+    send({ type: 'session', stamp: 's1', midTurn: false, own: idle(now(), 3) });
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'draft', stamp: 's1' }]);
+    expect(send({ type: 'draft-ready', stamp: 's1', text: 'ours' })).toEqual([{ type: 'publish', text: 'ours', stamp: 's1' }]);
+  });
+
+  it('mid-turn returns are never covered: the working line, then the bar at the turn end', () => {
+    const { send, advance, now } = ownSetup({ rule: QWEN });
+    send({ type: 'session', stamp: 's1', midTurn: true, own: idle(now(), 3, { turnEndAt: undefined }) });
+    send({ type: 'focus', focused: false });
+    advance(6 * 60_000);
+    expect(types(send({ type: 'focus', focused: true }))).toEqual(['show-working']);
+  });
+
+  it('a session found with its own recap already fresh (a resumed file): no resume bar, the agent shows its history', () => {
+    let now = START;
+    const m = createTriggerMachine({ ...CONFIG, ownRecaps: {} }, { now: () => now }, { resume: true });
+    m.handle({ type: 'first-screen' });
+    expect(m.handle({ type: 'session', stamp: 's1', midTurn: false, own: withOwn(now, 'theirs') })).toEqual([{ type: 'own-recap', text: 'recap: theirs', stamp: 's1' }]);
+    now += 60_000;
+    expect(m.handle({ type: 'tick' })).toEqual([]);
   });
 });

@@ -2,7 +2,11 @@
  * When to draft and when to show a recap: a pure state machine. Events go in (focus, input, transcript
  * changes, drafts finished, timer ticks); actions come out (draft, abort, show, clear, set a timer).
  * The clock is injected; the thresholds come from the options table as plain numbers. No I/O here.
+ * The agent's own recap (own-recap.ts), when used, is the recap of the state it was written for: no
+ * draft and no bar for it; a return the agent's own rule covers gets recapwrap's recap without a bar.
  */
+import type { OwnRecapRule } from '../types.js';
+import { OWN_RECAP_MAKE_MS, ownRecapCovers, ownRecapDueAt, ownRecapLine, type OwnRecapFacts } from './own-recap.js';
 
 export interface TriggerConfig {
   /** Show on focus return after at least this long away. */
@@ -11,6 +15,12 @@ export interface TriggerConfig {
   idleMs: number;
   /** While away, draft this long after the transcript last changed. */
   draftDebounceMs: number;
+  /**
+   * Use the agent's own recaps (agentRecaps: use): a fresh one is the recap of its state. `rule`: the
+   * agent's automatic recap is on: a return it covers gets no bar, and a recap it will write while you
+   * are away is waited for before recapwrap drafts one. Absent: every return gets recapwrap's bar.
+   */
+  ownRecaps?: { rule?: OwnRecapRule };
 }
 
 export interface Clock {
@@ -30,8 +40,8 @@ export type TriggerEvent =
   | { type: 'focus'; focused: boolean }
   /** The user typed something for the agent (not the hotkey). */
   | { type: 'input' }
-  /** The transcript's summarized state; midTurn = the agent is working on a turn. */
-  | { type: 'session'; stamp: string; midTurn: boolean }
+  /** The transcript's summarized state; midTurn = the agent is working on a turn; own = what the agent's own recap rule looks at. */
+  | { type: 'session'; stamp: string; midTurn: boolean; own?: OwnRecapFacts }
   | { type: 'draft-ready'; stamp: string; text: string }
   | { type: 'draft-failed'; stamp: string }
   /** The agent drew its first screen (for the resume trigger). */
@@ -47,6 +57,10 @@ export type TriggerAction =
   | { type: 'show'; text: string; stamp: string; reason: ShowReason }
   /** Show a short "working: …" line now (the app derives it from the heuristic). */
   | { type: 'show-working' }
+  /** The agent's own recap (a recap line) is the recap of this state: tmux options and state file, no bar. */
+  | { type: 'own-recap'; text: string; stamp: string }
+  /** recapwrap's recap of this state, for tmux options and the state file only: the agent shows its own. */
+  | { type: 'publish'; text: string; stamp: string }
   | { type: 'clear' }
   /** Send a tick at (or after) this time; replaces any earlier request. */
   | { type: 'timer'; at: number };
@@ -69,8 +83,8 @@ interface TriggerState {
   drafting?: string;
   /** Stamps already drafted (or being drafted): never drafted twice. */
   draftedStamp?: string;
-  /** Show the draft for the current stamp as soon as it is ready, for this reason. */
-  showWhenReady?: ShowReason;
+  /** Show the draft for the current stamp as soon as it is ready, for this reason ('covered': publish it, no bar). */
+  showWhenReady?: ShowReason | 'covered';
   /** Came back mid-turn: show the full recap when the turn ends, unless the user types. */
   showOnTurnEnd: boolean;
   /** Started on an existing session: show its recap once the first screen is drawn. */
@@ -84,6 +98,12 @@ interface TriggerState {
   draftDueAt?: number;
   idleDueAt?: number;
   lastInputAt?: number;
+  /** What the agent's own recap rule looks at, from the last session event. */
+  ownFacts?: OwnRecapFacts;
+  /** The state whose recap is the agent's own, and that recap's line. */
+  own?: { stamp: string; line: string };
+  /** An agent that does not write its recap: its rule's count at the last return it covered. */
+  coveredAtCount?: number;
 }
 
 export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: { resume?: boolean } = {}): TriggerMachine {
@@ -99,7 +119,7 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
   // Start drafting the current state unless it is drafted already (LLM generators: once per state).
   function draftCurrent(out: TriggerAction[]): void {
     const stamp = s.session?.stamp;
-    if (!stamp || s.draftedStamp === stamp) return;
+    if (!stamp || s.draftedStamp === stamp || s.own?.stamp === stamp) return;
     if (s.drafting !== undefined) out.push({ type: 'abort-draft' });
     s.drafting = stamp;
     s.draftedStamp = stamp;
@@ -108,9 +128,17 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
   }
 
   // Show the draft of the current state for a reason, through the gates; false if nothing was shown.
-  function showDraft(reason: ShowReason, out: TriggerAction[]): boolean {
+  function showDraft(reason: ShowReason | 'covered', out: TriggerAction[]): boolean {
     const d = s.draft;
     if (!d || d.stamp !== s.session?.stamp) return false;
+    if (reason === 'covered') {
+      // The agent shows its own recap for this return: recapwrap's goes to tmux and the state file only.
+      s.lastShownText = d.text;
+      s.lastShownStamp = d.stamp;
+      s.showWhenReady = undefined;
+      out.push({ type: 'publish', text: d.text, stamp: d.stamp });
+      return true;
+    }
     // Never the same text twice in a row, unless the user asked for it.
     if (reason !== 'manual' && d.text === s.lastShownText) return false;
     s.shown = { text: d.text, stamp: d.stamp };
@@ -122,7 +150,15 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
   }
 
   // Show now if the draft is ready, else draft it and show when ready.
-  function showOrDraft(reason: ShowReason, out: TriggerAction[]): void {
+  function showOrDraft(reason: ShowReason | 'covered', out: TriggerAction[]): void {
+    if (s.own && s.own.stamp === s.session?.stamp) {
+      // The agent's own recap is this state's: asked for (the hotkey), it is shown; otherwise it was already.
+      if (reason === 'manual') {
+        s.shown = { text: s.own.line, stamp: s.own.stamp };
+        out.push({ type: 'show', text: s.own.line, stamp: s.own.stamp, reason });
+      }
+      return;
+    }
     if (hasDraftFor(s.session?.stamp)) {
       showDraft(reason, out);
       return;
@@ -160,7 +196,8 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
       if (s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp && !hasDraftFor(s.session.stamp)) s.draftDueAt = now + config.draftDebounceMs;
       return;
     }
-    const awayMs = s.awaySince === undefined ? 0 : now - s.awaySince;
+    const awaySince = s.awaySince;
+    const awayMs = awaySince === undefined ? 0 : now - awaySince;
     s.awaySince = undefined;
     s.draftDueAt = undefined;
     if (awayMs < config.awayMs) return;
@@ -169,7 +206,51 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
       return;
     }
     if (s.session.stamp === s.lastShownStamp) return;
+    if (awaySince !== undefined && coveredByOwnRule(awaySince, now)) {
+      // The agent shows a recap of its own for this return: no second bar; recapwrap's keeps tmux and memory current.
+      showOrDraft('covered', out);
+      return;
+    }
     showOnReturn(out);
+  }
+
+  // The agent's own rule shows a recap for this return (an idle session); for an agent that does not
+  // write its recap down, remember the count so its "since the last recap" minimum can be kept.
+  function coveredByOwnRule(awaySince: number, now: number): boolean {
+    const rule = config.ownRecaps?.rule;
+    const facts = s.ownFacts;
+    if (!rule || !facts || !s.session || s.session.midTurn) return false;
+    // A while-away agent that writes its recap: the record in its file, not this rule, says whether it made one.
+    if (rule.writes && rule.when === 'while-away') return false;
+    const sinceCovered = s.coveredAtCount === undefined ? undefined : facts.count - s.coveredAtCount;
+    if (!ownRecapCovers(rule, facts, awaySince, now, sinceCovered)) return false;
+    if (!rule.writes) s.coveredAtCount = facts.count;
+    return true;
+  }
+
+  // A while-away agent that writes its recap makes one at this time for this absence (plus the time it takes): recapwrap drafts only after.
+  function ownRecapWait(): number | undefined {
+    const rule = config.ownRecaps?.rule;
+    if (!rule || !rule.writes || rule.when !== 'while-away' || !s.ownFacts || s.awaySince === undefined) return undefined;
+    const due = ownRecapDueAt(rule, s.ownFacts, s.awaySince);
+    return due === undefined ? undefined : due + OWN_RECAP_MAKE_MS;
+  }
+
+  // The agent's own recap is the recap of this state: no draft, no bar of recapwrap's (one that is up goes).
+  function adoptOwn(stamp: string, text: string, out: TriggerAction[]): void {
+    const line = ownRecapLine(text);
+    s.own = { stamp, line };
+    abortDraft(out);
+    s.draftedStamp = stamp;
+    s.draftDueAt = undefined;
+    s.showWhenReady = undefined;
+    s.showOnTurnEnd = false;
+    s.resumePending = false;
+    s.lateReturnUntil = undefined;
+    clearShown(out);
+    s.lastShownText = line;
+    s.lastShownStamp = stamp;
+    out.push({ type: 'own-recap', text: line, stamp });
   }
 
   // The recap for a return: the full recap, or mid-turn a "working: …" line and the recap at turn end.
@@ -184,11 +265,16 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     showOrDraft('focus-return', out);
   }
 
-  function onSession(stamp: string, midTurn: boolean, out: TriggerAction[]): void {
+  function onSession(stamp: string, midTurn: boolean, own: OwnRecapFacts | undefined, out: TriggerAction[]): void {
     const prev = s.session;
     s.session = { stamp, midTurn };
+    if (config.ownRecaps) s.ownFacts = own;
     if (prev && prev.stamp === stamp && prev.midTurn === midTurn) return;
     const now = clock.now();
+    if (config.ownRecaps && own?.fresh && !midTurn && s.own?.stamp !== stamp) {
+      adoptOwn(stamp, own.fresh.text, out);
+      return;
+    }
     const lateReturn = s.lateReturnUntil !== undefined && now <= s.lateReturnUntil && s.focused;
     s.lateReturnUntil = undefined;
     if (lateReturn && !prev) {
@@ -226,7 +312,9 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     const now = clock.now();
     if (s.draftDueAt !== undefined && now >= s.draftDueAt) {
       s.draftDueAt = undefined;
-      if (!s.focused && s.session && !s.session.midTurn) draftCurrent(out);
+      const wait = ownRecapWait();
+      if (wait !== undefined && now < wait) s.draftDueAt = wait;
+      else if (!s.focused && s.session && !s.session.midTurn) draftCurrent(out);
     }
     if (s.idleDueAt !== undefined && now >= s.idleDueAt) {
       s.idleDueAt = undefined;
@@ -251,7 +339,7 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
         abortDraft(out);
         break;
       case 'session':
-        onSession(event.stamp, event.midTurn, out);
+        onSession(event.stamp, event.midTurn, event.own, out);
         break;
       case 'draft-ready':
         if (s.drafting === event.stamp) s.drafting = undefined;

@@ -46,8 +46,11 @@ export interface Recap {
   artifacts: RecapArtifact[];
   status: RecapStatus;
   language: string;
-  /** `user_edited`: your own recap of a past session (`recapwrap note`), from the session index. */
-  generator: { type: 'heuristic' } | { type: 'user_edited' } | { type: Exclude<GeneratorType, 'heuristic'>; model: string };
+  /**
+   * Who wrote it: recapwrap's heuristic or a model it asked, the agent's own recap (`own`,
+   * docs/agent-recaps.md), or you (`user_edited`: your own recap of a past session, `recapwrap note`).
+   */
+  generator: { type: 'heuristic' } | { type: 'user_edited' } | { type: Exclude<GeneratorType, 'heuristic'>; model: string } | { type: 'agent'; agent: string; own: true };
   session: { agent: string; id: string; file: string };
   stamp: string;
   createdAt: string;
@@ -60,7 +63,7 @@ export interface Recap {
  * typing): the recap layer never imports the transcript layer, app passes the object through.
  */
 export type RecapEvent =
-  | { kind: 'user'; text: string; command?: boolean; sourceId?: string; ts?: number }
+  | { kind: 'user'; text: string; command?: boolean; midTurn?: boolean; sourceId?: string; ts?: number }
   | { kind: 'assistant'; text: string; sourceId?: string; ts?: number }
   | { kind: 'thinking'; text: string; sourceId?: string; ts?: number }
   | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; approval?: boolean; callId?: string; sourceId?: string; ts?: number }
@@ -71,6 +74,7 @@ export type RecapEvent =
   | { kind: 'error'; text: string; sourceId?: string; ts?: number }
   | { kind: 'model'; model: string; provider?: string; sourceId?: string; ts?: number }
   | { kind: 'title'; text: string; sourceId?: string; ts?: number }
+  | { kind: 'agent-recap'; text: string; after?: string; sourceId?: string; ts?: number }
   | { kind: 'exit'; text?: string; sourceId?: string; ts?: number };
 
 export interface RecapSession {

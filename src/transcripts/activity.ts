@@ -35,8 +35,8 @@ export const APPROVAL_ANIMATED_MS = 3_000;
 const TURN_CLOSERS = new Set<TranscriptEvent['kind']>(['turn-end', 'aborted', 'error']);
 // Events that say the agent is (still) at work when they come last.
 const TURN_OPENERS = new Set<TranscriptEvent['kind']>(['user', 'tool-call', 'tool-result', 'thinking']);
-// Events that say nothing about the turn: a compaction summary, a title, a model change.
-const NEUTRAL = new Set<TranscriptEvent['kind']>(['summary', 'title', 'model']);
+// Events that say nothing about the turn: a compaction summary, a title, a model change, the agent's own recap.
+const NEUTRAL = new Set<TranscriptEvent['kind']>(['summary', 'title', 'model', 'agent-recap']);
 const QUESTION = /\?\s*$|\b(shall|should|would you like|do you want|want me to|let me know|which (one|option))\b/i;
 
 /** The last event that says something about the turn (titles, model changes and summaries do not). */

@@ -3,7 +3,7 @@
  * incremental parser interface, and the adapter interface (pinning, locating, listing sessions).
  * Other layers see only these plain types, passed through src/app.
  */
-import type { ActivityState, CheckResult, Env, OneShotCommand, OutputSignal } from '../types.js';
+import type { ActivityState, CheckResult, Env, OneShotCommand, OutputSignal, OwnRecapState } from '../types.js';
 
 /**
  * The agent ids (the registry's order). The id union stays here, not in registry.ts: the contract's own
@@ -34,7 +34,13 @@ interface EventBase {
  * user typed (built-in, custom or skill) is a prompt too: its text is the command and its arguments as
  * typed (`/review src/app.ts`), with `command` set; the command's local output stays out.
  */
-export interface UserPromptEvent extends EventBase { kind: 'user'; text: string; command?: boolean }
+export interface UserPromptEvent extends EventBase {
+  kind: 'user';
+  text: string;
+  command?: boolean;
+  /** Typed while a turn ran and taken into it (Qwen Code's mid-turn messages): not a prompt that opens a turn. */
+  midTurn?: boolean;
+}
 export interface AssistantTextEvent extends EventBase { kind: 'assistant'; text: string }
 /** Model reasoning: kept for completeness, never shown nor sent to a recap model. */
 export interface ThinkingEvent extends EventBase {
@@ -82,6 +88,17 @@ export interface AbortedEvent extends EventBase { kind: 'aborted'; text?: string
 export interface ErrorEvent extends EventBase { kind: 'error'; text: string }
 export interface ModelChangeEvent extends EventBase { kind: 'model'; model: string; provider?: string }
 export interface TitleEvent extends EventBase { kind: 'title'; text: string }
+/**
+ * The agent's own recap of the session (Claude Code's away summary, Qwen Code's away recap), as the agent
+ * wrote it into its file, without the agent's UI hint. It stands after the turn it follows: a prompt after
+ * it makes it stale (docs/agent-recaps.md).
+ */
+export interface AgentRecapEvent extends EventBase {
+  kind: 'agent-recap';
+  text: string;
+  /** The record it follows, as the agent wrote it (its parent: the end of the turn it recaps), when it says. */
+  after?: string;
+}
 /** The session was closed: the user left (`/exit`, `/quit`) or the file records the agent ending. */
 export interface ExitEvent extends EventBase { kind: 'exit'; text?: string }
 
@@ -97,6 +114,7 @@ export type TranscriptEvent =
   | ErrorEvent
   | ModelChangeEvent
   | TitleEvent
+  | AgentRecapEvent
   | ExitEvent;
 
 export type TranscriptEventKind = TranscriptEvent['kind'];
@@ -260,6 +278,20 @@ export interface TranscriptAdapter {
   readonly oneShot?: OneShotCommand;
   /** Checks of the agent's own settings that `doctor` reports after the agent's line; [] when none applies. */
   doctorChecks?(ctx: AgentContext): CheckResult[];
+  /** The agent's own automatic recap (docs/agent-recaps.md), when it has one. */
+  readonly ownRecap?: OwnRecapSpec;
+}
+
+/** An agent's own automatic recap: whether it is on, and the documented switch that turns it off for one run. */
+export interface OwnRecapSpec {
+  /** Its name in the agent's words ("away summary"). */
+  readonly name: string;
+  /** On or off for a session started in ctx (the agent's settings files and environment, read only), with its rule. */
+  state(ctx: AgentContext): OwnRecapState;
+  /** What turns it off for the session recapwrap launches (agentRecaps: replace); absent when the agent has no such switch. */
+  readonly off?: { readonly env?: Readonly<Record<string, string>>; readonly args?: readonly string[] };
+  /** The setting that turns it off for good (doctor's fix). */
+  readonly setting: string;
 }
 
 /** What the agent is doing (declared with the other shared plain types), derived here. */

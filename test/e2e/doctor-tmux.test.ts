@@ -24,7 +24,8 @@ describe.skipIf(!hasTmux)('doctor inside a default tmux', () => {
     const started = Date.now();
     const text = await pollUntil(
       () => {
-        const t = server.capturePane(pane);
+        // With the scrollback: the report (memory, hosts, each agent's own recap) can be taller than the pane.
+        const t = server.run(['capture-pane', '-p', '-S', '-', '-t', pane]);
         return /All good\.|Usable, with|problems? keeps?/.test(t) ? t : undefined;
       },
       { timeoutMs: 12_000, description: 'the doctor report' },
@@ -37,7 +38,7 @@ describe.skipIf(!hasTmux)('doctor inside a default tmux', () => {
     expect(text).toMatch(/! tmux focus-events/);
     expect(text).not.toMatch(/! tmux extended-keys/);
     // Wrapped by doctor itself: joined lines (-J) are no wider than the pane, so tmux wrapped nothing.
-    const joined = server.run(['capture-pane', '-p', '-J', '-t', pane]).split('\n');
+    const joined = server.run(['capture-pane', '-p', '-J', '-S', '-', '-t', pane]).split('\n');
     for (const line of joined) expect(line.length, line).toBeLessThanOrEqual(cols);
   });
 });

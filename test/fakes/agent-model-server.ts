@@ -4,6 +4,7 @@
  * not, and decides each answer from the request alone:
  * - no tools in the request (a one-off recap or a side call) → `<recap>…</recap>` naming hello.txt when
  *   the request mentions it;
+ * - Claude Code's away-summary request ("The user stepped away …") → CLAUDE_AWAY_SUMMARY;
  * - the last message carries a tool result → a final answer that names hello.txt;
  * - the user's last prompt names a session `@@name` and recapwrap's MCP `get_session` is offered → a call of it
  *   (Codex offers MCP tools inside a Responses `namespace`: the call then names the namespace);
@@ -51,6 +52,8 @@ let callCounter = 0;
 const callId = (prefix: string) => `${prefix}_fake_${process.pid}_${++callCounter}`;
 
 export const FINAL_ANSWER = 'Done: hello.txt is written and the folder is listed. Want me to add more files?';
+/** What the fake answers Claude Code's away-summary request (its recap prompt). */
+export const CLAUDE_AWAY_SUMMARY = 'Goal: write hello.txt and list the folder. Next action: tell me which files to add.';
 
 export function decideTurn(turn: Turn, finalAnswer = FINAL_ANSWER): Step {
   // A one-off recap (recapwrap's prompt), or any request without tools.
@@ -59,6 +62,8 @@ export function decideTurn(turn: Turn, finalAnswer = FINAL_ANSWER): Step {
     return { text: `<recap>recap: the agent wrote ${file} for you (fake model). Next: check ${file}.</recap>` };
   }
   if (turn.afterTool) return { text: finalAnswer };
+  // Claude Code's away summary (its own recap, #34): a side call with the tool list and its recap prompt.
+  if (/stepped away and is coming back/i.test(turn.prompt)) return { text: CLAUDE_AWAY_SUMMARY };
   // Side queries with the tool list (Qwen's prompt suggestions, titles) carry long prompts: plain text.
   if (turn.prompt.length > 400) return { text: 'ok' };
   const names = turn.tools.map((t) => t.name);

@@ -1,5 +1,6 @@
 /**
- * One parsed session as the index stores it: the heuristic card (never a model here), the condensed text,
+ * One parsed session as the index stores it: the heuristic card (never a model here; the agent's own recap
+ * as its line while it is fresh), the condensed text,
  * counts, tags, name hints and the indexed-up-to mark. Shared by the scan and the live wrapper. Every text
  * of the session is masked for secrets first, before the card, title and condensed text cut anything.
  */
@@ -8,6 +9,7 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 import { appendCondensed, condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
 import { maskSecrets } from '../../memory/secrets.js';
 import type { MemoryEvent, SessionWrite, StoredSession } from '../../memory/types.js';
+import { freshOwnRecap, ownRecapGenerator, ownRecapLine } from '../../recap/own-recap.js';
 import type { Recap } from '../../recap/types.js';
 import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 
@@ -66,6 +68,7 @@ function maskEvent(e: TranscriptEvent): TranscriptEvent {
     case 'summary':
     case 'error':
     case 'title':
+    case 'agent-recap':
       return { ...e, text: maskSecrets(e.text) };
     case 'aborted':
     case 'exit':
@@ -87,6 +90,8 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
   const cwd = session.cwd ?? '';
   // Started = the earliest stamp, updated = the latest: a header's stamp can be later than its messages'.
   const ts = [session.startedAt, session.updatedAt, ...session.events.map((e) => e.ts)].filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+  // The agent's own recap, when no turn followed it, is the card's line (#34).
+  const own = freshOwnRecap(session.events);
   const write: SessionWrite = {
     id: session.id,
     agent: session.agent,
@@ -94,14 +99,14 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
     cwd,
     project: projectOf(cwd),
     headline: recap.headline,
-    line: recap.line,
+    line: own ? ownRecapLine(own.text) : recap.line,
     createdAt: ts.length ? Math.min(...ts) : undefined,
     updatedAt: ts.length ? Math.max(...ts) : file.mtimeMs,
     counts: countsOf(events),
     status: recap.status,
     language: recap.language,
     tags: tagsOf(events),
-    generator: { type: 'heuristic' },
+    generator: own ? ownRecapGenerator(session.agent) : { type: 'heuristic' },
     done: recap.done,
     next: recap.next,
     artifacts: recap.artifacts,

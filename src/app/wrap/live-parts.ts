@@ -16,10 +16,11 @@ import type { LaunchPlan, TranscriptAdapter } from '../../transcripts/types.js';
 import type { Disposable, Env } from '../../types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { createRecapEngine } from '../recap-engine.js';
+import { agentRecapsMode, decideOwnRecap } from '../own-recaps.js';
 import { startActivityReport } from './activity-report.js';
 import { startAttention } from './attention-wiring.js';
 import { startControlSocket } from './control-wiring.js';
-import { startLiveRecap, type RecapDisplay } from './live-recap.js';
+import { startLiveRecap, viewRecapLine, type RecapDisplay } from './live-recap.js';
 import type { PickerScreen } from '../picker/picker-session.js';
 import { startPickerKey, type PickerPlace } from './picker-key.js';
 import { startMemoryWriter } from './memory-writer.js';
@@ -131,6 +132,9 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
   const hotkey = parseHotkey(options.hotkey);
   // Asked at each draft: the terminal may have been resized since the start.
   const room = () => recapRoom(input.display.kind, { cols: run.cols, rows: run.rows }, options.barRows);
+  // The agent's own recap (#34): whether it is on and what recapwrap does about it (agentRecaps).
+  const own = decideOwnRecap(adapter, agentRecapsMode(options), { cwd, env, home: getHomeDir(env) });
+  log('recap', 'own recap', { agent: adapter.id, on: own.state?.on ?? null, uses: Boolean(own.trigger), rule: Boolean(own.trigger?.rule) });
   const live = startLiveRecap({
     wrap: run,
     sessions: tracker,
@@ -138,8 +142,13 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     drafter,
     room,
     onShown: (text, session) => state.update({ lastRecap: { line: text, stamp: session.stamp, createdAt: now() } }, { now: true }),
+    // The agent's own recap, or recapwrap's for a return the agent recaps itself: no bar, but tmux and the state file carry it.
+    onQuietRecap: (text, session) => {
+      state.update({ lastRecap: { line: text, stamp: session.stamp, createdAt: now() } }, { now: true });
+      tmux?.setRecap(viewRecapLine(text));
+    },
     onSessionChange: (session) => activity.report(session),
-    config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs },
+    config: { awayMs: options.awaySeconds * 1000, idleMs: options.idleSeconds * 1000, draftDebounceMs: options.draftDebounceMs, ...(own.trigger ? { ownRecaps: own.trigger } : {}) },
     hotkey: typeof hotkey === 'string' ? null : (hotkey as Hotkey | null),
     resume: input.launch.resume,
     log,

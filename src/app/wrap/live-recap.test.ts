@@ -41,7 +41,7 @@ const session = (stamp: string, lastKind: 'user' | 'turn-end'): Session => ({
   events: lastKind === 'user' ? [{ kind: 'user', text: 'add a flag', sourceId: '1' }] : [{ kind: 'user', text: 'add a flag', sourceId: '1' }, { kind: 'assistant', text: 'added', sourceId: '2' }, { kind: 'turn-end', sourceId: '2' }],
 });
 
-function setup(hotkey: Hotkey | null = null, room?: () => number | undefined) {
+function setup(hotkey: Hotkey | null = null, room?: () => number | undefined, ownRecaps?: { rule?: undefined }) {
   const focus = emitter<boolean>();
   const input = emitter<string>();
   const output = emitter<string>();
@@ -49,6 +49,7 @@ function setup(hotkey: Hotkey | null = null, room?: () => number | undefined) {
   const sessions = emitter<Session>();
   let current: Session | undefined;
   const shown: string[] = [];
+  const quiet: Array<[string, string]> = [];
   const drafts: Array<{ stamp: string; signal: AbortSignal; cells?: number; resolve: (t: string | undefined) => void }> = [];
   const { timers, advance } = fakeTimers();
   const live = startLiveRecap({
@@ -60,7 +61,8 @@ function setup(hotkey: Hotkey | null = null, room?: () => number | undefined) {
       workingLine: () => 'working: add a flag',
     },
     room,
-    config: { awayMs: 30_000, idleMs: 0, draftDebounceMs: 1000 },
+    onQuietRecap: (text, _s, kind) => quiet.push([kind, text]),
+    config: { awayMs: 30_000, idleMs: 0, draftDebounceMs: 1000, ...(ownRecaps ? { ownRecaps } : {}) },
     hotkey,
     resume: false,
     timers,
@@ -70,10 +72,36 @@ function setup(hotkey: Hotkey | null = null, room?: () => number | undefined) {
     current = s;
     sessions.fire(s);
   };
-  return { focus, input, output, exit, setSession, shown, drafts, advance, live };
+  return { focus, input, output, exit, setSession, shown, quiet, drafts, advance, live };
 }
 
 describe('live recap wiring', () => {
+  it("an own recap in the session's events is adopted: no draft, no bar, the quiet recap is the agent's (#34)", async () => {
+    const t = setup(null, undefined, {});
+    t.focus.fire(false);
+    const s = session('s1', 'turn-end');
+    t.setSession({ ...s, stamp: 's2', events: [...s.events, { kind: 'agent-recap', text: 'Goal: a flag. Next action: test it.', sourceId: '3' }] });
+    await t.advance(60_000);
+    expect(t.drafts).toEqual([]);
+    t.focus.fire(true);
+    expect(t.shown).toEqual([]);
+    expect(t.quiet).toEqual([['own', 'recap: Goal: a flag. Next action: test it.']]);
+  });
+
+  it('without ownRecaps (agentRecaps both) the same session gets a draft and a bar', async () => {
+    const t = setup();
+    t.focus.fire(false);
+    const s = session('s1', 'turn-end');
+    t.setSession({ ...s, stamp: 's2', events: [...s.events, { kind: 'agent-recap', text: 'Goal: a flag.', sourceId: '3' }] });
+    await t.advance(1000);
+    expect(t.drafts.map((d) => d.stamp)).toEqual(['s2']);
+    t.drafts[0]!.resolve('recap: ours');
+    await t.advance(60_000);
+    t.focus.fire(true);
+    expect(t.shown).toEqual(['recap: ours']);
+    expect(t.quiet).toEqual([]);
+  });
+
   it('drafts while away and shows on return; a key clears it', async () => {
     const t = setup();
     t.focus.fire(true);

@@ -9,6 +9,7 @@ import type { Hotkey } from '../../config/hotkey.js';
 import { findHotkey } from '../../config/hotkey.js';
 import type { RecapView } from '../../display/recap-view.js';
 import { composeRecap } from '../../recap/compose.js';
+import { ownRecapFacts } from '../../recap/own-recap.js';
 import { createTriggerMachine, type TriggerAction, type TriggerConfig, type TriggerEvent, type TriggerMachine } from '../../recap/trigger.js';
 import { isMidTurn } from '../../transcripts/activity.js';
 import type { Session } from '../../transcripts/types.js';
@@ -75,6 +76,11 @@ export interface LiveRecapDeps {
   drafter: Pick<RecapDrafter, 'draft' | 'workingLine'>;
   /** Called whenever a recap was shown (state file, tmux options). */
   onShown?(text: string, session: Session): void;
+  /**
+   * Called when a recap is the recap of the session now but no bar is drawn (tmux options, state file):
+   * the agent's own recap (`own`), or recapwrap's for a return the agent shows its own for (`published`).
+   */
+  onQuietRecap?(text: string, session: Session, kind: 'own' | 'published'): void;
   /** Called on every new session snapshot (state file, tmux @recap_state). */
   onSessionChange?(session: Session): void;
   /** The cells a recap has on the display now (recap-room.ts); undefined when it cannot say. */
@@ -164,6 +170,13 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
           }
           break;
         }
+        case 'own-recap':
+        case 'publish': {
+          deps.log('live-recap', action.type === 'own-recap' ? "the agent's own recap" : 'recap without a bar', { chars: action.text.length });
+          const current = deps.sessions.current;
+          if (current) deps.onQuietRecap?.(action.text, current, action.type === 'own-recap' ? 'own' : 'published');
+          break;
+        }
         case 'clear':
           workingShown = false;
           deps.display.clear(handling === 'input' ? 'key' : 'other');
@@ -245,7 +258,8 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
           deps.log('live-recap', 'action failed', { action: 'clear', error: (error as Error).message });
         }
       }
-      send({ type: 'session', stamp: session.stamp, midTurn });
+      const own = deps.config.ownRecaps ? ownRecapFacts(session.events, deps.config.ownRecaps.rule?.counts) : undefined;
+      send({ type: 'session', stamp: session.stamp, midTurn, ...(own ? { own } : {}) });
     }),
   );
 

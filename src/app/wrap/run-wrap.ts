@@ -129,7 +129,11 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   // picker (pickKey) opens in a tmux popup (picker-popup.ts), which tmux draws and takes off.
   const overlaySetup = where === 'overlay' && !dumb ? await (await import('./overlay-setup.js')).prepareOverlay() : undefined;
   const startedAt = Date.now();
-  const run = startWrapRun({ command: options.command, args: plan.launch.args, focus, cwd, env, outputSignal: adapter?.outputSignal });
+  // agentRecaps: replace turns the agent's own recap off for this run through its own switch (#34).
+  // (Inline, not own-recaps.ts: nothing of the recap layer on the start-up path.)
+  const ownOff = opts.agentRecaps === 'replace' ? adapter?.ownRecap?.off : undefined;
+  const childEnv = ownOff?.env ? { ...env, ...ownOff.env } : env;
+  const run = startWrapRun({ command: options.command, args: [...(ownOff?.args ?? []), ...plan.launch.args], focus, cwd, env: childEnv, outputSignal: adapter?.outputSignal });
   started.run = run;
   if (options.draft) {
     const draft = options.draft;

@@ -44,6 +44,8 @@ export function renderEvent(e: TranscriptEvent): string {
       return `${time} model      ${e.provider ? `${clip(e.provider)}/` : ''}${clip(e.model)}`;
     case 'title':
       return `${time} title      ${clip(e.text)}`;
+    case 'agent-recap':
+      return `${time} own recap  ${clip(e.text)}`;
     case 'exit':
       return `${time} exit       ${clip(e.text ?? '')}`;
     default:

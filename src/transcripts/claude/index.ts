@@ -15,6 +15,7 @@ import { createClaudeParser } from './parse.js';
 import { getClaudeDir, getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
 import { claudeOneShot } from './one-shot.js';
+import { claudeOwnRecap } from './own-recap.js';
 
 const CLAUDE_LAUNCH_FLAGS: SessionIdFlags = {
   // `claude <subcommand>` manages things and records no conversation.
@@ -109,4 +110,5 @@ export const claudeAdapter: TranscriptAdapter = {
   forkArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl'), '--fork-session'],
   command: 'claude',
   oneShot: claudeOneShot,
+  ownRecap: claudeOwnRecap,
 };

@@ -65,6 +65,34 @@ describe('claude parser on real files', () => {
     expect(texts(s, 'user').at(-1)).toMatch(/^1\. 請直接輸出approach summary \(結合剛剛的輸出一個console output ~30 words\), 2\. please direct me/);
   });
 
+  it.skipIf(!corpusPresent)('away summaries of 2.1.112 (#34): own recaps without the UI hint, each after the turn it follows', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'posthog-impact-zh.jsonl'));
+    const own = s.events.filter((e) => e.kind === 'agent-recap');
+    expect(own).toHaveLength(4);
+    expect(own.map((e) => e.text)).toEqual([
+      expect.stringMatching(/^Goal: build a 1\.5h take-home dashboard .* start the timer\.$/),
+      expect.stringMatching(/^You're scoping a 1\.5-hour PostHog take-home .* fetch data\.$/),
+      expect.stringMatching(/^Building a PostHog engineering-impact dashboard .* finalize SUBMISSION\.md\.$/),
+      // The fourth had no hint (Claude Code adds it to the first three only).
+      'Goal: ship PostHog impact dashboard for Workweave take-home. Status: deployed at the Streamlit URL, SUBMISSION.md pushed, all 9 tasks done. Next action: submit the dashboard URL and SUBMISSION.md to Workweave.',
+    ]);
+    expect(own.every((e) => !/recaps in \/config/.test(e.text))).toBe(true);
+    expect(own[0]?.ts).toBe(Date.parse('2026-04-26T22:00:39.219Z'));
+    expect(own[0]?.after).toBe('e1a0f5b9-6621-4027-951a-4d680b4941c6'); // the turn_duration entry that closed the turn
+    // Each follows a turn end and a prompt follows it: stale by the end of the session.
+    const i = s.events.indexOf(own[0] as TranscriptEvent);
+    expect(s.events.slice(0, i).findLast((e) => e.kind !== 'title')?.kind).toBe('turn-end');
+    expect(s.events.slice(i + 1).find((e) => e.kind !== 'title')?.kind).toBe('user');
+  });
+
+  it.skipIf(!corpusPresent)('a Japanese session of 2.1.126 that ends on an away summary (#34): the last event is the own recap', () => {
+    const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'subly-vault-count-ja.jsonl'));
+    const last = s.events.at(-1);
+    expect(last?.kind).toBe('agent-recap');
+    expect(last?.kind === 'agent-recap' && last.text).toBe('デモ実行回数の集計をしていて、deposit 命令を数えた結果 live demo は約 178 回（試行込み 180 回）と判明済み。次は必要なら集計結果をどう使うか、追加の切り口で集計するかをユーザーに確認します。');
+    expect(s.events.at(-2)?.kind).toBe('turn-end');
+  });
+
   it.skipIf(!corpusPresent)('a session that only hit API errors has errors and no answer', () => {
     const s = parseFile(join(RECAP_CORPUS_DIR, 'claude', 'xeus-api-errors-only.jsonl'));
     const c = count(s);
@@ -190,6 +218,25 @@ describe('claude parser rules', () => {
     const call = s.events.find((e) => e.kind === 'tool-call');
     expect(call).toMatchObject({ name: 'Edit', paths: ['/w/src/a.ts'] });
     expect((s.events.find((e) => e.kind === 'thinking') as { text: string }).text.length).toBeLessThanOrEqual(300);
+  });
+
+  it('an away summary of 2.1.330 (its hint "(turn off recaps in /config)") is an own recap; the stamp moves with it (#34)', () => {
+    // The record as Claude Code 2.1.330 wrote it in an interactive run against the fake model.
+    const away = (uuid: string, parentUuid: string, content: string) => JSON.stringify({ ...base, parentUuid, type: 'system', subtype: 'away_summary', content, timestamp: '2026-11-27T10:59:18.331Z', uuid, isMeta: false, entrypoint: 'cli', version: '2.1.330' });
+    const p = createClaudeParser();
+    p.push(user('a', null, 'go'));
+    p.push(assistant('b', 'a', { type: 'text', text: 'done' }, 'end_turn'));
+    const before = p.snapshot().stamp;
+    p.push(away('c', 'b', 'Let me list the files. (turn off recaps in /config)'));
+    const s = p.snapshot();
+    expect(s.stamp).not.toBe(before);
+    expect(s.events.at(-1)).toEqual({ kind: 'agent-recap', text: 'Let me list the files.', sourceId: 'c', ts: Date.parse('2026-11-27T10:59:18.331Z'), after: 'b' });
+    expect(s.skipped).toBe(0);
+    // Only the hint at the end goes; an empty summary is nothing.
+    p.push(away('d', 'c', '  (disable recaps in /config)'));
+    expect(p.snapshot().events.filter((e) => e.kind === 'agent-recap')).toHaveLength(1);
+    p.push(away('e', 'd', 'Mentions (disable recaps in /config) mid-text. Next: go on.'));
+    expect(p.snapshot().events.at(-1)).toMatchObject({ kind: 'agent-recap', text: 'Mentions (disable recaps in /config) mid-text. Next: go on.' });
   });
 
   it('the stamp changes with the summarized state only', () => {

@@ -8,7 +8,8 @@
  * where the compaction happened. Person-typed prompts are told apart from meta, caveat,
  * task-notification and summary messages; a slash command (`<command-name>` and `<command-args>` tags,
  * in a user entry or, since 2.1.9x, a `system/local_command` entry) is a prompt whose text is the command
- * as typed, and `/exit` or `/quit` also ends the session (`exit`). Its local output stays out.
+ * as typed, and `/exit` or `/quit` also ends the session (`exit`). Its local output stays out. An away
+ * summary (`system/away_summary`, Claude Code's own recap) is an `agent-recap` event without its UI hint.
  */
 import {
   EVENT_TEXT_MAX_CHARS, TOOL_ARGS_MAX_CHARS, TOOL_RESULT_MAX_CHARS,
@@ -33,6 +34,8 @@ const COMMAND_NAME = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const EXIT_COMMANDS = new Set(['/exit', '/quit']);
 const NO_RESPONSE = 'No response requested.';
+// The hint Claude Code appends to its first away summaries: for its screen, not part of the recap.
+const AWAY_SUMMARY_HINT = /\s*\((?:disable|turn off) recaps in \/config\)\s*$/i;
 // What the VS Code extension adds to a prompt (the file open, the selection): context, not typed.
 const IDE_CONTEXT = /<ide_(opened_file|selection|diagnostics)>[\s\S]*?<\/ide_\1>\s*/g;
 
@@ -46,6 +49,11 @@ export function claudeCommandText(text: string): string | undefined {
   if (!name) return undefined;
   const args = (COMMAND_ARGS.exec(text)?.[1] ?? '').trim();
   return (name.startsWith('/') ? name : `/${name}`) + (args ? ` ${args}` : '');
+}
+
+/** An away summary's text without the hint Claude Code adds for its screen ("(disable recaps in /config)"). */
+export function stripAgentRecapHint(text: string): string {
+  return text.replace(AWAY_SUMMARY_HINT, '').trim();
 }
 
 function commandEvents(command: string, sourceId: string, ts: number | undefined): TranscriptEvent[] {
@@ -145,6 +153,12 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
         return [{ kind: 'error', text: apiErrorText(entry), sourceId, ts }];
       case 'turn_duration':
         return [{ kind: 'turn-end', sourceId, ts }];
+      case 'away_summary': {
+        // Claude Code's own recap ("※ recap:"), written while you were away (docs/agent-recaps.md).
+        const text = typeof entry.content === 'string' ? stripAgentRecapHint(entry.content) : '';
+        const after = typeof entry.parentUuid === 'string' ? { after: entry.parentUuid } : {};
+        return text ? [{ kind: 'agent-recap', text: clip(text, EVENT_TEXT_MAX_CHARS), sourceId, ts, ...after }] : [];
+      }
       case 'local_command': {
         // 2.1.9x records a local command (`/mcp`, `/exit`) as a system entry; its output is another one.
         const command = typeof entry.content === 'string' ? claudeCommandText(entry.content) : undefined;

@@ -15,6 +15,7 @@ import { infosIn, listSessionFiles, type SessionFileStat } from '../session-file
 import { createCodexParser, isLegacyCodexLine } from './parse.js';
 import { allCodexDayDirs, codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
 import { codexOneShot } from './one-shot.js';
+import { codexOwnRecap } from './own-recap.js';
 
 // `codex <subcommand>` that records no conversation.
 const NO_SESSION_SUBCOMMANDS = new Set(['login', 'logout', 'mcp', 'mcp-server', 'app-server', 'completion', 'apply', 'a', 'sandbox', 'debug', 'help', 'features', 'cloud']);
@@ -156,4 +157,5 @@ export const codexAdapter: TranscriptAdapter = {
   forkArgs: (session) => codexSessionArgs('fork', session),
   command: 'codex',
   oneShot: codexOneShot,
+  ownRecap: codexOwnRecap,
 };

@@ -14,7 +14,7 @@ import { createQwenParser } from './parse.js';
 import { getQwenChatsDir, getQwenLiveRecordPath, getQwenRuntimeDir, isQwenSessionId } from './paths.js';
 import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
 import { qwenOneShot } from './one-shot.js';
-import { checkQwenRecap } from './settings-check.js';
+import { qwenOwnRecap } from './own-recap.js';
 
 // Allow a 1 s clock skew between our start time and file times.
 const START_SLACK_MS = 1000;
@@ -144,5 +144,5 @@ export const qwenAdapter: TranscriptAdapter = {
   forkArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl'), '--fork-session'],
   command: 'qwen',
   oneShot: qwenOneShot,
-  doctorChecks: checkQwenRecap,
+  ownRecap: qwenOwnRecap,
 };

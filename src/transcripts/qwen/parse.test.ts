@@ -184,6 +184,8 @@ describe('qwen active branch and edge shapes', () => {
       'real prompt', 'save logs', '[User message received during tool execution]: and lint', 'explain @src/a.ts', 'what I typed', '/compress',
     ]);
     expect(of(s, 'user').at(-1)).toMatchObject({ command: true });
+    // A mid-turn message (its subtype) is marked: Qwen's own recap does not count it as a prompt (#34).
+    expect(of(s, 'user').filter((e) => e.midTurn).map((e) => e.text)).toEqual(['save logs']);
     expect(s.skipped).toBe(0);
   });
 
@@ -285,6 +287,24 @@ describe('qwen: compressions, slash commands, exits (#16)', () => {
       ['/quit', true],
     ]);
     expect(s.events.at(-1)).toMatchObject({ kind: 'exit', text: '/quit' });
+  });
+
+  it("Qwen Code's away recap (the automatic one and /recap) is an own recap, as 0.24.4 records it (#34)", () => {
+    const recap = (id: string, parent: string) => sys(id, parent, 'slash_command', { phase: 'result', rawCommand: '/recap', outputHistoryItems: [{ type: 'away_recap', text: ' Created hello.txt and listed files. Next: continue the task. ' }] });
+    const s = parseLines([
+      user('u1', null, 'please create hello.txt'),
+      said('a1', 'u1', 'Done.'),
+      // The automatic recap on a return writes only the result record.
+      recap('r1', 'a1'),
+      sys('i2', 'r1', 'slash_command', { phase: 'invocation', rawCommand: '/recap' }),
+      recap('r2', 'i2'),
+    ]);
+    expect(of(s, 'agent-recap').map((e) => [e.sourceId, e.after, e.text])).toEqual([
+      ['r1', 'a1', 'Created hello.txt and listed files. Next: continue the task.'],
+      ['r2', 'i2', 'Created hello.txt and listed files. Next: continue the task.'],
+    ]);
+    expect(of(s, 'user').map((e) => e.text)).toEqual(['please create hello.txt', '/recap']);
+    expect(s.skipped).toBe(0);
   });
 
   it.skipIf(!corpusPresent)('a real session: the spec-kit commands are the prompts, not their expanded bodies', () => {

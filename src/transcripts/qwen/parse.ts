@@ -5,7 +5,8 @@
  * branches drop out. Telemetry and snapshot records stay in the chain (they are links in it) but carry no
  * events. A record whose parent is missing (a lost line) continues from the record before it in file order.
  * A `chat_compression` record is a link of the chain too: the history before it stays, its summary where
- * it happened. A slash command (`system/slash_command`, phase `invocation`) is a command prompt as typed,
+ * it happened. Qwen Code's own recap (a `/recap` command's result, also written for the automatic one) is an
+ * `agent-recap` event. A slash command (`system/slash_command`, phase `invocation`) is a command prompt as typed,
  * `/quit` also ends the session; the prompt a file command expands to (the next user record, written
  * within a second of the command's result) is the command's own text, not a second prompt.
  */
@@ -109,12 +110,19 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     const raw = typeof payload?.rawCommand === 'string' ? payload.rawCommand.trim() : '';
     if (payload?.phase === 'result') {
       if (typeof rec.uuid === 'string') commandResult = { uuid: rec.uuid, ts };
-      return [];
+      return awayRecapEvents(payload.outputHistoryItems, sourceId, ts, typeof rec.parentUuid === 'string' ? rec.parentUuid : undefined);
     }
     if (payload?.phase !== 'invocation' || !raw) return [];
     const events: TranscriptEvent[] = [{ kind: 'user', text: clip(raw, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
     if (EXIT_COMMAND.test(raw)) events.push({ kind: 'exit', text: raw, sourceId, ts });
     return events;
+  }
+
+  // Qwen Code's own recap (`/recap`, or the automatic one on a return after its threshold): its text.
+  function awayRecapEvents(items: unknown, sourceId: string, ts: number | undefined, after: string | undefined): TranscriptEvent[] {
+    if (!Array.isArray(items)) return [];
+    const recap = (items as Array<{ type?: unknown; text?: unknown }>).findLast((i) => i?.type === 'away_recap' && typeof i.text === 'string' && i.text.trim());
+    return recap ? [{ kind: 'agent-recap', text: clip(String(recap.text).trim(), EVENT_TEXT_MAX_CHARS), sourceId, ts, ...(after ? { after } : {}) }] : [];
   }
 
   function isCommandExpansion(rec: QwenRecord, ts: number | undefined): boolean {
@@ -205,7 +213,8 @@ function userEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): 
   if (parts.some((p) => p.functionResponse)) return toolResultEvents(rec, sourceId, ts);
   const display = rec.systemPayload?.displayText;
   let text: string;
-  if (rec.subtype === 'mid_turn_user_message') {
+  const midTurn = rec.subtype === 'mid_turn_user_message';
+  if (midTurn) {
     // Typed while tools ran: the person's words are the display text, or the part after qwen's label.
     text = typeof display === 'string' && display.trim() ? display : promptText(parts).replace(MID_TURN_PREFIX, '');
   } else if (typeof rec.subtype !== 'string' || rec.subtype === '') {
@@ -215,7 +224,7 @@ function userEvents(rec: QwenRecord, sourceId: string, ts: number | undefined): 
     return [];
   } else return undefined;
   text = clip(text.trim(), EVENT_TEXT_MAX_CHARS);
-  return text ? [{ kind: 'user', text, sourceId, ts }] : [];
+  return text ? [{ kind: 'user', text, sourceId, ts, ...(midTurn ? { midTurn: true } : {}) }] : [];
 }
 
 function assistantEvents(message: QwenContent | undefined, sourceId: string, ts: number | undefined): TranscriptEvent[] {

@@ -51,6 +51,8 @@ export interface QwenSystemPayload {
   // slash_command: `invocation` (what was typed) then `result`
   phase?: string;
   rawCommand?: string;
+  /** What a command's result showed; the away recap (`/recap`, or the automatic one) is `{type:'away_recap', text}`. */
+  outputHistoryItems?: Array<{ type?: string; text?: unknown }>;
   // turn_result (daemon sessions)
   state?: 'completed' | 'cancelled' | 'error';
   error?: { message?: string };

@@ -16,8 +16,10 @@ export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP'
 const STTY_TIMEOUT_MS = 1000;
 /**
  * stty -opost runs at the first write output processing could change (see OPOST_BYTES), or this long
- * after the start, whichever comes first: a long-lived program (an agent) has it done before its first
- * screen, and a quick one that prints no line (`recapwrap true`) pays for no fork.
+ * after the child's spawn (childStarted), whichever comes first: a long-lived program (an agent) has it
+ * done before its first screen, and a quick one that prints no line (`recapwrap true`) pays for no fork.
+ * Counted from the spawn, not from the passthrough's start: the wrapper's own work in between (loading
+ * node-pty, the fork: 10-60 ms on a busy 2-core machine) used to spend the child's whole delay.
  */
 export const STTY_DELAY_MS = 30;
 /** Output held for stty beyond this stops the child's reader, as a slow terminal would. */
@@ -57,6 +59,11 @@ export interface Passthrough {
   restore(): void;
   /** Resolves once everything written so far has left the process. */
   drained(): Promise<void>;
+  /**
+   * The child has been spawned: stty -opost runs STTY_DELAY_MS from now unless a write needs it sooner,
+   * and then only if `isRunning()` still says so (a busy loop can run the timer after the child is gone).
+   */
+  childStarted(isRunning: () => boolean): void;
 }
 
 /**
@@ -149,7 +156,8 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   let hungUp = false;
   // While stty -opost runs, the child's output waits here (in order), so no LF of it gains a CR.
   let stty: ChildProcess | undefined;
-  // Before stty has started: whether it is still to run (a tty on stdin), and its timer (STTY_DELAY_MS).
+  // Before stty has started: whether it is still to run (a tty on stdin), and its timer (STTY_DELAY_MS
+  // from the child's spawn).
   let sttyPending = false;
   let sttyTimer: NodeJS.Timeout | undefined;
   let held: Array<string | Buffer> = [];
@@ -272,7 +280,7 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   if (process.stderr.isTTY) process.stderr.on('error', ignoreStderrError);
   stdout.on('drain', onDrain);
   stdout.on('resize', onResize);
-  // stty -opost, once: at the first write it matters to, or after STTY_DELAY_MS.
+  // stty -opost, once: at the first write it matters to, or STTY_DELAY_MS after the child's spawn.
   function startStty(): void {
     cancelStty();
     if (restored) return;
@@ -288,8 +296,6 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   if (stdin.isTTY) {
     stdin.setRawMode(true);
     sttyPending = true;
-    sttyTimer = setTimeout(startStty, STTY_DELAY_MS);
-    sttyTimer.unref();
   }
   stdin.on('data', onData);
   stdin.resume();
@@ -312,6 +318,13 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
       }
     },
     restore: () => restore(),
+    childStarted(isRunning) {
+      if (!sttyPending || sttyTimer) return;
+      // A child that is already gone (its exit not yet seen: timers run before I/O in a loop turn) prints
+      // no more: no fork for it. One that runs on gets stty, however slow the machine made its start.
+      sttyTimer = setTimeout(() => (isRunning() ? startStty() : cancelStty()), STTY_DELAY_MS);
+      sttyTimer.unref();
+    },
     async drained() {
       if (stty) await new Promise<void>((resolve) => sttyWaiters.push(resolve));
       if (broken || stdout.writableLength === 0) return;

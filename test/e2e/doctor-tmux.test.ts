@@ -21,11 +21,12 @@ describe.skipIf(!hasTmux)('doctor inside a default tmux', () => {
     const pane = server.newSession({ name: 'main', cols, rows: 50, command: ['sh', '-c', cmd], env: { HOME: home, XDG_STATE_HOME: join(home, 'state') } });
     server.attach('main', { cols, rows: 50 });
     expect(server.showGlobalOption('focus-events')).toBe('off');
+    // The whole report, the rows scrolled off the pane's top too (it is longer than 50 rows by now).
+    const capture = (...flags: string[]) => server.run(['capture-pane', '-p', ...flags, '-S', '-', '-t', pane]);
     const started = Date.now();
     const text = await pollUntil(
       () => {
-        // With the scrollback: the report (memory, hosts, each agent's own recap) can be taller than the pane.
-        const t = server.run(['capture-pane', '-p', '-S', '-', '-t', pane]);
+        const t = capture();
         return /All good\.|Usable, with|problems? keeps?/.test(t) ? t : undefined;
       },
       { timeoutMs: 12_000, description: 'the doctor report' },
@@ -38,7 +39,7 @@ describe.skipIf(!hasTmux)('doctor inside a default tmux', () => {
     expect(text).toMatch(/! tmux focus-events/);
     expect(text).not.toMatch(/! tmux extended-keys/);
     // Wrapped by doctor itself: joined lines (-J) are no wider than the pane, so tmux wrapped nothing.
-    const joined = server.run(['capture-pane', '-p', '-J', '-S', '-', '-t', pane]).split('\n');
+    const joined = capture('-J').split('\n');
     for (const line of joined) expect(line.length, line).toBeLessThanOrEqual(cols);
   });
 });

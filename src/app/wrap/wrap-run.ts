@@ -11,6 +11,7 @@ import { startPassthrough, terminalSize, type Passthrough } from '../../pty/pass
 import { spawnPty, type PtyProcess } from '../../pty/pty-process.js';
 import type { AnnouncedState, Disposable, Env, OutputSignal } from '../../types.js';
 import { debugLog } from '../../util/debug-log.js';
+import { isProcessAlive } from '../../util/process.js';
 
 /** Ask the terminal for focus reports (xterm mode ?1004). */
 export const ENABLE_FOCUS_REPORTING = '\x1b[?1004h';
@@ -183,9 +184,9 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
   let resolveExited: (exit: WrapExit) => void = () => {};
   const exited = new Promise<WrapExit>((resolve) => (resolveExited = resolve));
 
-  // The terminal first (raw mode; stty -opost follows at the first output line or a little later, see
-  // passthrough.ts), the child in the same tick. Output cannot come before the passthrough is ready; a
-  // failed spawn gives the terminal back at once.
+  // The terminal first (raw mode; stty -opost follows at the first output line or a little after the
+  // spawn, see passthrough.ts), the child in the same tick. Output cannot come before the passthrough is
+  // ready; a failed spawn gives the terminal back at once.
   const passthrough: Passthrough = startPassthrough({
     stdin,
     stdout,
@@ -232,6 +233,8 @@ export function startWrapRun(options: WrapRunOptions): WrapRun {
     passthrough.restore();
     throw new Error(`Expected to start '${options.command}' on a pty, got: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+  const spawned = child;
+  passthrough.childStarted(() => !childExited && isProcessAlive(spawned.pid));
 
   function hangUpChild(): void {
     if (hungUp || childExited) return;

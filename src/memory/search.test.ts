@@ -104,6 +104,17 @@ describe('search', () => {
     expect(hitsOf(store.search('same words')).map((h) => h.id)).toEqual(['t2', 't1']);
   });
 
+  it('takes a word written @@word for a name only, never an id (as every REF does)', () => {
+    const store = open();
+    store.upsert(write('0a1b2c3d-4e5f-7a8b-9c0d-000000000001', '> tune the invoice export', { project: 'inv', cwd: '/home/u/inv', nameHints: { task: 'tune the invoice export', files: [], commands: [] } }));
+    store.upsert(write('s-named', '> also about 0a1b2c3d-ish things'));
+    // Plain: the id and its prefix still put that session first.
+    expect(hitsOf(store.search('0a1b2c3d'))[0]?.id).toBe('0a1b2c3d-4e5f-7a8b-9c0d-000000000001');
+    // @@: a name; no session is named so, and the id holder is not taken for it.
+    expect(hitsOf(store.search('@@0a1b2c3d')).map((h) => h.id)).toEqual(['s-named']);
+    expect(hitsOf(store.search('@@0a1b2c3d-4e5f-7a8b-9c0d-000000000001')).map((h) => h.id)).not.toContain('0a1b2c3d-4e5f-7a8b-9c0d-000000000001');
+  });
+
   it('forgets the readable text with its session', () => {
     const store = open();
     store.upsert(write('gone', '> zanzibar plans'));

@@ -405,14 +405,21 @@ export class Store {
     return { hits, complete: first !== undefined && first.matched.length === terms.length };
   }
 
-  // Sessions whose name or id is the query or one of its words (an id prefix of 8 or more characters too).
+  // Sessions whose name or id is the query or one of its words (an id prefix of 8 or more characters too);
+  // a word written `@@word` is a name only, as in every REF.
   private exactRows(query: string): Set<number> {
-    const words = [query.trim().replace(/^@@/, ''), ...query.trim().split(/\s+/).map((w) => w.replace(/^@@/, ''))].filter((w) => w.length >= 3);
+    const words = [query.trim(), ...query.trim().split(/\s+/)].map((w) => ({ w: w.replace(/^@@/, ''), nameOnly: w.startsWith('@@') })).filter(({ w }) => w.length >= 3);
     const out = new Set<number>();
-    const byName = this.db.prepare('SELECT rowid FROM sessions WHERE name = ? OR id = ?').pluck();
+    const byName = this.db.prepare('SELECT rowid FROM sessions WHERE name = ?').pluck();
+    const byId = this.db.prepare('SELECT rowid FROM sessions WHERE id = ?').pluck();
     const byPrefix = this.db.prepare("SELECT rowid FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2").pluck();
-    for (const w of new Set(words)) {
-      for (const rowid of byName.all(w.toLowerCase(), w) as number[]) out.add(rowid);
+    const seen = new Set<string>();
+    for (const { w, nameOnly } of words) {
+      if (seen.has(`${nameOnly}\0${w}`)) continue;
+      seen.add(`${nameOnly}\0${w}`);
+      for (const rowid of byName.all(w.toLowerCase()) as number[]) out.add(rowid);
+      if (nameOnly) continue;
+      for (const rowid of byId.all(w) as number[]) out.add(rowid);
       if (w.length >= 8 && /^[0-9a-f-]+$/i.test(w)) {
         const rows = byPrefix.all(w.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as number[];
         if (rows.length === 1) out.add(rows[0] as number);

@@ -119,10 +119,14 @@ function localRows<T>(r: Result): T[] | Result {
 
 const isResult = (x: unknown): x is Result => typeof x === 'object' && x !== null && !Array.isArray(x) && 'code' in x && 'err' in x;
 
-function resumeFor(findAdapter: typeof import('../../transcripts/registry.js').findAdapter, host: HostSpec, c: { agent: string; id: string; cwd: string; transcript: string; fromCopy?: boolean }): string[] {
+// How a host's session is resumed there (and forked, where the agent's CLI can fork), through ssh.
+function resumeFor(findAdapter: typeof import('../../transcripts/registry.js').findAdapter, host: HostSpec, c: { agent: string; id: string; cwd: string; transcript: string; fromCopy?: boolean }): { resumeCommand: string[]; forkCommand?: string[] } {
   const adapter = isAgentId(c.agent) ? findAdapter(c.agent) : undefined;
-  const agentArgv = [adapter?.command ?? c.agent, ...(adapter?.resumeArgs({ id: c.id, file: c.transcript }) ?? [])];
-  return resumeArgv(host, c.cwd, agentArgv, !c.fromCopy);
+  const session = { id: c.id, file: c.transcript };
+  const command = adapter?.command ?? c.agent;
+  const resumeCommand = resumeArgv(host, c.cwd, [command, ...(adapter?.resumeArgs(session) ?? [])], !c.fromCopy);
+  const fork = adapter?.forkArgs?.(session);
+  return fork ? { resumeCommand, forkCommand: resumeArgv(host, c.cwd, [command, ...fork], !c.fromCopy) } : { resumeCommand };
 }
 
 export async function runAcrossHosts<D extends AcrossDeps>(verb: string, args: string[], options: AcrossOptions, deps: D, hooks: AcrossHooks<D>): Promise<Result> {
@@ -218,7 +222,10 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   const text = hooks.card({ ...c, cwd: c.cwdShown ?? c.cwd }, deps);
   const lines = text.split('\n');
   lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
-  return lines.map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l)).join('\n');
+  return lines
+    .map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l))
+    .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       recapwrap resume ${sanitizeLine(c.id)} --host ${sanitizeLine(c.host as string)} --fork   (${sanitizeLine(commandLine(c.forkCommand))})` : l))
+    .join('\n');
 }
 
 /** The cards REF names on every chosen machine (0, 1 or more), with the hosts' lines. */
@@ -244,7 +251,8 @@ export async function findCards<D extends AcrossDeps>(
         },
       );
       const { findAdapter } = await import('../../transcripts/registry.js');
-      return { ...read, items: read.items.map(({ fromCopy, ...c }: Card & { fromCopy?: boolean }) => ({ ...c, host: h.name, resumeCommand: resumeFor(findAdapter, h, { ...c, fromCopy }) })) };
+      // The commands as run here: through ssh (a copy's card had this machine's; a host's own has none to trust).
+      return { ...read, items: read.items.map(({ fromCopy, forkCommand: _, ...c }: Card & { fromCopy?: boolean }) => ({ ...c, host: h.name, ...resumeFor(findAdapter, h, { ...c, fromCopy }) })) };
     }),
   );
   const localAnswer = choice.local ? await hooks.runLocal(local) : undefined;

@@ -1,0 +1,70 @@
+// `resume REF --host NAME --fork` (#35 met #36): a session of a host resumed as a new branch there, with
+// the agent's own fork, never the session itself. The host is a pulled copy (mirror mode: no ssh needed
+// to find it); `ssh` on PATH is a stand-in that records the argv it was given.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../config/load.js';
+import { mirrorDir, openMirror } from './mirror.js';
+import { resumeAcrossHosts } from './resume-across.js';
+
+const root = mkdtempSync(join(tmpdir(), 'rw-host-fork-'));
+const bin = join(root, 'bin');
+const argvFile = join(root, 'ssh-argv');
+const env: Record<string, string> = {
+  HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'cfg'), RECAPWRAP_STATE_DIR: join(root, 'state'),
+  PATH: `${bin}:${process.env.PATH ?? ''}`,
+};
+const REMOTE_HOME = '/home/me';
+const ID = '0d3c2b1a-2222-4333-8444-555555555555';
+const remoteFile = `${REMOTE_HOME}/.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${ID}.jsonl`;
+
+beforeAll(async () => {
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(join(root, 'home'), { recursive: true });
+  mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
+  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+  chmodSync(join(bin, 'ssh'), 0o755);
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }] }));
+  // The copy a pull made: the host's pi session under <state>/hosts/gpu/home, and where the host's home is.
+  const copy = mirrorDir(env, 'gpu');
+  const dir = join(copy, 'home', '.pi', 'agent', 'sessions', '--home-me-proj--');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const t = '2026-11-20T10:00:00.000Z';
+  writeFileSync(join(dir, `2026-11-20T10-00-00-000Z_${ID}.jsonl`), [
+    { type: 'session', version: 3, id: ID, timestamp: t, cwd: `${REMOTE_HOME}/proj` },
+    { type: 'message', id: 'u1', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: 'tune the walrus exporter' }], timestamp: Date.parse(t) } },
+    { type: 'message', id: 'a1', parentId: 'u1', timestamp: t, message: { role: 'assistant', content: [{ type: 'text', text: 'Tuned.' }], timestamp: Date.parse(t) } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(join(copy, 'meta.json'), JSON.stringify({ remoteHome: REMOTE_HOME, pulledAt: t }) + '\n');
+  const memory = await openMirror('gpu', env, resolveConfig({ env, cwd: env.HOME as string }).options);
+  if ('error' in memory) throw new Error(memory.error);
+  await memory.refresh();
+  memory.close();
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const resume = (flags: { fork?: boolean }) => resumeAcrossHosts(ID, { host: ['gpu'], ...flags }, { env, cwd: env.HOME as string, now: Date.now(), runLocal: async () => ({ out: '', err: '', code: 1 }) });
+
+describe('resume of a session on a host', () => {
+  it('resumes the session itself without --fork', async () => {
+    expect(await resume({})).toMatchObject({ kind: 'done', code: 0 });
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --session ${remoteFile}`);
+  });
+
+  it('with --fork, branches it there with the agent\'s own fork', async () => {
+    const r = await resume({ fork: true });
+    expect(r).toMatchObject({ kind: 'done', code: 0 });
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
+  });
+
+  it('show --host gives the fork through ssh too, never the copy\'s own path', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false };
+    const card = JSON.parse((await runMemoryCommand('show', [ID], { host: ['gpu'], json: true }, deps)).out) as { forkCommand?: string[] };
+    expect(card.forkCommand?.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
+    const text = (await runMemoryCommand('show', [ID], { host: ['gpu'] }, deps)).out;
+    expect(text).toMatch(new RegExp(`^fork: +recapwrap resume ${ID} --host gpu --fork `, 'm'));
+  });
+});

@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const resume = (flags: { fork?: boolean }) => resumeAcrossHosts(ID, { host: ['gpu'], ...flags }, { env, cwd: env.HOME as string, now: Date.now(), runLocal: async () => ({ out: '', err: '', code: 1 }) });
+const resume = (flags: { fork?: boolean; next?: boolean; cwd?: string }) => resumeAcrossHosts(ID, { host: ['gpu'], ...flags }, { env, cwd: env.HOME as string, now: Date.now(), runLocal: async () => ({ out: '', err: '', code: 1 }) });
 
 describe('resume of a session on a host', () => {
   it('resumes the session itself without --fork', async () => {
@@ -57,6 +57,14 @@ describe('resume of a session on a host', () => {
     const r = await resume({ fork: true });
     expect(r).toMatchObject({ kind: 'done', code: 0 });
     expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
+  });
+
+  it('says --next and --cwd are for this machine\'s sessions rather than drop them', async () => {
+    writeFileSync(argvFile, '');
+    const r = await resume({ next: true });
+    expect(r).toMatchObject({ kind: 'done', code: 2, err: expect.stringMatching(/--next .*this machine/) });
+    expect(await resume({ cwd: '/elsewhere' })).toMatchObject({ kind: 'done', code: 2, err: expect.stringMatching(/--cwd .*this machine/) });
+    expect(readFileSync(argvFile, 'utf8')).toBe('');
   });
 
   it('show --host gives the fork through ssh too, never the copy\'s own path', async () => {

@@ -21,6 +21,8 @@ interface Result { out: string; err: string; code: number }
 export interface AcrossOptions {
   json?: boolean; here?: boolean; folder?: string; agent?: string; since?: string; limit?: string;
   host?: string[]; allHosts?: boolean; pull?: boolean; rebuild?: boolean;
+  /** search: only sessions holding every word. */
+  allWords?: boolean;
 }
 export interface AcrossDeps { env: NodeJS.ProcessEnv | Record<string, string | undefined>; cwd: string; now: number; columns: number; color: boolean }
 
@@ -54,6 +56,7 @@ function remoteWords(verb: 'sessions' | 'search' | 'show', args: string[], o: Ac
     else if (o.folder) words.push('--folder', o.folder);
     words.push('--limit', String(limit));
   }
+  if (verb === 'search' && o.allWords) words.push('--all-words');
   if (verb !== 'sessions') words.push('--', args[0] ?? '');
   return words;
 }
@@ -170,7 +173,7 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
       choice.hosts.map((h) =>
         verb === 'sessions'
           ? readHost<Row>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteRowSchema), (m, meta) => m.list(filter).map((row) => fromMirror(row, h.name, deps.env, meta)))
-          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
+          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter, { allWords: options.allWords }).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
       ),
     );
     void schemas();

@@ -1,6 +1,7 @@
-// `resume REF --host NAME --fork` (#35 met #36): a session of a host resumed as a new branch there, with
-// the agent's own fork, never the session itself. The host is a pulled copy (mirror mode: no ssh needed
-// to find it); `ssh` on PATH is a stand-in that records the argv it was given.
+// Where the hosts branch (#35) met the others: `resume REF --host NAME --fork` (#36) resumes a session of a
+// host as a new branch there, with the agent's own fork, never the session itself; `search --all-words`
+// (#32) holds on a host too. Host gpu is a pulled copy (mirror mode: no ssh needed to read it), host dev is
+// asked over ssh; `ssh` on PATH is a stand-in that records the argv it was given (and answers nothing).
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
   writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
   chmodSync(join(bin, 'ssh'), 0o755);
-  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }] }));
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }] }));
   // The copy a pull made: the host's pi session under <state>/hosts/gpu/home, and where the host's home is.
   const copy = mirrorDir(env, 'gpu');
   const dir = join(copy, 'home', '.pi', 'agent', 'sessions', '--home-me-proj--');
@@ -74,5 +75,24 @@ describe('resume of a session on a host', () => {
     expect(card.forkCommand?.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
     const text = (await runMemoryCommand('show', [ID], { host: ['gpu'] }, deps)).out;
     expect(text).toMatch(new RegExp(`^fork: +recapwrap resume ${ID} --host gpu --fork `, 'm'));
+  });
+});
+
+describe('search --all-words on a host', () => {
+  const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false });
+  it("keeps only the copy's sessions holding every word", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const hits = (words: string, allWords: boolean) => runMemoryCommand('search', [words], { host: ['gpu'], json: true, allWords }, deps());
+    expect(JSON.parse((await hits('walrus zeppelin', false)).out)).toHaveLength(1);
+    const strict = await hits('walrus zeppelin', true);
+    expect(strict.code).toBe(1);
+    expect(JSON.parse(strict.out)).toEqual([]);
+  });
+
+  it("asks a host's recapwrap with --all-words", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    writeFileSync(argvFile, '');
+    await runMemoryCommand('search', ['walrus zeppelin'], { host: ['dev'], json: true, allWords: true }, deps());
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/ search --json .*--all-words/);
   });
 });

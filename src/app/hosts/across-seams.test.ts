@@ -96,3 +96,16 @@ describe('search --all-words on a host', () => {
     expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/ search --json .*--all-words/);
   });
 });
+
+describe('MCP get_session on a host', () => {
+  it('takes REF~N as the session (its parents are not read there, and it says so)', async () => {
+    const { getSession } = await import('../mcp/tools.js');
+    const { createMcpHosts } = await import('./mcp-hosts.js');
+    const ctx = {
+      memory: () => Promise.reject(new Error('this machine is not asked')), cwd: env.HOME as string, now: () => Date.now(),
+      answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
+    };
+    const card = (await getSession({ session: `${ID}~1`, host: 'gpu' }, ctx)) as { id: string; host: string; parentsNote?: string };
+    expect(card).toMatchObject({ id: ID, host: 'gpu', parentsNote: expect.stringContaining('host gpu') });
+  });
+});

@@ -109,3 +109,16 @@ describe('MCP get_session on a host', () => {
     expect(card).toMatchObject({ id: ID, host: 'gpu', parentsNote: expect.stringContaining('host gpu') });
   });
 });
+
+describe('search on a host, as plain text', () => {
+  it('says when no session holds every word, and which words each holds', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false };
+    const partial = await runMemoryCommand('search', ['walrus zeppelin'], { host: ['gpu'] }, deps);
+    expect(partial.out).toMatch(/^no session holds every word of "walrus zeppelin"; closest matches/);
+    expect(partial.out).toContain('[walrus] ');
+    const whole = await runMemoryCommand('search', ['walrus exporter'], { host: ['gpu'] }, deps);
+    expect(whole.out).not.toContain('closest');
+    expect(whole.out).toMatch(/^gpu:/);
+  });
+});

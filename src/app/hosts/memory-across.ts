@@ -4,6 +4,7 @@
  * in parallel, each checked, merged and ranked; every item from a host carries `host`. A host that fails
  * costs one line on stderr; the exit code is what the answers say (results: 0, none: 1), never the host's.
  */
+import { queryTerms, rankingTerms } from '../../memory/fts-query.js';
 import { isAgentId } from '../../transcripts/agent-ids.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import type { SearchHit, SessionCard, SessionMemory, SessionRow } from '../memory/api.js';
@@ -193,11 +194,16 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     if (merged.length === 0) return { out: '', err: err + (verb === 'search' ? `recapwrap: no session matches ${JSON.stringify(sanitizeLine(args[0] ?? ''))} on ${machines(choice.local, choice.hosts)}\n` : `recapwrap: no sessions match on ${machines(choice.local, choice.hosts)}\n`), code };
     const shown = merged.map(shownRow);
     const width = Math.min(52, Math.max(12, ...shown.map((r) => sanitizeLine(r.name).length)));
+    // As on this machine alone: no hit of any machine holds every word: said, with the words each holds.
+    const query = args[0] ?? '';
+    const closest = verb === 'search' && !(merged as Hit[]).some((h) => holdsEvery(query, h.matched ?? []));
     const lines = shown.map((r) => {
       const line = hooks.rowLine(r, deps, width);
-      return verb === 'search' ? `${line}\n    ${hooks.renderSnippet((r as Hit).snippet, deps.color && r.host === undefined)}` : line;
+      const held = closest ? `[${((r as Hit).matched ?? []).map(sanitizeLine).join(' ')}] ` : '';
+      return verb === 'search' ? `${line}\n    ${held}${hooks.renderSnippet((r as Hit).snippet, deps.color && r.host === undefined)}` : line;
     });
-    return { out: lines.join('\n') + '\n', err, code };
+    const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
+    return { out: label + lines.join('\n') + '\n', err, code };
   }
   if (verb === 'show') {
     const found = await findCards(args[0] ?? '', setup, deps, hooks, local);
@@ -213,6 +219,11 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     return { out: renderCard(c, deps, hooks), err, code: 0 };
   }
   return fail(`${verb} does not take --host or --all-hosts`);
+}
+
+// Whether a hit's matched words are every word the search ranks by (function words only when the query has nothing else).
+function holdsEvery(query: string, matched: readonly string[]): boolean {
+  return rankingTerms(queryTerms(query)).every((t) => matched.includes(t.word));
 }
 
 function machines(local: boolean, hosts: readonly HostSpec[]): string {

@@ -109,9 +109,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * first without a lock: a current database (every open but the first after an upgrade) takes no write
  * lock, so a reader never waits for a writer (in WAL mode it reads the last commit). Only a database
  * behind takes the write lock, and reads the version again inside it (another process may have migrated).
- * `fresh` runs inside that transaction when the database was new (version 0).
+ * `fresh` runs inside that transaction when the database was new (version 0), `upgraded` when it was older.
  */
-export function migrate(db: Database.Database, upTo = SCHEMA_VERSION, hooks: { fresh?: () => void } = {}): number {
+export function migrate(db: Database.Database, upTo = SCHEMA_VERSION, hooks: { fresh?: () => void; upgraded?: (from: number) => void } = {}): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) throw newerError(current);
   if (current >= upTo) return current;
@@ -123,6 +123,8 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION, hooks: { f
     // A new database (first run, or one rebuilt after corruption): its first rows, in the same transaction,
     // before any other process can write to it (the forgotten list's marks).
     if (at === 0) hooks.fresh?.();
+    // An index of an older version: what the steps cannot do in SQL (masking secrets again), same transaction.
+    else if (at < upTo) hooks.upgraded?.(at);
     return at;
   });
   return run.immediate();

@@ -141,6 +141,29 @@ describe('search', () => {
     expect(store.fileMarks().get('/t/old1.jsonl')).toMatchObject({ mtime: 0, state: 'indexed' });
   });
 
+  it('masks again, on that upgrade, what rows no refresh will write again hold (their transcript gone)', () => {
+    const file = join(dir, 'index.db');
+    // Written before secrets were masked before every cut (#33): a token cut at the title's cut, and a
+    // password in an https URL (only database URLs were masked then); the agent has since deleted the file.
+    const cut = 'ghp_' + 'Zq7Xw2Vb9Nc4Mk8Lj3H…';
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const db = new Database(file);
+    migrate(db, 5);
+    db.prepare("INSERT INTO sessions(rowid, id, agent, transcript, cwd, project, name, title, headline, updated_at, transcript_exists, done) VALUES (9, 'gone1', 'claude', '/t/gone1.jsonl', '/w', 'w', 'w-push-release', ?, ?, 1, 0, ?)")
+      .run(`push the release with ${cut}`, `push the release with ${cut}`, JSON.stringify([`pushed with ${cut}`]));
+    db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (9, ?, ?, ?)').run(`w push release ${cut}`, '> push to https://me:hunter2pass@git.example.com/r.git', '');
+    db.prepare("INSERT INTO files(transcript, size, mtime, state) VALUES ('/t/gone1.jsonl', 10, 5, 'gone')").run();
+    db.close();
+    const store = open();
+    const kept = JSON.stringify(store.get('gone1')) + store.condensedText('gone1');
+    expect(kept).not.toContain('Zq7Xw2Vb9');
+    expect(kept).not.toContain('hunter2pass');
+    expect(kept).toContain('git.example.com');
+    expect(hitsOf(store.search('hunter2pass'))).toEqual([]);
+    expect(hitsOf(store.search('Zq7Xw2Vb9Nc4Mk8Lj3H'))).toEqual([]);
+    expect(hitsOf(store.search('release')).map((h) => h.id)).toEqual(['gone1']);
+  });
+
   it('runs every step on a fresh database', () => {
     const db = new Database(':memory:');
     expect(migrate(db)).toBe(0);

@@ -89,6 +89,18 @@ describe('search --all-words on a host', () => {
     expect(JSON.parse(strict.out)).toEqual([]);
   });
 
+  it('checks --limit as this machine does (a clear message, exit 2), before any host is asked', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    writeFileSync(argvFile, '');
+    for (const limit of ['99999999999999999999', '2000000', '1e3']) {
+      const r = await runMemoryCommand('search', ['walrus'], { host: ['dev'], json: true, limit }, deps());
+      expect(r.code, limit).toBe(2);
+      expect(r.err, limit).toContain('Expected `--limit` to be a whole number from 1 to 1,000,000');
+      expect(JSON.parse(r.out), limit).toMatchObject({ code: 2 });
+    }
+    expect(readFileSync(argvFile, 'utf8')).toBe('');
+  });
+
   it("asks a host's recapwrap with --all-words", async () => {
     const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
     writeFileSync(argvFile, '');

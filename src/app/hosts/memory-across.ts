@@ -35,6 +35,8 @@ export interface AcrossHooks<D extends AcrossDeps> {
   card(card: SessionCard, deps: D): string;
   renderSnippet(snippet: string, color: boolean): string;
   parseAge(text: string): number | undefined;
+  /** `--limit` checked as this machine checks it (the default when not given), or its message. */
+  parseLimit(text: string | undefined, fallback: number): { value: number } | { error: string };
 }
 
 type Row = Tagged<SessionRow & { cwdShown?: string }>;
@@ -162,8 +164,9 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
   }
   if (verb === 'sessions' || verb === 'search') {
     if (options.here && options.folder) return fail('use --here or --folder DIR, not both');
-    const limit = options.limit === undefined ? (verb === 'search' ? 10 : 20) : Number(options.limit);
-    if (!Number.isInteger(limit) || limit < 1) return fail(`Expected \`--limit\` to be a whole number from 1 up, got \`${sanitizeLine(String(options.limit))}\``);
+    const limited = hooks.parseLimit(options.limit, verb === 'search' ? 10 : 20);
+    if ('error' in limited) return fail(limited.error);
+    const limit = limited.value;
     if (options.agent !== undefined && !isAgentId(options.agent)) return choice.local ? hooks.runLocal(local) : fail(`Expected \`--agent\` to be one of the agent ids, got \`${sanitizeLine(options.agent)}\``);
     if (options.since !== undefined && hooks.parseAge(options.since) === undefined) return choice.local ? hooks.runLocal(local) : fail(`Expected \`--since\` to be an age such as 30m, 12h, 3d or 2w, got \`${sanitizeLine(options.since)}\``);
     const words = remoteWords(verb, args, options, deps.cwd, limit);

@@ -210,7 +210,8 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
   if (options.allHosts || options.host?.length || options.pull) {
     const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');
     const runLocal = (o: MemoryCliOptions) => runMemoryCommand(verb, args, { ...o, host: undefined, allHosts: false, pull: false }, deps);
-    return runAcrossHosts(verb, args, options, deps, { runLocal, rowLine, card, renderSnippet, parseAge });
+    const r = await runAcrossHosts(verb, args, options, deps, { runLocal, rowLine, card, renderSnippet, parseAge, parseLimit: (text, fallback) => parseCount('--limit', text, fallback) });
+    return options.json ? jsonOnFailure(r) : r;
   }
   const r = await runOpened(verb, args, options, deps);
   return options.json ? jsonOnFailure(r) : r;

@@ -134,3 +134,19 @@ describe('search on a host, as plain text', () => {
     expect(whole.out).toMatch(/^gpu:/);
   });
 });
+
+describe('MCP search_sessions and list_sessions on a host read as the CLI does', () => {
+  it("read a pulled copy's sessions (mirror mode), paths as on the host", async () => {
+    const { searchSessions, listSessions } = await import('../mcp/tools.js');
+    const { createMcpHosts } = await import('./mcp-hosts.js');
+    const ctx = {
+      memory: () => Promise.reject(new Error('this machine is not asked')), cwd: env.HOME as string, now: () => Date.now(),
+      answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
+    };
+    const found = (await searchSessions({ query: 'walrus', host: 'gpu' }, ctx)) as { sessions: Array<{ id: string; host: string; snippet: string }> };
+    expect(found.sessions.map((s) => [s.id, s.host])).toEqual([[ID, 'gpu']]);
+    expect(found.sessions[0]?.snippet).toContain('walrus');
+    const listed = (await listSessions({ host: 'gpu' }, ctx)) as { sessions: Array<{ id: string; host: string }> };
+    expect(listed.sessions.map((s) => [s.id, s.host])).toEqual([[ID, 'gpu']]);
+  });
+});

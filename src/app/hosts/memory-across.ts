@@ -65,11 +65,11 @@ function remoteWords(verb: 'sessions' | 'search' | 'show', args: string[], o: Ac
 }
 
 /** A row of a host's copy as the host would give it: paths as on the host. */
-function fromMirror<T extends SessionRow>(row: T, host: string, env: AcrossDeps['env'], meta: MirrorMeta): T {
+export function fromMirror<T extends SessionRow>(row: T, host: string, env: AcrossDeps['env'], meta: MirrorMeta): T {
   return { ...row, transcript: hostPath(env, host, meta, row.transcript) };
 }
 
-type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?: string };
+export type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?: string };
 
 async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: SessionMemory, meta: MirrorMeta) => T[]): Promise<HostRead<T>> {
   const meta = readMirrorMeta(setup.ctx.env, host.name);
@@ -83,7 +83,7 @@ async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: S
 }
 
 /** One host's list: asked over ssh, or read from its copy (`mirror`, or when it has no recapwrap and a copy exists). */
-async function readHost<T>(
+export async function readHost<T>(
   host: HostSpec, setup: HostsSetup, words: string[],
   parse: (stdout: string) => Promise<Parsed<T>>,
   fromCopy: (memory: SessionMemory, meta: MirrorMeta) => T[],

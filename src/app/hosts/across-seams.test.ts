@@ -150,3 +150,20 @@ describe('MCP search_sessions and list_sessions on a host read as the CLI does',
     expect(listed.sessions.map((s) => [s.id, s.host])).toEqual([[ID, 'gpu']]);
   });
 });
+
+describe('what a host answers', () => {
+  it('has its secrets masked before any cut, like a transcript (an older recapwrap there may have kept one)', async () => {
+    const { parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema } = await import('./remote-schema.js');
+    const token = 'ghp_' + 'Zq7Xw2Vb9Nc4Mk8Lj3Hg6Fd1Sa5Pt0Ry7Eu42';
+    const item = {
+      id: 'abc-123', agent: 'claude', cwd: '/home/me/proj', project: 'proj', name: 'proj-push', createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+      transcript: '/home/me/.claude/projects/x/abc-123.jsonl', headline: 'h'.repeat(490) + ' ' + token, title: `push with ${token}`,
+      snippet: 'x'.repeat(1990) + ' ' + token, score: 0, matched: ['push'],
+    };
+    const hits = parseRemoteList(JSON.stringify([item]), remoteHitSchema);
+    const card = parseRemoteObject(JSON.stringify({ ...item, summary: `pushed with ${token}`, done: [`pushed with ${token}`], line: 'r'.repeat(995) + ' ' + token }), remoteCardSchema);
+    const kept = JSON.stringify([hits, card]);
+    expect(kept).toContain('/home/me/.claude/projects/x/abc-123.jsonl');
+    for (let n = 6; n <= token.length; n++) expect(kept, `the token's first ${n} characters`).not.toContain(token.slice(0, n));
+  });
+});

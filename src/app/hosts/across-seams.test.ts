@@ -167,3 +167,17 @@ describe('what a host answers', () => {
     for (let n = 6; n <= token.length; n++) expect(kept, `the token's first ${n} characters`).not.toContain(token.slice(0, n));
   });
 });
+
+describe("a host's card", () => {
+  it('keeps your note, the parent it was forked from and its forks, as this machine shows them', async () => {
+    const { parseRemoteObject, remoteCardSchema } = await import('./remote-schema.js');
+    const card = {
+      id: 'abc-123', agent: 'pi', cwd: '/home/me/proj', project: 'proj', name: 'proj-push', createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+      transcript: '/home/me/.pi/agent/sessions/x/abc-123.jsonl', headline: 'my own recap', generator: { type: 'user_edited' },
+      note: 'my own recap\nnext: the tests', noteAt: '2026-11-22T10:00:00.000Z', parent: 'par-1', parentName: 'proj-start',
+      children: [{ id: 'kid-1', name: 'proj-try', agent: 'pi' }], latest: { headline: 'push: done', line: 'recap: pushed', generator: { type: 'heuristic' } },
+    };
+    const parsed = parseRemoteObject(JSON.stringify(card), remoteCardSchema);
+    expect(parsed).toMatchObject({ ok: true, item: { note: card.note.replace('\n', ' '), noteAt: card.noteAt, parent: 'par-1', parentName: 'proj-start', children: card.children, latest: card.latest } });
+  });
+});

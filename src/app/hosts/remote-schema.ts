@@ -44,6 +44,11 @@ export const remoteRowSchema = z.object({
   tags: list(60, 50),
   generator: z.object({ type: text(40), model: optText(200) }).catch({ type: 'heuristic' }),
   userNamed: z.boolean().catch(false),
+  // Your own recap there (`note`) and the session it was forked from (an older recapwrap sends none).
+  note: optProse(2000),
+  noteAt: time.optional().catch(undefined),
+  parent: optText(4096),
+  parentName: optText(120),
 });
 export type RemoteRow = z.infer<typeof remoteRowSchema>;
 
@@ -67,6 +72,13 @@ export const remoteCardSchema = remoteRowSchema.extend({
   language: text(20).catch('en'),
   description: optProse(2000),
   summary: optProse(8000),
+  children: z
+    .array(z.object({ id: text(200), name: text(120), agent: text(40) }).catch({ id: '', name: '', agent: '' }))
+    .max(100_000)
+    .transform((a) => a.filter((x) => x.id !== '').slice(0, 50))
+    .optional()
+    .catch(undefined),
+  latest: z.object({ headline: prose(500), line: prose(1000), generator: z.object({ type: text(40), model: optText(200) }).catch({ type: 'heuristic' }) }).optional().catch(undefined),
 });
 export type RemoteCard = z.infer<typeof remoteCardSchema>;
 

@@ -87,8 +87,9 @@ export const MIGRATIONS: readonly string[] = [
   // word forms (porter) and without a copy of the text (contentless: it holds what indexText() made of
   // the text, CJK runs as bigrams); the readable condensed text in session_body (snippets are cut from
   // it; it goes with its session row). The old text is kept and indexed again as it was; every indexed
-  // file is marked to be read again (mtime 0, and no folder's fingerprint of step 7 trusted), so the next
-  // full sweep writes each session's new text.
+  // file is marked to be read again, whole (mtime and size 0, the row's mark too: a big file is not read
+  // from its mark onto the old text; no folder's fingerprint of step 7 trusted), so the next full sweep
+  // writes each session's new text.
   `CREATE TABLE session_body (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
    INSERT INTO session_body(rowid, text) SELECT rowid, body FROM session_text;
    DROP TABLE session_text;
@@ -98,7 +99,8 @@ export const MIGRATIONS: readonly string[] = [
        coalesce(b.text, ''), coalesce(s.user_note, '') || char(10) || coalesce(s.description, '') || char(10) || coalesce(s.summary, '') || char(10) || s.done || char(10) || s.next
      FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid;
    CREATE TRIGGER session_body_drop AFTER DELETE ON sessions BEGIN DELETE FROM session_body WHERE rowid = old.rowid; END;
-   UPDATE files SET mtime = 0 WHERE state = 'indexed';
+   UPDATE files SET mtime = 0, size = 0 WHERE state = 'indexed';
+   UPDATE sessions SET mark_size = 0;
    UPDATE dirs SET files = '';`,
 ];
 

@@ -141,6 +141,22 @@ describe('search', () => {
     expect(store.fileMarks().get('/t/old1.jsonl')).toMatchObject({ mtime: 0, state: 'indexed' });
   });
 
+  it('has a big session of the previous schema read whole again, not from its mark (its old text kept, only the new part appended)', () => {
+    const file = join(dir, 'index.db');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const db = new Database(file);
+    migrate(db, 5);
+    const big = 6 * 1024 * 1024;
+    db.prepare("INSERT INTO sessions(rowid, id, agent, transcript, cwd, project, name, updated_at, mark_size, mark_mtime) VALUES (8, 'big1', 'pi', '/t/big1.jsonl', '/w', 'w', 'w-big', 1, ?, 5)").run(big);
+    db.prepare("INSERT INTO session_text(rowid, head, body, summary) VALUES (8, 'w big', '> a long one', '')").run();
+    db.prepare("INSERT INTO files(transcript, size, mtime, state) VALUES ('/t/big1.jsonl', ?, 5, 'indexed')").run(big);
+    db.close();
+    const store = open();
+    // The scan reads a grown file from its mark only when the mark is 4 MB or more (scan.ts, live-update.ts).
+    expect(store.fileMarks().get('/t/big1.jsonl')).toMatchObject({ size: 0, mtime: 0, state: 'indexed' });
+    expect(store.byTranscript('/t/big1.jsonl')?.mark.size).toBe(0);
+  });
+
   it('masks again, on that upgrade, what rows no refresh will write again hold (their transcript gone)', () => {
     const file = join(dir, 'index.db');
     // Written before secrets were masked before every cut (#33): a token cut at the title's cut, and a

@@ -34,7 +34,8 @@ const safe = (text: string, max: number) => clip(maskSecrets(text), max);
 const NOISE_LINE = /^(?:chunk id|wall time|process exited|original token count|output|exit code|command|total \d+)\b[:\s]|^[\s\W\d]*$|^\(no output\)|^\(bash completed/i;
 // An error or a failing test in tool output.
 const ERROR_LINE = /\b(?:error|errors|exception|fail|failed|failure|failing|fatal|traceback|panic|denied|refused|not found|no such|cannot|can't|unable to|invalid|missing|timed? ?out|enoent|eacces|eisdir|unresolved|undefined)\b|^\s*(?:✗|×|✕|●|not ok)\s/i;
-const URL = /\bhttps?:\/\/[^\s"'`<>)\]}]+/g;
+// A URL, through the `[secret]` the session's masking (done before) put in place of its password.
+const URL = /\bhttps?:\/\/(?:\[secret\]|[^\s"'`<>)\]}])+/g;
 const SSH_HOST = /\b(?:ssh|scp|rsync|sftp)\s+(?:-\S+\s+)*(?:[\w.-]+@)?([a-z0-9][\w-]*(?:\.[\w-]+)+)/gi;
 const INSTALL = /\b(?:npm|pnpm|yarn|bun)\s+(?:install|add|i)\s+([^|;&]+)|\b(?:pip3?|uv pip|pipx)\s+install\s+([^|;&]+)|\b(?:cargo add|go get|brew install|gem install|composer require|apt(?:-get)? install)\s+([^|;&]+)|\bnpx\s+(?:-y\s+)?([@\w][\w@/.-]*)/g;
 // A path argument, in the compact `key="value"` form of the parsers (or JSON's `"key": "value"`).

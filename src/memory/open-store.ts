@@ -52,11 +52,15 @@ function isCorrupt(error: unknown): boolean {
   return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
 }
 
+/** The schema step from which every stored text was masked before any cut (#33; step 8 reads again the files still there). */
+const REMASKED_AT = 8;
+
 /** The forgotten list beside the index (forgotten.ts). */
 export const forgottenFileOf = (file: string) => join(dirname(file), 'forgotten');
 
-function connect(file: string, busyMs: number): Database.Database {
+function connect(file: string, busyMs: number): Store {
   const db = new Database(file, { timeout: busyMs });
+  const store = new Store(db, { index: file, forgotten: forgottenFileOf(file) });
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
     db.pragma('journal_mode = WAL');
@@ -70,9 +74,13 @@ function connect(file: string, busyMs: number): Database.Database {
         const mark = db.prepare("INSERT INTO files(transcript, size, mtime, state) VALUES (?, 0, 0, 'forgotten') ON CONFLICT(transcript) DO UPDATE SET state = 'forgotten'");
         for (const e of readForgotten(forgottenFileOf(file))) mark.run(e.transcript);
       },
+      // Written before every text was masked before any cut: the rows no refresh reads again, masked again.
+      upgraded: (from) => {
+        if (from < REMASKED_AT) store.remaskUnread();
+      },
     });
     db.prepare('SELECT count(*) FROM sessions').get();
-    return db;
+    return store;
   } catch (error) {
     db.close();
     throw error;
@@ -104,7 +112,7 @@ export function openStore(file: string, opts: { now?: number; busyMs?: number } 
   const problem = checkFile(file);
   if (problem) return { ok: false, error: problem };
   try {
-    return { ok: true, store: new Store(connect(file, busyMs), { index: file, forgotten: forgottenFileOf(file) }) };
+    return { ok: true, store: connect(file, busyMs) };
   } catch (error) {
     if ((error as { code?: string }).code === 'RECAPWRAP_NEWER') return { ok: false, error: (error as Error).message };
     if (!isCorrupt(error)) return { ok: false, error: `cannot open the session index ${file}: ${(error as Error).message}` };
@@ -118,7 +126,7 @@ export function openStore(file: string, opts: { now?: number; busyMs?: number } 
     const again = checkFile(file);
     if (again) return { ok: false, error: again };
     try {
-      return { ok: true, store: new Store(connect(file, busyMs), { index: file, forgotten: forgottenFileOf(file) }), warning };
+      return { ok: true, store: connect(file, busyMs), warning };
     } catch (e) {
       return { ok: false, error: `cannot open the session index ${file}: ${(e as Error).message}` };
     }

@@ -87,8 +87,9 @@ export const MIGRATIONS: readonly string[] = [
   // word forms (porter) and without a copy of the text (contentless: it holds what indexText() made of
   // the text, CJK runs as bigrams); the readable condensed text in session_body (snippets are cut from
   // it; it goes with its session row). The old text is kept and indexed again as it was; every indexed
-  // file is marked to be read again (mtime 0, and no folder's fingerprint of step 7 trusted), so the next
-  // full sweep writes each session's new text.
+  // file is marked to be read again, whole (mtime and size 0, the row's mark too: a big file is not read
+  // from its mark onto the old text; no folder's fingerprint of step 7 trusted), so the next full sweep
+  // writes each session's new text.
   `CREATE TABLE session_body (rowid INTEGER PRIMARY KEY, text TEXT NOT NULL);
    INSERT INTO session_body(rowid, text) SELECT rowid, body FROM session_text;
    DROP TABLE session_text;
@@ -98,7 +99,8 @@ export const MIGRATIONS: readonly string[] = [
        coalesce(b.text, ''), coalesce(s.user_note, '') || char(10) || coalesce(s.description, '') || char(10) || coalesce(s.summary, '') || char(10) || s.done || char(10) || s.next
      FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid;
    CREATE TRIGGER session_body_drop AFTER DELETE ON sessions BEGIN DELETE FROM session_body WHERE rowid = old.rowid; END;
-   UPDATE files SET mtime = 0 WHERE state = 'indexed';
+   UPDATE files SET mtime = 0, size = 0 WHERE state = 'indexed';
+   UPDATE sessions SET mark_size = 0;
    UPDATE dirs SET files = '';`,
 ];
 
@@ -109,9 +111,9 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * first without a lock: a current database (every open but the first after an upgrade) takes no write
  * lock, so a reader never waits for a writer (in WAL mode it reads the last commit). Only a database
  * behind takes the write lock, and reads the version again inside it (another process may have migrated).
- * `fresh` runs inside that transaction when the database was new (version 0).
+ * `fresh` runs inside that transaction when the database was new (version 0), `upgraded` when it was older.
  */
-export function migrate(db: Database.Database, upTo = SCHEMA_VERSION, hooks: { fresh?: () => void } = {}): number {
+export function migrate(db: Database.Database, upTo = SCHEMA_VERSION, hooks: { fresh?: () => void; upgraded?: (from: number) => void } = {}): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) throw newerError(current);
   if (current >= upTo) return current;
@@ -123,6 +125,8 @@ export function migrate(db: Database.Database, upTo = SCHEMA_VERSION, hooks: { f
     // A new database (first run, or one rebuilt after corruption): its first rows, in the same transaction,
     // before any other process can write to it (the forgotten list's marks).
     if (at === 0) hooks.fresh?.();
+    // An index of an older version: what the steps cannot do in SQL (masking secrets again), same transaction.
+    else if (at < upTo) hooks.upgraded?.(at);
     return at;
   });
   return run.immediate();

@@ -312,6 +312,29 @@ export class Store {
     tx.immediate();
   }
 
+  /**
+   * Mask again what the rows no refresh will write again hold: those whose transcript is gone (or left
+   * out). An index written before every text was masked before any cut (#33, schema before step 8) kept
+   * a token cut short, or a shape not masked then (a password in an https URL); the rows of files still
+   * there are read again (step 8). The text index is rewritten after (no old word of theirs left).
+   * How many rows; called inside the migration's transaction.
+   */
+  remaskUnread(): number {
+    const rows = this.db.prepare("SELECT * FROM sessions WHERE transcript_exists = 0 OR transcript NOT IN (SELECT transcript FROM files WHERE state = 'indexed')").all() as Row[];
+    if (rows.length === 0) return 0;
+    const list = (text: string) => JSON.stringify(maskList(json<string[]>(text, [])));
+    const orNull = (text: string | null) => (text === null ? null : mask(text));
+    const update = this.db.prepare('UPDATE sessions SET title = ?, headline = ?, line = ?, tags = ?, done = ?, next = ?, artifacts = ?, description = ?, summary = ?, user_note = ? WHERE rowid = ?');
+    const body = this.db.prepare('SELECT text FROM session_body WHERE rowid = ?').pluck();
+    for (const r of rows) {
+      const artifacts = json<StoredArtifact[]>(r.artifacts, []).map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }));
+      update.run(orNull(r.title), mask(r.headline), mask(r.line), list(r.tags), list(r.done), list(r.next), JSON.stringify(artifacts), orNull(r.description), orNull(r.summary), orNull(r.user_note ?? null), r.rowid);
+      this.writeText(r.rowid, mask((body.get(r.rowid) as string | undefined) ?? ''));
+    }
+    this.rewriteText();
+    return rows.length;
+  }
+
   /** Several sessions in one write transaction (the scan batches its writes: one commit, not one each). */
   upsertMany(writes: readonly SessionWrite[], now = Date.now()): void {
     if (writes.length === 0) return;
@@ -405,14 +428,21 @@ export class Store {
     return { hits, complete: first !== undefined && first.matched.length === terms.length };
   }
 
-  // Sessions whose name or id is the query or one of its words (an id prefix of 8 or more characters too).
+  // Sessions whose name or id is the query or one of its words (an id prefix of 8 or more characters too);
+  // a word written `@@word` is a name only, as in every REF.
   private exactRows(query: string): Set<number> {
-    const words = [query.trim().replace(/^@@/, ''), ...query.trim().split(/\s+/).map((w) => w.replace(/^@@/, ''))].filter((w) => w.length >= 3);
+    const words = [query.trim(), ...query.trim().split(/\s+/)].map((w) => ({ w: w.replace(/^@@/, ''), nameOnly: w.startsWith('@@') })).filter(({ w }) => w.length >= 3);
     const out = new Set<number>();
-    const byName = this.db.prepare('SELECT rowid FROM sessions WHERE name = ? OR id = ?').pluck();
+    const byName = this.db.prepare('SELECT rowid FROM sessions WHERE name = ?').pluck();
+    const byId = this.db.prepare('SELECT rowid FROM sessions WHERE id = ?').pluck();
     const byPrefix = this.db.prepare("SELECT rowid FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2").pluck();
-    for (const w of new Set(words)) {
-      for (const rowid of byName.all(w.toLowerCase(), w) as number[]) out.add(rowid);
+    const seen = new Set<string>();
+    for (const { w, nameOnly } of words) {
+      if (seen.has(`${nameOnly}\0${w}`)) continue;
+      seen.add(`${nameOnly}\0${w}`);
+      for (const rowid of byName.all(w.toLowerCase()) as number[]) out.add(rowid);
+      if (nameOnly) continue;
+      for (const rowid of byId.all(w) as number[]) out.add(rowid);
       if (w.length >= 8 && /^[0-9a-f-]+$/i.test(w)) {
         const rows = byPrefix.all(w.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as number[];
         if (rows.length === 1) out.add(rows[0] as number);

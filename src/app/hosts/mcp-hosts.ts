@@ -4,11 +4,13 @@
  * A failure is an Error with one line naming the host (the tools turn it into a tool error).
  */
 import type { Env } from '../../config/paths.js';
-import type { SearchHit, SessionCard, SessionRow } from '../memory/api.js';
-import { findCards, type AcrossDeps } from './memory-across.js';
+import { HIT_END, HIT_START } from '../../memory/types.js';
+import { isAgentId } from '../../transcripts/agent-ids.js';
+import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../memory/api.js';
+import { findCards, fromMirror, readHost, type AcrossDeps } from './memory-across.js';
 import { setUpHosts } from './hosts.js';
+import type { MirrorMeta } from './mirror.js';
 import { parseRemoteList, remoteHitSchema, remoteRowSchema } from './remote-schema.js';
-import { askHost } from './transport.js';
 
 export interface RemoteFilter { agent?: string; folder?: string; since?: number; limit: number }
 
@@ -32,20 +34,25 @@ export function createMcpHosts(env: Env, cwd: string): McpHosts {
     if ('error' in s) throw new Error(s.error.replace('`--host`', '`host`'));
     return s;
   };
-  async function ask<T>(host: string, words: string[], schema: Parameters<typeof parseRemoteList<T>>[1]): Promise<(T & { host: string })[]> {
+  // As the CLI reads a host (memory-across.ts): its recapwrap over ssh, or its pulled copy (mirror mode,
+  // or a host without recapwrap when a copy exists).
+  async function ask<T>(host: string, words: string[], schema: Parameters<typeof parseRemoteList<T>>[1], fromCopy: (memory: SessionMemory, meta: MirrorMeta) => T[]): Promise<(T & { host: string })[]> {
     const s = setup(host);
     const spec = s.choice.hosts[0];
     if (!spec) throw new Error(`no host ${host}`);
-    const answer = await askHost(spec, words, s.ctx);
-    if (!answer.ok) throw new Error(`host ${host}: ${answer.problem}`);
-    if (answer.code !== 0 && answer.code !== 1) throw new Error(`host ${host}: recapwrap there failed (exit ${answer.code})`);
-    const parsed = parseRemoteList(answer.stdout, schema);
-    if (!parsed.ok) throw new Error(`host ${host}: ${parsed.error}`);
-    return parsed.items.map((i) => ({ ...i, host }));
+    const read = await readHost<T>(spec, s, words, async (t) => parseRemoteList(t, schema), fromCopy);
+    if (read.problem) throw new Error(`host ${host}: ${read.problem}`);
+    return read.items.map((i) => ({ ...i, host }));
   }
+  const local = (f: RemoteFilter): SessionFilter => ({ limit: f.limit, ...(f.agent && isAgentId(f.agent) ? { agent: f.agent } : {}), ...(f.folder ? { folder: f.folder } : {}), ...(f.since !== undefined ? { since: f.since } : {}) });
+  const plain = (s: string) => s.replaceAll(HIT_START, '').replaceAll(HIT_END, '');
   return {
-    search: async (host, query, f) => (await ask(host, ['search', '--json', ...filterWords(f, Date.now()), '--', query], remoteHitSchema)) as (SearchHit & { host: string })[],
-    list: async (host, f) => (await ask(host, ['sessions', '--json', ...filterWords(f, Date.now())], remoteRowSchema)) as (SessionRow & { host: string })[],
+    search: async (host, query, f) =>
+      (await ask(host, ['search', '--json', ...filterWords(f, Date.now()), '--', query], remoteHitSchema, (m, meta) =>
+        m.search(query, local(f)).map((hit) => fromMirror({ ...hit, snippet: plain(hit.snippet) }, host, env, meta)),
+      )) as (SearchHit & { host: string })[],
+    list: async (host, f) =>
+      (await ask(host, ['sessions', '--json', ...filterWords(f, Date.now())], remoteRowSchema, (m, meta) => m.list(local(f)).map((row) => fromMirror(row, host, env, meta)))) as (SessionRow & { host: string })[],
     async card(host, ref) {
       const s = setup(host);
       const deps: AcrossDeps = { env, cwd, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };

@@ -4,6 +4,7 @@
  * in parallel, each checked, merged and ranked; every item from a host carries `host`. A host that fails
  * costs one line on stderr; the exit code is what the answers say (results: 0, none: 1), never the host's.
  */
+import { queryTerms, rankingTerms } from '../../memory/fts-query.js';
 import { isAgentId } from '../../transcripts/agent-ids.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import type { SearchHit, SessionCard, SessionMemory, SessionRow } from '../memory/api.js';
@@ -21,6 +22,8 @@ interface Result { out: string; err: string; code: number }
 export interface AcrossOptions {
   json?: boolean; here?: boolean; folder?: string; agent?: string; since?: string; limit?: string;
   host?: string[]; allHosts?: boolean; pull?: boolean; rebuild?: boolean;
+  /** search: only sessions holding every word. */
+  allWords?: boolean;
 }
 export interface AcrossDeps { env: NodeJS.ProcessEnv | Record<string, string | undefined>; cwd: string; now: number; columns: number; color: boolean }
 
@@ -32,6 +35,8 @@ export interface AcrossHooks<D extends AcrossDeps> {
   card(card: SessionCard, deps: D): string;
   renderSnippet(snippet: string, color: boolean): string;
   parseAge(text: string): number | undefined;
+  /** `--limit` checked as this machine checks it (the default when not given), or its message. */
+  parseLimit(text: string | undefined, fallback: number): { value: number } | { error: string };
 }
 
 type Row = Tagged<SessionRow & { cwdShown?: string }>;
@@ -54,16 +59,17 @@ function remoteWords(verb: 'sessions' | 'search' | 'show', args: string[], o: Ac
     else if (o.folder) words.push('--folder', o.folder);
     words.push('--limit', String(limit));
   }
+  if (verb === 'search' && o.allWords) words.push('--all-words');
   if (verb !== 'sessions') words.push('--', args[0] ?? '');
   return words;
 }
 
 /** A row of a host's copy as the host would give it: paths as on the host. */
-function fromMirror<T extends SessionRow>(row: T, host: string, env: AcrossDeps['env'], meta: MirrorMeta): T {
+export function fromMirror<T extends SessionRow>(row: T, host: string, env: AcrossDeps['env'], meta: MirrorMeta): T {
   return { ...row, transcript: hostPath(env, host, meta, row.transcript) };
 }
 
-type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?: string };
+export type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?: string };
 
 async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: SessionMemory, meta: MirrorMeta) => T[]): Promise<HostRead<T>> {
   const meta = readMirrorMeta(setup.ctx.env, host.name);
@@ -77,7 +83,7 @@ async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: S
 }
 
 /** One host's list: asked over ssh, or read from its copy (`mirror`, or when it has no recapwrap and a copy exists). */
-async function readHost<T>(
+export async function readHost<T>(
   host: HostSpec, setup: HostsSetup, words: string[],
   parse: (stdout: string) => Promise<Parsed<T>>,
   fromCopy: (memory: SessionMemory, meta: MirrorMeta) => T[],
@@ -119,10 +125,14 @@ function localRows<T>(r: Result): T[] | Result {
 
 const isResult = (x: unknown): x is Result => typeof x === 'object' && x !== null && !Array.isArray(x) && 'code' in x && 'err' in x;
 
-function resumeFor(findAdapter: typeof import('../../transcripts/registry.js').findAdapter, host: HostSpec, c: { agent: string; id: string; cwd: string; transcript: string; fromCopy?: boolean }): string[] {
+// How a host's session is resumed there (and forked, where the agent's CLI can fork), through ssh.
+function resumeFor(findAdapter: typeof import('../../transcripts/registry.js').findAdapter, host: HostSpec, c: { agent: string; id: string; cwd: string; transcript: string; fromCopy?: boolean }): { resumeCommand: string[]; forkCommand?: string[] } {
   const adapter = isAgentId(c.agent) ? findAdapter(c.agent) : undefined;
-  const agentArgv = [adapter?.command ?? c.agent, ...(adapter?.resumeArgs({ id: c.id, file: c.transcript }) ?? [])];
-  return resumeArgv(host, c.cwd, agentArgv, !c.fromCopy);
+  const session = { id: c.id, file: c.transcript };
+  const command = adapter?.command ?? c.agent;
+  const resumeCommand = resumeArgv(host, c.cwd, [command, ...(adapter?.resumeArgs(session) ?? [])], !c.fromCopy);
+  const fork = adapter?.forkArgs?.(session);
+  return fork ? { resumeCommand, forkCommand: resumeArgv(host, c.cwd, [command, ...fork], !c.fromCopy) } : { resumeCommand };
 }
 
 export async function runAcrossHosts<D extends AcrossDeps>(verb: string, args: string[], options: AcrossOptions, deps: D, hooks: AcrossHooks<D>): Promise<Result> {
@@ -154,8 +164,9 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
   }
   if (verb === 'sessions' || verb === 'search') {
     if (options.here && options.folder) return fail('use --here or --folder DIR, not both');
-    const limit = options.limit === undefined ? (verb === 'search' ? 10 : 20) : Number(options.limit);
-    if (!Number.isInteger(limit) || limit < 1) return fail(`Expected \`--limit\` to be a whole number from 1 up, got \`${sanitizeLine(String(options.limit))}\``);
+    const limited = hooks.parseLimit(options.limit, verb === 'search' ? 10 : 20);
+    if ('error' in limited) return fail(limited.error);
+    const limit = limited.value;
     if (options.agent !== undefined && !isAgentId(options.agent)) return choice.local ? hooks.runLocal(local) : fail(`Expected \`--agent\` to be one of the agent ids, got \`${sanitizeLine(options.agent)}\``);
     if (options.since !== undefined && hooks.parseAge(options.since) === undefined) return choice.local ? hooks.runLocal(local) : fail(`Expected \`--since\` to be an age such as 30m, 12h, 3d or 2w, got \`${sanitizeLine(options.since)}\``);
     const words = remoteWords(verb, args, options, deps.cwd, limit);
@@ -166,7 +177,7 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
       choice.hosts.map((h) =>
         verb === 'sessions'
           ? readHost<Row>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteRowSchema), (m, meta) => m.list(filter).map((row) => fromMirror(row, h.name, deps.env, meta)))
-          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
+          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter, { allWords: options.allWords }).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
       ),
     );
     void schemas();
@@ -186,11 +197,16 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     if (merged.length === 0) return { out: '', err: err + (verb === 'search' ? `recapwrap: no session matches ${JSON.stringify(sanitizeLine(args[0] ?? ''))} on ${machines(choice.local, choice.hosts)}\n` : `recapwrap: no sessions match on ${machines(choice.local, choice.hosts)}\n`), code };
     const shown = merged.map(shownRow);
     const width = Math.min(52, Math.max(12, ...shown.map((r) => sanitizeLine(r.name).length)));
+    // As on this machine alone: no hit of any machine holds every word: said, with the words each holds.
+    const query = args[0] ?? '';
+    const closest = verb === 'search' && !(merged as Hit[]).some((h) => holdsEvery(query, h.matched ?? []));
     const lines = shown.map((r) => {
       const line = hooks.rowLine(r, deps, width);
-      return verb === 'search' ? `${line}\n    ${hooks.renderSnippet((r as Hit).snippet, deps.color && r.host === undefined)}` : line;
+      const held = closest ? `[${((r as Hit).matched ?? []).map(sanitizeLine).join(' ')}] ` : '';
+      return verb === 'search' ? `${line}\n    ${held}${hooks.renderSnippet((r as Hit).snippet, deps.color && r.host === undefined)}` : line;
     });
-    return { out: lines.join('\n') + '\n', err, code };
+    const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
+    return { out: label + lines.join('\n') + '\n', err, code };
   }
   if (verb === 'show') {
     const found = await findCards(args[0] ?? '', setup, deps, hooks, local);
@@ -208,6 +224,11 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
   return fail(`${verb} does not take --host or --all-hosts`);
 }
 
+// Whether a hit's matched words are every word the search ranks by (function words only when the query has nothing else).
+function holdsEvery(query: string, matched: readonly string[]): boolean {
+  return rankingTerms(queryTerms(query)).every((t) => matched.includes(t.word));
+}
+
 function machines(local: boolean, hosts: readonly HostSpec[]): string {
   const names = [...(local ? ['this machine'] : []), ...hosts.map((h) => `host ${h.name}`)];
   return names.join(', ');
@@ -218,7 +239,10 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   const text = hooks.card({ ...c, cwd: c.cwdShown ?? c.cwd }, deps);
   const lines = text.split('\n');
   lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
-  return lines.map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l)).join('\n');
+  return lines
+    .map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l))
+    .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       recapwrap resume ${sanitizeLine(c.id)} --host ${sanitizeLine(c.host as string)} --fork   (${sanitizeLine(commandLine(c.forkCommand))})` : l))
+    .join('\n');
 }
 
 /** The cards REF names on every chosen machine (0, 1 or more), with the hosts' lines. */
@@ -244,7 +268,8 @@ export async function findCards<D extends AcrossDeps>(
         },
       );
       const { findAdapter } = await import('../../transcripts/registry.js');
-      return { ...read, items: read.items.map(({ fromCopy, ...c }: Card & { fromCopy?: boolean }) => ({ ...c, host: h.name, resumeCommand: resumeFor(findAdapter, h, { ...c, fromCopy }) })) };
+      // The commands as run here: through ssh (a copy's card had this machine's; a host's own has none to trust).
+      return { ...read, items: read.items.map(({ fromCopy, forkCommand: _, ...c }: Card & { fromCopy?: boolean }) => ({ ...c, host: h.name, ...resumeFor(findAdapter, h, { ...c, fromCopy }) })) };
     }),
   );
   const localAnswer = choice.local ? await hooks.runLocal(local) : undefined;

@@ -1,10 +1,12 @@
 /**
  * What a host answers is untrusted, like a transcript: its `--json` output is parsed with bounds (bytes,
  * items, characters), every item checked by a zod schema (a bad item is dropped and counted, never
- * passed on), every text sanitized to one line (merge.ts then merges and ranks them). Pure.
+ * passed on), every text sanitized to one line, what a session said masked for secrets before it is cut
+ * (merge.ts then merges and ranks them). Pure.
  */
 import { z } from 'zod';
 import { AGENT_IDS } from '../../transcripts/types.js';
+import { maskSecrets } from '../../memory/secrets.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { MAX_ANSWER_BYTES } from './merge.js';
 
@@ -14,9 +16,13 @@ export const MAX_ITEMS = 1000;
 
 const text = (max: number) => z.string().max(64 * 1024).transform((s) => sanitizeLine(s).slice(0, max));
 const optText = (max: number) => text(max).optional().catch(undefined);
+// What a session said (headline, snippet, summaries, done/next): its secrets masked before it is cut, as a
+// transcript's are (a host's older recapwrap may have stored one); ids, names and paths stay as given.
+const prose = (max: number) => z.string().max(64 * 1024).transform((s) => maskSecrets(sanitizeLine(s)).slice(0, max));
+const optProse = (max: number) => prose(max).optional().catch(undefined);
 const time = z.string().max(64).refine((s) => Number.isFinite(Date.parse(s)));
 const count = z.number().int().min(0).max(1e9).catch(0);
-const list = (max: number, items: number) => z.array(z.unknown()).max(100_000).transform((a) => a.slice(0, items).filter((x): x is string => typeof x === 'string').map((s) => sanitizeLine(s).slice(0, max))).catch([]);
+const list = (max: number, items: number) => z.array(z.unknown()).max(100_000).transform((a) => a.slice(0, items).filter((x): x is string => typeof x === 'string').map((s) => maskSecrets(sanitizeLine(s)).slice(0, max))).catch([]);
 
 export const remoteRowSchema = z.object({
   id: z.string().min(1).max(200).transform(sanitizeLine).refine((s) => s.length > 0),
@@ -25,8 +31,8 @@ export const remoteRowSchema = z.object({
   cwdShown: optText(4096),
   project: text(200).catch(''),
   name: text(120).refine((s) => s.length > 0),
-  title: optText(500),
-  headline: text(500).catch(''),
+  title: optProse(500),
+  headline: prose(500).catch(''),
   createdAt: time,
   updatedAt: time,
   transcript: text(4096).catch(''),
@@ -38,11 +44,16 @@ export const remoteRowSchema = z.object({
   tags: list(60, 50),
   generator: z.object({ type: text(40), model: optText(200) }).catch({ type: 'heuristic' }),
   userNamed: z.boolean().catch(false),
+  // Your own recap there (`note`) and the session it was forked from (an older recapwrap sends none).
+  note: optProse(2000),
+  noteAt: time.optional().catch(undefined),
+  parent: optText(4096),
+  parentName: optText(120),
 });
 export type RemoteRow = z.infer<typeof remoteRowSchema>;
 
 export const remoteHitSchema = remoteRowSchema.extend({
-  snippet: text(2000).catch(''),
+  snippet: prose(2000).catch(''),
   score: z.number().finite().catch(0),
   // The query words the hit holds (an older recapwrap sends none).
   matched: list(200, 32),
@@ -53,14 +64,21 @@ export const remoteCardSchema = remoteRowSchema.extend({
   done: list(500, 50),
   next: list(500, 20),
   artifacts: z
-    .array(z.object({ kind: text(20), label: text(500), locator: text(4096) }).catch({ kind: '', label: '', locator: '' }))
+    .array(z.object({ kind: text(20), label: prose(500), locator: prose(4096) }).catch({ kind: '', label: '', locator: '' }))
     .max(100_000)
     .transform((a) => a.filter((x) => x.kind !== '').slice(0, 200))
     .catch([]),
-  line: text(1000).catch(''),
+  line: prose(1000).catch(''),
   language: text(20).catch('en'),
-  description: optText(2000),
-  summary: optText(8000),
+  description: optProse(2000),
+  summary: optProse(8000),
+  children: z
+    .array(z.object({ id: text(200), name: text(120), agent: text(40) }).catch({ id: '', name: '', agent: '' }))
+    .max(100_000)
+    .transform((a) => a.filter((x) => x.id !== '').slice(0, 50))
+    .optional()
+    .catch(undefined),
+  latest: z.object({ headline: prose(500), line: prose(1000), generator: z.object({ type: text(40), model: optText(200) }).catch({ type: 'heuristic' }) }).optional().catch(undefined),
 });
 export type RemoteCard = z.infer<typeof remoteCardSchema>;
 
@@ -78,7 +96,7 @@ export const remoteLiveSchema = z.object({
   state: z.enum(ACTIVITY).catch('idle'),
   stateSince: time.catch(''),
   lastFocusAt: time.nullable().catch(null),
-  lastRecap: z.object({ line: text(1000), stamp: text(200).catch(''), createdAt: text(64).catch('') }).nullable().catch(null),
+  lastRecap: z.object({ line: prose(1000), stamp: text(200).catch(''), createdAt: text(64).catch('') }).nullable().catch(null),
   attention: z.object({ event: z.enum(['waiting', 'done', 'error']), since: time }).nullable().optional().catch(null),
   socketPath: z.unknown().transform(() => null),
   startedAt: time.catch(''),

@@ -31,7 +31,7 @@ export function windowName(name: string): string {
 }
 
 export async function resumeAcrossHosts(
-  ref: string, flags: AcrossOptions,
+  ref: string, flags: AcrossOptions & { fork?: boolean; next?: boolean; cwd?: string },
   input: { env: Env; cwd: string; now: number; runLocal: () => Promise<{ out: string; err: string; code: number }> },
 ): Promise<RemoteResume> {
   const setup = setUpHosts(input.env, input.cwd, flags);
@@ -48,7 +48,13 @@ export async function resumeAcrossHosts(
   }
   const card = cards[0] as (typeof cards)[number];
   if (card.host === undefined) return { kind: 'local', err: warn + err };
-  const argv = card.resumeCommand;
+  // The draft to type (--next) and another folder (--cwd) need the wrapper and folders of this machine.
+  for (const [flag, given] of [['--next', flags.next], ['--cwd', flags.cwd !== undefined]] as const) {
+    if (given) return { kind: 'done', code: 2, err: warn + err + `recapwrap: ${flag} works for sessions of this machine; ${sanitizeLine(card.name)} is on host ${card.host}: resume it without ${flag}\n` };
+  }
+  // --fork: a new session branched from it there, through the agent's own fork (as on this machine).
+  if (flags.fork && !card.forkCommand) return { kind: 'done', code: 1, err: warn + err + `recapwrap: ${card.agent} cannot fork a session (its CLI has no fork); resume ${sanitizeLine(card.name)} without --fork\n` };
+  const argv = flags.fork ? (card.forkCommand as string[]) : card.resumeCommand;
   const line = commandLine(argv);
   const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${sanitizeLine(line)}\n`;
   if (input.env.TMUX) {

@@ -66,7 +66,9 @@ export function readJsonEntry(file: string, name: string = MCP_ENTRY_NAME): Entr
     // Gemini and Qwen accept comments in settings.json: strip whole-line // comments before parsing.
     json = JSON.parse(text.replace(/^\s*\/\/.*$/gm, ''));
   } catch (error) {
-    return { kind: 'unreadable', error: `${file} is not valid JSON (${(error as Error).message.split('\n')[0]})` };
+    // Without the excerpt of the file the parser quotes (`…"KEY": ghp_abc"…`): another entry's secret can stand there.
+    const why = ((error as Error).message.split('\n')[0] ?? '').replace(/,? *(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/, '');
+    return { kind: 'unreadable', error: `${file} is not valid JSON (${why})` };
   }
   const entry = (json as { mcpServers?: Record<string, { command?: unknown; args?: unknown }> } | null)?.mcpServers?.[name];
   if (!entry || typeof entry !== 'object') return { kind: 'absent' };

@@ -63,6 +63,11 @@ describe('reading the agents\' config files', () => {
     expect(readJsonEntry(join(home, 'none.json'))).toEqual({ kind: 'absent' });
     writeFileSync(file, '{ "mcpServers": ');
     expect(readJsonEntry(file)).toMatchObject({ kind: 'unreadable', error: expect.stringContaining('is not valid JSON') });
+    // The parser's message quotes the text near the fault: another server's secret there is not printed.
+    writeFileSync(file, `{ "mcpServers": { "gh": { "env": { "GITHUB_TOKEN": ${'ghp_' + 'Zq7Xw2Vb9Nc4Mk8Lj3Hg6Fd1Sa5Pt0Ry7Eu42'} } } } }`);
+    const bad = readJsonEntry(file);
+    expect(bad).toMatchObject({ kind: 'unreadable', error: expect.stringContaining('is not valid JSON') });
+    expect(JSON.stringify(bad)).not.toContain('ghp_');
   });
 
   it('finds [mcp_servers.recapwrap] in config.toml, not a neighbour', () => {

@@ -242,12 +242,13 @@ function parentSummary(card: SessionCard): Record<string, unknown> {
 }
 
 export async function getSession(args: { session: string; host?: string }, ctx: ToolContext): Promise<unknown> {
+  const { ref, depth } = splitParentDepth(args.session);
   if (args.host) {
-    const card = await onHost(ctx, (h) => h.card(args.host as string, args.session));
-    return { ...card, folder: card.cwd };
+    // A host answers with the card alone: `~N` is taken off the reference, and the answer says why no parents.
+    const card = await onHost(ctx, (h) => h.card(args.host as string, depth > 0 ? ref : args.session));
+    return { ...card, folder: card.cwd, ...(depth > 0 ? { parents: [], parentsNote: `The sessions it was forked from are read on this machine only; this session is on host ${args.host}.` } : {}) };
   }
   const memory = await ctx.memory();
-  const { ref, depth } = splitParentDepth(args.session);
   const row = resolveSession(memory, depth > 0 ? ref : args.session, ctx.cwd);
   const card = memory.card(row.id);
   if (!card) throw new ToolError(`Session ${row.id} was just removed from the index (forgotten?)`);

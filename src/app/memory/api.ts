@@ -75,6 +75,8 @@ export interface SessionMemory {
    * first, then the closest (most words); `allWords`: only those holding every word.
    */
   search(query: string, filter?: SessionFilter, opts?: { allWords?: boolean }): SearchHit[];
+  /** The same search with whether the first hit holds every word (`search` labels closest matches), or why a query is refused (no word). */
+  searchRanked(query: string, filter?: SessionFilter, opts?: { allWords?: boolean }): { hits: SearchHit[]; complete: boolean } | { error: string };
   /** id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere. */
   resolve(ref: string, opts?: { cwd?: string; exact?: boolean }): RefResult;
   card(id: string): SessionCard | undefined;
@@ -179,8 +181,13 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
     },
     list: (filter = {}) => store.list(filter).map((s) => withParent(toRow(s), s, store)),
     search(query, filter = {}, opts = {}) {
+      const result = memory.searchRanked(query, filter, opts);
+      return 'error' in result ? [] : result.hits;
+    },
+    searchRanked(query, filter = {}, opts = {}) {
       const result = store.search(query, filter, opts);
-      return 'error' in result ? [] : result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score, matched: h.matched }));
+      if ('error' in result) return result;
+      return { complete: result.complete, hits: result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score, matched: h.matched })) };
     },
     resolve(ref, opts) {
       const r = store.resolve(ref, opts);

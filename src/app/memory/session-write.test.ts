@@ -73,6 +73,17 @@ describe('sessionWrite masks before it cuts', () => {
     expect(kept).not.toContain(TOKEN.slice(4, 16));
   });
 
+  it('keeps a URL whose password was masked whole in the URLs line (its host stays searchable)', () => {
+    write(session([
+      { kind: 'user', text: 'clone https://me:hunter2pass@git.walrus-internal.example/o/r.git and build it', sourceId: 'u1', ts: 1 },
+      { kind: 'assistant', text: 'Built.', sourceId: 'a1', ts: 2 },
+      { kind: 'turn-end', sourceId: 't1', ts: 3 },
+    ]));
+    const urls = store.condensedText('sess-1').split('\n').find((l) => l.startsWith('urls: '));
+    expect(urls).toBe('urls: https://me:[secret]@git.walrus-internal.example/o/r.git');
+    expect(storedText('sess-1')).not.toContain('hunter2pass');
+  });
+
   it('masks every text an event carries and the session title, and leaves the rest as it was', () => {
     const raw = session(
       [

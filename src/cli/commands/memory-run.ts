@@ -14,7 +14,7 @@ import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
-import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
+import type { SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
 import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
@@ -210,7 +210,8 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
   if (options.allHosts || options.host?.length || options.pull) {
     const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');
     const runLocal = (o: MemoryCliOptions) => runMemoryCommand(verb, args, { ...o, host: undefined, allHosts: false, pull: false }, deps);
-    return runAcrossHosts(verb, args, options, deps, { runLocal, rowLine, card, renderSnippet, parseAge });
+    const r = await runAcrossHosts(verb, args, options, deps, { runLocal, rowLine, card, renderSnippet, parseAge, parseLimit: (text, fallback) => parseCount('--limit', text, fallback) });
+    return options.json ? jsonOnFailure(r) : r;
   }
   const r = await runOpened(verb, args, options, deps);
   return options.json ? jsonOnFailure(r) : r;
@@ -280,10 +281,9 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       return { out: rows.map((r) => rowLine(r, deps, width)).join('\n') + '\n', err: cut, code: 0 };
     }
     const query = args[0] ?? '';
-    const result = memory.store.search(query, filter, { allWords: options.allWords });
+    const result = memory.searchRanked(query, filter, { allWords: options.allWords });
     if ('error' in result) return fail(result.error);
-    const { toRow } = await import('../../app/memory/api.js');
-    const hits: SearchHit[] = result.hits.map((h) => ({ ...toRow(h), snippet: h.snippet, score: h.score, matched: h.matched }));
+    const { hits } = result;
     if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
     if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
     const width = nameColumn(hits);

@@ -1,0 +1,183 @@
+// Where the hosts branch (#35) met the others: `resume REF --host NAME --fork` (#36) resumes a session of a
+// host as a new branch there, with the agent's own fork, never the session itself; `search --all-words`
+// (#32) holds on a host too. Host gpu is a pulled copy (mirror mode: no ssh needed to read it), host dev is
+// asked over ssh; `ssh` on PATH is a stand-in that records the argv it was given (and answers nothing).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../config/load.js';
+import { mirrorDir, openMirror } from './mirror.js';
+import { resumeAcrossHosts } from './resume-across.js';
+
+const root = mkdtempSync(join(tmpdir(), 'rw-host-fork-'));
+const bin = join(root, 'bin');
+const argvFile = join(root, 'ssh-argv');
+const env: Record<string, string> = {
+  HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'cfg'), RECAPWRAP_STATE_DIR: join(root, 'state'),
+  PATH: `${bin}:${process.env.PATH ?? ''}`,
+};
+const REMOTE_HOME = '/home/me';
+const ID = '0d3c2b1a-2222-4333-8444-555555555555';
+const remoteFile = `${REMOTE_HOME}/.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${ID}.jsonl`;
+
+beforeAll(async () => {
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(join(root, 'home'), { recursive: true });
+  mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
+  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+  chmodSync(join(bin, 'ssh'), 0o755);
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }] }));
+  // The copy a pull made: the host's pi session under <state>/hosts/gpu/home, and where the host's home is.
+  const copy = mirrorDir(env, 'gpu');
+  const dir = join(copy, 'home', '.pi', 'agent', 'sessions', '--home-me-proj--');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const t = '2026-11-20T10:00:00.000Z';
+  writeFileSync(join(dir, `2026-11-20T10-00-00-000Z_${ID}.jsonl`), [
+    { type: 'session', version: 3, id: ID, timestamp: t, cwd: `${REMOTE_HOME}/proj` },
+    { type: 'message', id: 'u1', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: 'tune the walrus exporter' }], timestamp: Date.parse(t) } },
+    { type: 'message', id: 'a1', parentId: 'u1', timestamp: t, message: { role: 'assistant', content: [{ type: 'text', text: 'Tuned.' }], timestamp: Date.parse(t) } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(join(copy, 'meta.json'), JSON.stringify({ remoteHome: REMOTE_HOME, pulledAt: t }) + '\n');
+  const memory = await openMirror('gpu', env, resolveConfig({ env, cwd: env.HOME as string }).options);
+  if ('error' in memory) throw new Error(memory.error);
+  await memory.refresh();
+  memory.close();
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const resume = (flags: { fork?: boolean; next?: boolean; cwd?: string }) => resumeAcrossHosts(ID, { host: ['gpu'], ...flags }, { env, cwd: env.HOME as string, now: Date.now(), runLocal: async () => ({ out: '', err: '', code: 1 }) });
+
+describe('resume of a session on a host', () => {
+  it('resumes the session itself without --fork', async () => {
+    expect(await resume({})).toMatchObject({ kind: 'done', code: 0 });
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --session ${remoteFile}`);
+  });
+
+  it('with --fork, branches it there with the agent\'s own fork', async () => {
+    const r = await resume({ fork: true });
+    expect(r).toMatchObject({ kind: 'done', code: 0 });
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
+  });
+
+  it('says --next and --cwd are for this machine\'s sessions rather than drop them', async () => {
+    writeFileSync(argvFile, '');
+    const r = await resume({ next: true });
+    expect(r).toMatchObject({ kind: 'done', code: 2, err: expect.stringMatching(/--next .*this machine/) });
+    expect(await resume({ cwd: '/elsewhere' })).toMatchObject({ kind: 'done', code: 2, err: expect.stringMatching(/--cwd .*this machine/) });
+    expect(readFileSync(argvFile, 'utf8')).toBe('');
+  });
+
+  it('show --host gives the fork through ssh too, never the copy\'s own path', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false };
+    const card = JSON.parse((await runMemoryCommand('show', [ID], { host: ['gpu'], json: true }, deps)).out) as { forkCommand?: string[] };
+    expect(card.forkCommand?.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
+    const text = (await runMemoryCommand('show', [ID], { host: ['gpu'] }, deps)).out;
+    expect(text).toMatch(new RegExp(`^fork: +recapwrap resume ${ID} --host gpu --fork `, 'm'));
+  });
+});
+
+describe('search --all-words on a host', () => {
+  const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false });
+  it("keeps only the copy's sessions holding every word", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const hits = (words: string, allWords: boolean) => runMemoryCommand('search', [words], { host: ['gpu'], json: true, allWords }, deps());
+    expect(JSON.parse((await hits('walrus zeppelin', false)).out)).toHaveLength(1);
+    const strict = await hits('walrus zeppelin', true);
+    expect(strict.code).toBe(1);
+    expect(JSON.parse(strict.out)).toEqual([]);
+  });
+
+  it('checks --limit as this machine does (a clear message, exit 2), before any host is asked', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    writeFileSync(argvFile, '');
+    for (const limit of ['99999999999999999999', '2000000', '1e3']) {
+      const r = await runMemoryCommand('search', ['walrus'], { host: ['dev'], json: true, limit }, deps());
+      expect(r.code, limit).toBe(2);
+      expect(r.err, limit).toContain('Expected `--limit` to be a whole number from 1 to 1,000,000');
+      expect(JSON.parse(r.out), limit).toMatchObject({ code: 2 });
+    }
+    expect(readFileSync(argvFile, 'utf8')).toBe('');
+  });
+
+  it("asks a host's recapwrap with --all-words", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    writeFileSync(argvFile, '');
+    await runMemoryCommand('search', ['walrus zeppelin'], { host: ['dev'], json: true, allWords: true }, deps());
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/ search --json .*--all-words/);
+  });
+});
+
+describe('MCP get_session on a host', () => {
+  it('takes REF~N as the session (its parents are not read there, and it says so)', async () => {
+    const { getSession } = await import('../mcp/tools.js');
+    const { createMcpHosts } = await import('./mcp-hosts.js');
+    const ctx = {
+      memory: () => Promise.reject(new Error('this machine is not asked')), cwd: env.HOME as string, now: () => Date.now(),
+      answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
+    };
+    const card = (await getSession({ session: `${ID}~1`, host: 'gpu' }, ctx)) as { id: string; host: string; parentsNote?: string };
+    expect(card).toMatchObject({ id: ID, host: 'gpu', parentsNote: expect.stringContaining('host gpu') });
+  });
+});
+
+describe('search on a host, as plain text', () => {
+  it('says when no session holds every word, and which words each holds', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false };
+    const partial = await runMemoryCommand('search', ['walrus zeppelin'], { host: ['gpu'] }, deps);
+    expect(partial.out).toMatch(/^no session holds every word of "walrus zeppelin"; closest matches/);
+    expect(partial.out).toContain('[walrus] ');
+    const whole = await runMemoryCommand('search', ['walrus exporter'], { host: ['gpu'] }, deps);
+    expect(whole.out).not.toContain('closest');
+    expect(whole.out).toMatch(/^gpu:/);
+  });
+});
+
+describe('MCP search_sessions and list_sessions on a host read as the CLI does', () => {
+  it("read a pulled copy's sessions (mirror mode), paths as on the host", async () => {
+    const { searchSessions, listSessions } = await import('../mcp/tools.js');
+    const { createMcpHosts } = await import('./mcp-hosts.js');
+    const ctx = {
+      memory: () => Promise.reject(new Error('this machine is not asked')), cwd: env.HOME as string, now: () => Date.now(),
+      answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
+    };
+    const found = (await searchSessions({ query: 'walrus', host: 'gpu' }, ctx)) as { sessions: Array<{ id: string; host: string; snippet: string }> };
+    expect(found.sessions.map((s) => [s.id, s.host])).toEqual([[ID, 'gpu']]);
+    expect(found.sessions[0]?.snippet).toContain('walrus');
+    const listed = (await listSessions({ host: 'gpu' }, ctx)) as { sessions: Array<{ id: string; host: string }> };
+    expect(listed.sessions.map((s) => [s.id, s.host])).toEqual([[ID, 'gpu']]);
+  });
+});
+
+describe('what a host answers', () => {
+  it('has its secrets masked before any cut, like a transcript (an older recapwrap there may have kept one)', async () => {
+    const { parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema } = await import('./remote-schema.js');
+    const token = 'ghp_' + 'Zq7Xw2Vb9Nc4Mk8Lj3Hg6Fd1Sa5Pt0Ry7Eu42';
+    const item = {
+      id: 'abc-123', agent: 'claude', cwd: '/home/me/proj', project: 'proj', name: 'proj-push', createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+      transcript: '/home/me/.claude/projects/x/abc-123.jsonl', headline: 'h'.repeat(490) + ' ' + token, title: `push with ${token}`,
+      snippet: 'x'.repeat(1990) + ' ' + token, score: 0, matched: ['push'],
+    };
+    const hits = parseRemoteList(JSON.stringify([item]), remoteHitSchema);
+    const card = parseRemoteObject(JSON.stringify({ ...item, summary: `pushed with ${token}`, done: [`pushed with ${token}`], line: 'r'.repeat(995) + ' ' + token }), remoteCardSchema);
+    const kept = JSON.stringify([hits, card]);
+    expect(kept).toContain('/home/me/.claude/projects/x/abc-123.jsonl');
+    for (let n = 6; n <= token.length; n++) expect(kept, `the token's first ${n} characters`).not.toContain(token.slice(0, n));
+  });
+});
+
+describe("a host's card", () => {
+  it('keeps your note, the parent it was forked from and its forks, as this machine shows them', async () => {
+    const { parseRemoteObject, remoteCardSchema } = await import('./remote-schema.js');
+    const card = {
+      id: 'abc-123', agent: 'pi', cwd: '/home/me/proj', project: 'proj', name: 'proj-push', createdAt: '2026-11-20T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z',
+      transcript: '/home/me/.pi/agent/sessions/x/abc-123.jsonl', headline: 'my own recap', generator: { type: 'user_edited' },
+      note: 'my own recap\nnext: the tests', noteAt: '2026-11-22T10:00:00.000Z', parent: 'par-1', parentName: 'proj-start',
+      children: [{ id: 'kid-1', name: 'proj-try', agent: 'pi' }], latest: { headline: 'push: done', line: 'recap: pushed', generator: { type: 'heuristic' } },
+    };
+    const parsed = parseRemoteObject(JSON.stringify(card), remoteCardSchema);
+    expect(parsed).toMatchObject({ ok: true, item: { note: card.note.replace('\n', ' '), noteAt: card.noteAt, parent: 'par-1', parentName: 'proj-start', children: card.children, latest: card.latest } });
+  });
+});

@@ -44,7 +44,7 @@ export function checkMemory(env: Env, cwd: string, now = Date.now()): CheckResul
     results.push({ name: 'session memory', status: 'skip', detail: `off (${memoryOffBy(env, cwd)}): sessions, search, show, the picker and MCP have nothing to read` });
     return results;
   }
-  const folders = options.memoryFolders ? `only ${options.memoryFolders.split(':').filter(Boolean).join(', ')}` : 'every folder';
+  const folders = options.memoryFolders ? `only ${options.memoryFolders.split(/[:,]/).map((f) => f.trim()).filter(Boolean).join(', ')}` : 'every folder';
   results.push({ name: 'session memory', status: 'ok', detail: `on, ${folders}` });
   const file = indexFile(env);
   const shown = shortenDir(file, home, 1000);

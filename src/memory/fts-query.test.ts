@@ -1,23 +1,26 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { bigrams, indexText, queryTerms, queryWords, rankingTerms, splitCase, toFtsQuery } from './fts-query.js';
+import { bigrams, indexText, queryTerms, queryWords, rankingTerms, splitCase } from './fts-query.js';
 
-describe('toFtsQuery', () => {
-  it('quotes every word as a prefix, all required', () => {
-    expect(toFtsQuery('login bug')).toBe('"login"* "bug"*');
+// Each term's MATCH expression, as Store.search sends them one by one.
+const matches = (query: string) => queryTerms(query).map((t) => t.match).join(' ');
+
+describe('query terms as FTS5 expressions', () => {
+  it('quotes every word as a prefix', () => {
+    expect(matches('login bug')).toBe('"login"* "bug"*');
   });
   it('turns FTS syntax into plain words', () => {
-    expect(toFtsQuery('"foo')).toBe('"foo"*');
-    expect(toFtsQuery('(bar')).toBe('"bar"*');
-    expect(toFtsQuery('-x')).toBe('"x"*');
-    expect(toFtsQuery('a*')).toBe('"a"*');
-    expect(toFtsQuery('AND')).toBe('"AND"*');
-    expect(toFtsQuery('NEAR(a b)')).toBe('"NEAR a"* "b"*');
-    expect(toFtsQuery('x" OR "y')).toBe('"x"* "OR"* "y"*');
+    expect(matches('"foo')).toBe('"foo"*');
+    expect(matches('(bar')).toBe('"bar"*');
+    expect(matches('-x')).toBe('"x"*');
+    expect(matches('a*')).toBe('"a"*');
+    expect(matches('AND')).toBe('"AND"*');
+    expect(matches('NEAR(a b)')).toBe('"NEAR a"* "b"*');
+    expect(matches('x" OR "y')).toBe('"x"* "OR"* "y"*');
   });
   it('has nothing to search for in punctuation or an empty query', () => {
-    expect(toFtsQuery('')).toBeUndefined();
-    expect(toFtsQuery('  * - ( ) " ')).toBeUndefined();
+    expect(matches('')).toBe('');
+    expect(matches('  * - ( ) " ')).toBe('');
   });
   it('keeps words of any script', () => {
     expect(queryWords('中文 café')).toEqual(['中文', 'café']);

@@ -118,9 +118,3 @@ export function rankingTerms(terms: readonly QueryTerm[]): QueryTerm[] {
 export function queryWords(query: string): string[] {
   return (query.normalize('NFKC').match(PIECE) ?? []).slice(0, MAX_TERMS);
 }
-
-/** The FTS5 MATCH expression holding every term of a user's query; undefined when it holds no word. */
-export function toFtsQuery(query: string): string | undefined {
-  const terms = queryTerms(query);
-  return terms.length ? terms.map((t) => t.match).join(' ') : undefined;
-}

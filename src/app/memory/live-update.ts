@@ -65,6 +65,8 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       } catch {
         return;
       }
+      // A session the user forgot is never read again (upsert would drop it anyway, after a whole parse).
+      if (memory.store.isForgotten(file)) return;
       const prev = memory.store.byTranscript(file);
       const fromMark = prev !== undefined && prev.transcriptExists && prev.mark.size >= TAIL_READ_MIN_BYTES && before.size >= prev.mark.size;
       // From the mark (a big row), else from the start: the mark is then the end of the last complete line read.

@@ -1,5 +1,5 @@
 /**
- * The session-memory commands: `index`, `sessions`, `search`, `show`, `name`, `forget`. Thin: options
+ * The session-memory commands: `index`, `sessions`, `search`, `show`, `name`, `note`, `forget`. Thin: options
  * in, the work in memory-run.ts (loaded when one of them runs, never on the wrapper's start-up path).
  */
 import type { Command } from 'commander';

@@ -48,8 +48,10 @@ export function splitCase(text: string): string {
   return text.replace(CASE_JOIN, ' ');
 }
 
-// A word with a case change inside (`registerProvider`, `HTTPServer`), whole.
-const CASE_WORD = /[\p{L}\p{N}]*(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll})[\p{L}\p{N}]*/gu;
+// A word with a case change inside (`registerProvider`, `HTTPServer`), whole. Tried only where a word
+// begins (the lookbehind): from each letter inside a word it scanned the rest of the word again, ~2.5x
+// the time over a session's text; the matches are the same.
+const CASE_WORD = /(?<![\p{L}\p{N}])[\p{L}\p{N}]*(?:\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll})[\p{L}\p{N}]*/gu;
 
 /**
  * The text as the index gets it: a word joined by case changes followed by its parts (found as typed,

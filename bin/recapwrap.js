@@ -2,7 +2,8 @@
 // Thin launcher. The CLI is built to dist/ by `npm run build` (run by `npm install` via prepare).
 // CommonJS on purpose (bin/package.json), like the bundle it loads, so no run needs the ES module
 // loader: `recapwrap <command> …` without options and `recapwrap status` take their own entries
-// (dist/cli/fast-wrap.cjs, dist/cli/status.cjs); the rest loads the full CLI's (dist/cli/main.cjs).
+// (dist/cli/fast-wrap.cjs, dist/cli/status.cjs), so do `index`, `sessions` and `search` in their plain
+// forms (src/cli/fast-memory.ts); the rest loads the full CLI's (dist/cli/main.cjs).
 'use strict';
 
 const argv = process.argv.slice(2);
@@ -20,7 +21,8 @@ async function main() {
     if (error.code === 'EIO') return;
     throw error;
   });
-  const code = await require('../dist/cli/fast-wrap.cjs').runFastWrap(argv);
+  const fast = require('../dist/cli/fast-wrap.cjs');
+  const code = (await fast.runFastWrap(argv)) ?? (await fast.runFastMemory(argv));
   if (code !== undefined) return code;
   return require('../dist/cli/main.cjs').main(argv);
 }

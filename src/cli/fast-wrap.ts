@@ -102,3 +102,6 @@ export async function runFastWrap(argv: readonly string[]): Promise<number | und
   // Env and config files are resolved inside runWrap.
   return runWrap({ ...wrap, suggest: suggestSubcommand });
 }
+
+// `recapwrap index|sessions|search` in their plain forms: straight to the memory commands (fast-memory.ts).
+export { runFastMemory } from './fast-memory.js';

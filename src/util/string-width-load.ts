@@ -13,6 +13,9 @@ type StringWidth = typeof import('string-width').default;
 
 let stringWidth: StringWidth | undefined;
 
+/** Whether string-width was loaded in this process (tests: text measured without it). */
+export const stringWidthLoaded = (): boolean => stringWidth !== undefined;
+
 export function loadStringWidth(): StringWidth {
   if (stringWidth) return stringWidth;
   stringWidth = loadBuilt() ?? (createRequire(import.meta.url)('string-width') as { default: StringWidth }).default;

@@ -14,7 +14,7 @@ import type { FileMark, Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
 import { listAdapters } from '../../transcripts/registry.js';
-import type { AgentId, SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
+import type { AgentId, Session, SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { folderSweep } from './dir-cache.js';
 
@@ -154,16 +154,34 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
     pending.length = 0;
     flushedAt = Date.now();
   };
-  for (const f of todo) {
+  // A big grown file is read from its mark (appendTail), the rest whole.
+  const fromMark = (f: SessionFileInfo) => {
+    const mark = marks.get(f.file);
+    return !opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size;
+  };
+  // The next file read whole is opened and read while this one is made into its row: its reads wait on
+  // the disk's threads, not on this work (~1/10 of a first index waited on them).
+  let ahead: { file: string; loading: Promise<Session> } | undefined;
+  const readAhead = (f: SessionFileInfo | undefined) => {
+    if (!f || fromMark(f)) return;
+    const loading = loadSessionFile(f.file, { agent: f.agent });
+    loading.catch(() => undefined); // its failure is met when it is awaited
+    ahead = { file: f.file, loading };
+  };
+  for (let i = 0; i < todo.length; i++) {
+    const f = todo[i] as SessionFileInfo;
     stats.read++;
     const mark = marks.get(f.file);
     try {
-      if (!opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size && (await appendTail(store, f, mark.size, engineFor(f.agent), lib))) {
+      if (fromMark(f) && (await appendTail(store, f, mark?.size ?? 0, engineFor(f.agent), lib))) {
         stats.indexed++;
         opts.onProgress?.(stats.read, todo.length);
         continue;
       }
-      const session = await loadSessionFile(f.file, { agent: f.agent });
+      const loading = ahead?.file === f.file ? ahead.loading : loadSessionFile(f.file, { agent: f.agent });
+      ahead = undefined;
+      readAhead(todo[i + 1]);
+      const session = await loading;
       if (!session.cwd) {
         const cwd = await findAdapter(f.agent)?.folderOfFile?.(f.file, ctx).catch(() => undefined);
         if (cwd) session.cwd = cwd;

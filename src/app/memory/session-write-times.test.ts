@@ -25,4 +25,12 @@ describe('sessionWrite times', () => {
     expect(w.createdAt).toBeUndefined();
     expect(w.updatedAt).toBe(T);
   });
+
+  it('a session of 300,000 stamped events (a 100 MB transcript): no stack overflow', () => {
+    const events = Array.from({ length: 300_000 }, (_, i) => ({ kind: 'assistant', text: 'ok', ts: T + i }));
+    const session = { agent: 'pi', id: 's3', file: '/t/s3.jsonl', cwd: '/nowhere/proj', stamp: 'e', startedAt: T + 5, events } as unknown as Session;
+    const w = sessionWrite(session, cards, { size: 10, mtimeMs: T });
+    expect(w.createdAt).toBe(T);
+    expect(w.updatedAt).toBe(T + 299_999);
+  });
 });

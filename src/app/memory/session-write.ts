@@ -89,7 +89,19 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
   const { files, commands } = touched(events);
   const cwd = session.cwd ?? '';
   // Started = the earliest stamp, updated = the latest: a header's stamp can be later than its messages'.
-  const ts = [session.startedAt, session.updatedAt, ...session.events.map((e) => e.ts)].filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+  // In one loop: a big session has hundreds of thousands of stamps, too many for Math.min(...ts) (the
+  // call's arguments overflow the stack: the first write of a 100 MB session threw).
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  const stamp = (t: number | undefined) => {
+    if (typeof t !== 'number' || !Number.isFinite(t)) return;
+    if (t < first) first = t;
+    if (t > last) last = t;
+  };
+  stamp(session.startedAt);
+  stamp(session.updatedAt);
+  for (const e of session.events) stamp(e.ts);
+  const stamped = first !== Number.POSITIVE_INFINITY;
   // The agent's own recap, when no turn followed it, is the card's line (#34).
   const own = freshOwnRecap(session.events);
   const write: SessionWrite = {
@@ -100,8 +112,8 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
     project: projectOf(cwd),
     headline: recap.headline,
     line: own ? ownRecapLine(own.text) : recap.line,
-    createdAt: ts.length ? Math.min(...ts) : undefined,
-    updatedAt: ts.length ? Math.max(...ts) : file.mtimeMs,
+    createdAt: stamped ? first : undefined,
+    updatedAt: stamped ? last : file.mtimeMs,
     counts: countsOf(events),
     status: recap.status,
     language: recap.language,

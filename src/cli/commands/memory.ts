@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
+import { processMemoryDeps } from './memory-deps.js';
 import type { MemoryCliOptions, MemoryVerb } from './memory-run.js';
 
 function filters(cmd: Command): Command {
@@ -19,38 +20,12 @@ function filters(cmd: Command): Command {
     .option('--all-hosts', 'this machine and every host of the config file (over ssh; each item from a host carries `host`)', false);
 }
 
-// A yes/no question on the terminal (stderr, so stdout stays the result): yes only for y or yes; Ctrl-D or
-// Ctrl-C is a no.
-async function confirmOnTerminal(question: string): Promise<boolean> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  const closed = new Promise<string>((resolveClosed) => rl.once('close', () => resolveClosed('')));
-  rl.once('SIGINT', () => rl.close());
-  try {
-    const answer = await Promise.race([rl.question(question), closed]);
-    return /^\s*y(es)?\s*$/i.test(answer);
-  } catch {
-    return false;
-  } finally {
-    rl.close();
-  }
-}
-
 // --host NAME, repeatable (#35).
 const collectHosts = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 async function run(cmd: Command, verb: MemoryVerb, args: string[], options: MemoryCliOptions): Promise<void> {
   const { runMemoryCommand } = await import('./memory-run.js');
-  const { out, err, code } = await runMemoryCommand(verb, args, options, {
-    env: process.env,
-    cwd: process.cwd(),
-    now: Date.now(),
-    columns: process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY,
-    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-    progress: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
-    log: (text) => process.stderr.write(text),
-    confirm: process.stdin.isTTY && process.stderr.isTTY ? confirmOnTerminal : undefined,
-  });
+  const { out, err, code } = await runMemoryCommand(verb, args, options, processMemoryDeps());
   process.stdout.write(out);
   process.stderr.write(err);
   setExitCode(cmd, code);

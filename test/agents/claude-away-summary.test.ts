@@ -114,10 +114,10 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     // Back: Claude shows its own (its "※ recap:" row); recapwrap draws nothing: no show action at all.
     tmux.run(['select-pane', '-t', pane]);
     await wait(() => /"msg":"focus in","forwarded":true/.test(read(log)), 10_000, 'the return to reach recapwrap');
-    await new Promise((r) => setTimeout(r, 3000));
-    expect(client.output()).toMatch(/recap: .*Goal: write hello\.txt/);
+    // Claude draws its row once it sees the return (later on a busy machine): waited for, not slept on.
+    await wait(() => /recap: .*Goal: write hello\.txt/.test(client.output()), 60_000, "Claude's own recap row on the screen");
+    await wait(() => /"msg":"the agent's own recap"/.test(read(log)), 10_000, "recapwrap to take the agent's own recap");
     expect(read(log)).not.toMatch(/"msg":"show"/);
-    expect(read(log)).toMatch(/"msg":"the agent's own recap"/);
     // The fake model saw Claude's own side call and nothing of recapwrap's (no `claude -p` recap).
     const after = model.requests.slice(requestsBefore).map((r) => JSON.stringify(r.body));
     expect(after.some((b) => b.includes('stepped away'))).toBe(true);

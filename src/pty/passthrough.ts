@@ -216,6 +216,8 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
   // Writing a diagnostic to a terminal that is gone must not end the process as an uncaught error.
   const ignoreStderrError = (): void => {};
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
+  const ignoreHangup = (): void => {};
+  let ignoringHangup = false;
   for (const signal of FORWARDED_SIGNALS) {
     const handler = (): void => options.onSignal(signal);
     signalHandlers.set(signal, handler);
@@ -266,6 +268,11 @@ export function startPassthrough(options: PassthroughOptions): Passthrough {
     stdin.pause();
     stdout.off('resize', onResize);
     for (const [signal, handler] of signalHandlers) process.off(signal, handler);
+    // Once the terminal is given back the wrapper only finishes (the exit waits, at most a few seconds):
+    // a hang-up still arriving from a terminal that went away (late on a busy machine) must not end it
+    // by SIGHUP's default action instead of with the child's code.
+    if (!ignoringHangup) process.on('SIGHUP', ignoreHangup);
+    ignoringHangup = true;
     process.off('exit', onProcessExit);
     process.off('uncaughtException', onUncaught);
   }

@@ -63,7 +63,7 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     tmux.run(['set', '-g', 'focus-events', 'on']);
     const other = tmux.splitWindow(pane, ['sh']);
     tmux.run(['select-pane', '-t', pane]);
-    const client = tmux.attach('main', { cols: 120, rows: 36 });
+    tmux.attach('main', { cols: 120, rows: 36 });
     const screen = () => tmux.capturePane(pane);
     const keys = (...k: string[]) => tmux.run(['send-keys', '-t', pane, ...k]);
     const type = async (text: string) => {
@@ -115,7 +115,8 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     tmux.run(['select-pane', '-t', pane]);
     await wait(() => /"msg":"focus in","forwarded":true/.test(read(log)), 10_000, 'the return to reach recapwrap');
     // Claude draws its row once it sees the return (later on a busy machine): waited for, not slept on.
-    await wait(() => /recap: .*Goal: write hello\.txt/.test(client.output()), 60_000, "Claude's own recap row on the screen");
+    // Read off the pane (the raw client output has Claude's colour and cursor codes inside the row).
+    await wait(() => /※ recap: .*Goal: write hello\.txt/.test(screen()), 60_000, "Claude's own recap row on the screen");
     await wait(() => /"msg":"the agent's own recap"/.test(read(log)), 10_000, "recapwrap to take the agent's own recap");
     expect(read(log)).not.toMatch(/"msg":"show"/);
     // The fake model saw Claude's own side call and nothing of recapwrap's (no `claude -p` recap).

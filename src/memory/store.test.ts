@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from './open-store.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';
 import type { Store } from './store.js';
-import { HIT_END, HIT_START, type SessionWrite } from './types.js';
+import { HIT_END, HIT_START } from './types.js';
+import { sessionWriteFixture } from '../../test/helpers/session-write.js';
 
 let dir: string;
 let file: string;
@@ -19,15 +20,7 @@ function open(): Store {
   return r.store;
 }
 
-function write(over: Partial<SessionWrite> & { id: string }): SessionWrite {
-  return {
-    agent: 'claude', transcript: `/t/${over.id}.jsonl`, cwd: '/home/u/shop', project: 'shop', headline: 'headline', line: 'recap: x',
-    updatedAt: Date.parse('2026-11-20T10:00:00Z'), counts: { prompts: 1, turns: 1, toolCalls: 0 }, status: 'idle', language: 'en', tags: [],
-    generator: { type: 'heuristic' }, done: [], next: [], artifacts: [], text: '> fix the checkout page', nameHints: { task: 'fix the checkout page', files: [], commands: [] },
-    mark: { size: 10, mtimeMs: 1, entry: 's1' },
-    ...over,
-  };
-}
+const write = sessionWriteFixture;
 
 beforeEach(() => {
   dir = join(mkdtempSync(join(tmpdir(), 'rw-store-')), 'state');

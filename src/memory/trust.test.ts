@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { holdIndex, type Holder } from '../../test/helpers/sqlite-holder.js';
 import { openStore } from './open-store.js';
 import type { Store } from './store.js';
-import type { SessionWrite } from './types.js';
+import { sessionWriteFixture } from '../../test/helpers/session-write.js';
 
 let dir: string;
 let file: string;
@@ -22,15 +22,7 @@ function open(busyMs?: number): Store {
   return r.store;
 }
 
-function write(over: Partial<SessionWrite> & { id: string }): SessionWrite {
-  return {
-    agent: 'claude', transcript: `/t/${over.id}.jsonl`, cwd: '/home/u/shop', project: 'shop', headline: 'headline', line: 'recap: x',
-    updatedAt: Date.parse('2026-11-20T10:00:00Z'), counts: { prompts: 1, turns: 1, toolCalls: 0 }, status: 'idle', language: 'en', tags: [],
-    generator: { type: 'heuristic' }, done: [], next: [], artifacts: [], text: '> fix the checkout page', nameHints: { task: 'fix the checkout page', files: [], commands: [] },
-    mark: { size: 10, mtimeMs: 1, entry: 's1' },
-    ...over,
-  };
-}
+const write = sessionWriteFixture;
 
 const inFiles = (word: string) => readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(word));
 

@@ -2,7 +2,7 @@
 // recapwrap (agentRecaps use, the default) the return draws no second bar and @recap holds Claude's
 // words. Claude makes it 3 minutes after the last turn ended, a delay nothing outside can shorten
 // (docs/agent-recaps.md), so this test waits that long.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { prepareAgentHome } from '../helpers/agent-home.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { shellQuote, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';
+import { endAgentRun } from '../helpers/agent-run.js';
 
 const read = (file: string) => {
   try {
@@ -35,18 +36,7 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Claude Code's away summa
     tmux = TmuxServer.create('rw-agent-claude-away');
   }, 15 * 60_000);
 
-  afterAll(async () => {
-    tmux?.kill();
-    await model?.close();
-    if (dir) {
-      await new Promise((r) => setTimeout(r, 1000));
-      try {
-        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      } catch (error) {
-        console.warn(`could not remove ${dir}: ${(error as Error).message}`); // Claude Code may still be writing
-      }
-    }
-  });
+  afterAll(() => endAgentRun({ tmux, model, dir }));
 
   it('one recap: Claude’s own, in @recap, no bar of recapwrap’s and no model call of its own', async () => {
     const home = join(dir, 'home');

@@ -8,7 +8,7 @@
  * CLI's one-off mode. Each agent file only says how its CLI is set up.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { prepareAgentHome } from '../helpers/agent-home.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { holdsFor, pollUntil } from '../helpers/poll.js';
 import { shellQuote, TmuxServer } from '../helpers/tmux.js';
+import { endAgentRun } from '../helpers/agent-run.js';
 
 export interface AgentScenario {
   agent: AgentCli;
@@ -109,19 +110,7 @@ export function defineAgentScenario(s: AgentScenario): void {
     tmux = TmuxServer.create(`rw-agent-${s.agent}`);
   }, 15 * 60_000);
 
-  afterAll(async () => {
-    tmux?.kill();
-    await model?.close();
-    // Agents may still write (a last save, a log) for a moment after tmux is gone.
-    if (dir) {
-      await new Promise((r) => setTimeout(r, 1000));
-      try {
-        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      } catch (error) {
-        console.warn(`could not remove ${dir}: ${(error as Error).message}`);
-      }
-    }
-  });
+  afterAll(() => endAgentRun({ tmux, model, dir }));
 
   it(`${s.agent}: recap on return names the file written; keys and focus reach the agent; ${s.newCommand} is followed; clean exit`, async () => {
     const pane = tmux.newSession({ name: 'main', cols: 120, rows: 36, command: ['sh'] });

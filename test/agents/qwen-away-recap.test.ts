@@ -3,7 +3,7 @@
 // use) the return draws no bar of recapwrap's (Qwen's rule covers it), and once Qwen's recap is in its
 // session file it replaces recapwrap's in @recap. Qwen counts only prompts typed between turns, so each
 // prompt waits for the previous answer.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { prepareAgentHome } from '../helpers/agent-home.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { shellQuote, tmuxAvailable, TmuxServer } from '../helpers/tmux.js';
+import { endAgentRun } from '../helpers/agent-run.js';
 
 /** What the fake model answers a request without tools (Qwen's recap side query), inside its tags. */
 const QWEN_RECAP = 'the agent wrote hello.txt for you (fake model). Next: check hello.txt.';
@@ -39,18 +40,7 @@ describe.skipIf(agentE2eSkipped() || !tmuxAvailable())("Qwen Code's away recap u
     tmux = TmuxServer.create('rw-agent-qwen-away');
   }, 15 * 60_000);
 
-  afterAll(async () => {
-    tmux?.kill();
-    await model?.close();
-    if (dir) {
-      await new Promise((r) => setTimeout(r, 1000));
-      try {
-        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      } catch (error) {
-        console.warn(`could not remove ${dir}: ${(error as Error).message}`); // Qwen may still be writing
-      }
-    }
-  });
+  afterAll(() => endAgentRun({ tmux, model, dir }));
 
   it("no bar of recapwrap's on a return Qwen recaps itself; Qwen's words replace recapwrap's in @recap", async () => {
     const home = join(dir, 'home');

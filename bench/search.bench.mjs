@@ -10,9 +10,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layOutCorpus } from './lib/corpus-home.mjs';
+import { importInternals } from './lib/internals.mjs';
 import { median } from './lib/stats.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +44,9 @@ mkdirSync(state, { recursive: true, mode: 0o700 });
 const env = { PATH: process.env.PATH, HOME: home, RECAPWRAP_STATE_DIR: state, XDG_CONFIG_HOME: join(work, 'config'), XDG_STATE_HOME: join(work, 'xdg-state'), XDG_CACHE_HOME: join(work, 'cache'), RECAPWRAP_LLM: 'false', RECAPWRAP_GENERATOR: 'heuristic', NO_COLOR: '1', TERM: 'dumb' };
 
 try {
-  const laid = await layOutCorpus(home, CORPUS);
+  // Laid out as the tests lay them (test/helpers/agent-homes.ts), named by <agent>/<file> as the query set does.
+  const { layOutFolder } = await importInternals('corpus-home', ['../test/helpers/agent-homes.ts']);
+  const laid = (await layOutFolder(home, CORPUS)).map((l) => ({ ...l, base: `${l.agent}/${basename(l.source)}` }));
   const fileOf = new Map(laid.map((l) => [l.file, l.base]));
   const missing = set.queries.filter((q) => !laid.some((l) => l.base === q.expected));
   if (missing.length) console.log(`(${missing.length} queries expect sessions not in the corpus: ${[...new Set(missing.map((q) => q.expected))].join(', ')})`);

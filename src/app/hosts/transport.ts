@@ -12,9 +12,6 @@ import type { HostSpec } from './config.js';
 import { MAX_ANSWER_BYTES } from './merge.js';
 import { queryArgv, scriptArgv, type SshOptions } from './ssh-argv.js';
 
-/** Default seconds a host has to answer (the `hostTimeoutSeconds` option). */
-export const DEFAULT_HOST_TIMEOUT_SECONDS = 5;
-
 export interface RunResult {
   code: number | null;
   stdout: string;

@@ -4,10 +4,7 @@
  * with it, then resolve the REF as any other and ask the memory for the lineage.
  */
 
-/** The most generations a reference may ask for. */
-export const MAX_PARENT_DEPTH = 9;
-
-/** REF and how many parents it asks for (0 when it has no `~N`). */
+/** REF and how many parents it asks for (0 when it has no `~N`; N is 1 to 9). */
 export function splitParentDepth(ref: string): { ref: string; depth: number } {
   const text = ref.trim();
   const m = /^(.+?)~([1-9])$/.exec(text);

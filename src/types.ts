@@ -55,6 +55,13 @@ export interface OneShotRun {
   model?: string;
   /** A path in the run's own temp folder (removed afterwards) for an agent that writes its answer to a file. */
   answerFile: string;
+  /** The run's own temp folder (0700, removed afterwards): the answer file, and what `prepare` writes. */
+  tempDir: string;
+  /**
+   * The folder the agent runs in: recapwrap's own, private (0700) and empty, never a session's folder,
+   * so no project's settings, hooks, MCP servers or context files apply to a one-off call (#40 item 12).
+   */
+  folder: string;
   /** A fresh UUID, for an agent that must be told a session id so what it records can be found and removed. */
   sessionId: string;
   env: Env;
@@ -70,10 +77,11 @@ export interface OneShotCommand {
   /** Variables added to the run's environment. */
   env?: Readonly<Record<string, string>>;
   /**
-   * Run in the session's project folder rather than an empty temp folder (Gemini CLI registers every new
-   * folder as a project). Default: the temp folder, where no project context file can be read.
+   * What the agent needs to start in the run's empty folder with its own trust check still on (Gemini
+   * CLI refuses to start headless in a folder it does not trust): written into `tempDir`, and the
+   * variables that point the agent at it returned. Never a switch that turns the check off. May do I/O.
    */
-  projectCwd?: boolean;
+  prepare?(run: OneShotRun): Promise<Record<string, string>>;
   /** Where the answer is: stdout (default), or the file `answerFile` named in the arguments. */
   answerFrom?: 'stdout' | 'answer-file';
   /** The answer's text from that output (default: the output as it is). */

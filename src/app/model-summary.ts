@@ -67,7 +67,7 @@ export function summaryModel(settings: EngineSettings): SummaryModel | { off: st
  * One call to the chosen model (the summaries' and query_session's answers alike); no retry. `purpose`
  * goes to the debug log with the generator and model, one line per call, before it is made.
  */
-export function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, cwd: string | undefined, purpose = 'a model call'): Promise<Attempt> {
+export function callOnce(settings: EngineSettings, gen: SummaryModel, req: ModelRequest, signal: AbortSignal, purpose = 'a model call'): Promise<Attempt> {
   const s = settings;
   s.log?.('model call', { purpose, generator: gen.type, model: gen.model });
   switch (gen.type) {
@@ -78,7 +78,7 @@ export function callOnce(settings: EngineSettings, gen: SummaryModel, req: Model
       return anthropicAttempt(req, signal, { ...s.anthropic, model: gen.model, timeoutMs: s.timeoutMs });
     case 'agent':
       if (!s.agent?.oneShot) return Promise.resolve({ kind: 'failed', error: 'the agent generator needs a known agent' });
-      return agentAttempt(req, signal, { agent: s.agent.id, command: s.agent.command, oneShot: s.agent.oneShot, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cwd });
+      return agentAttempt(req, signal, { agent: s.agent.id, command: s.agent.command, oneShot: s.agent.oneShot, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home });
     default:
       return gen.type satisfies never;
   }
@@ -97,7 +97,7 @@ export async function runModelSummary(settings: EngineSettings, target: SummaryT
     if (signal.aborted) return { ok: false, error: 'aborted', tries, generator: gen };
     tries++;
     const purpose = `summary of ${target.agent} session ${target.session ?? '(no id)'}, call ${tries} of at most ${SUMMARY_MAX_CALLS}`;
-    const attempt = await callOnce(settings, gen, req, signal, target.cwd, purpose).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
+    const attempt = await callOnce(settings, gen, req, signal, purpose).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
     if (attempt.kind === 'failed') {
       settings.log?.('model summary failed', { generator: gen.type, model: gen.model, tries, error: attempt.error });
       return { ok: false, error: attempt.error, tries, generator: gen };

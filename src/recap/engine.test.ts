@@ -266,7 +266,7 @@ describe('agent generator (fake agent executables on PATH)', () => {
   let record: string;
   const agentOf = (agent: AgentId, command?: string) => ({ id: agent, command, oneShot: getAdapter(agent).oneShot });
   const agentSettings = (agent: AgentId, over: Partial<EngineSettings> = {}) =>
-    settings({ generator: 'agent', agent: agentOf(agent), env: { PATH: `${bin}:${process.env.PATH}`, RECORD: record, GEMINI_CLI_HOME: join(tmp, 'ghome') }, ...over });
+    settings({ generator: 'agent', agent: agentOf(agent), env: { PATH: `${bin}:${process.env.PATH}`, RECORD: record, GEMINI_CLI_HOME: join(tmp, 'ghome'), RECAPWRAP_STATE_DIR: join(tmp, 'state') }, ...over });
   const recorded = () => JSON.parse(readFileSync(record, 'utf8')) as { args: string[]; cwd: string; stdin: string; recap: string };
   beforeEach(() => {
     bin = join(tmp, 'bin');
@@ -286,9 +286,8 @@ describe('agent generator (fake agent executables on PATH)', () => {
     expect(args).toHaveLength(14);
     expect(stdin).toBe('');
     expect(recap).toBe('1');
-    // Run in a temp folder that is gone afterwards.
-    expect(cwd).not.toBe(process.cwd());
-    expect(existsSync(cwd)).toBe(false);
+    // Run in recapwrap's own empty folder, never the session's (#40 item 12).
+    expect(cwd).toBe(join(tmp, 'state', 'model-calls'));
   });
 
   it('claude: -p without session persistence, no tools, our system prompt, prompt after --', async () => {
@@ -342,6 +341,7 @@ describe('agent generator (fake agent executables on PATH)', () => {
       bin,
       'gemini',
       `const id = args[args.indexOf('--session-id') + 1];
+fs.writeFileSync(process.env.RECORD + '.trust', fs.readFileSync(process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH));
 const chats = require('node:path').join(process.env.GEMINI_CLI_HOME, '.gemini', 'tmp', 'app', 'chats');
 fs.mkdirSync(chats, { recursive: true });
 fs.writeFileSync(chats + '/session-2026-11-22T08-53-' + id.slice(0, 8) + '.jsonl', '{}\\n');
@@ -353,12 +353,15 @@ process.stdout.write(JSON.stringify({ session_id: id, response: '<recap>recap: f
     const out = await new RecapEngine(agentSettings('gemini')).recap(session('g1', events, project), { strict: true });
     expect(out.recap?.line).toBe('recap: from gemini');
     const { args, cwd } = recorded();
+    const trustList = JSON.parse(readFileSync(record + '.trust', 'utf8')) as unknown;
     expect(args[0]).toBe('-p');
     expect(args.slice(2, 5)).toEqual(['-o', 'json', '--session-id']);
     expect(args[5]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(args[6]).toBe('--skip-trust');
-    // Run in the session's project folder (no new project registered); our session file is gone, others stay.
-    expect(cwd).toBe(project);
+    // Never --skip-trust, never the session's folder (#40 item 12): recapwrap's empty one, which the run's own
+    // trust list names; our session file is gone, others stay.
+    expect(args.slice(6)).toEqual(['-m', 'flash-lite']);
+    expect(cwd).toBe(join(tmp, 'state', 'model-calls'));
+    expect(trustList).toEqual({ [join(tmp, 'state', 'model-calls')]: 'TRUST_FOLDER' });
     expect(readdirSync(join(tmp, 'ghome', '.gemini', 'tmp', 'app', 'chats'))).toEqual(['session-2026-11-22T08-53-keepme00.jsonl']);
   });
 

@@ -190,7 +190,7 @@ export class RecapEngine {
         return guard(anthropicGenerate(ctx, signal, { ...s.anthropic, model: s.model || s.anthropic.model, timeoutMs: s.timeoutMs, cells }));
       case 'agent':
         if (!s.agent?.oneShot) return Promise.resolve({ ok: false, error: 'the agent generator needs a known agent (--agent or a session file of one)' });
-        return guard(agentGenerate(ctx, signal, { agent: s.agent.id, command: s.agent.command, oneShot: s.agent.oneShot, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cwd: ctx.cwd, cells }));
+        return guard(agentGenerate(ctx, signal, { agent: s.agent.id, command: s.agent.command, oneShot: s.agent.oneShot, model: s.model, timeoutMs: s.timeoutMs, env: s.env, home: s.home, cells }));
     }
   }
 

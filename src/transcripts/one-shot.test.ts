@@ -1,5 +1,8 @@
 // Each adapter's one-off recap command, as data: the exact argv each agent gets (the real-agent suite,
 // test/agents/, relies on these), the small default models, and where the answer is read from.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OneShotRun } from '../types.js';
 import { getAdapter, listAdapters } from './registry.js';
@@ -10,6 +13,8 @@ const run = (model?: string): OneShotRun => ({
   combinedPrompt: 'SYSTEM\n\nPROMPT',
   model,
   answerFile: '/tmp/run/answer.txt',
+  tempDir: '/tmp/run',
+  folder: '/state/model-calls',
   sessionId: '0d7f1c2e-1111-4222-8333-444455556666',
   env: {},
   home: '/home/dev',
@@ -49,19 +54,30 @@ describe('one-shot commands', () => {
     expect(spec.answerFrom).toBe('answer-file');
   });
 
-  it('gemini: JSON output, a pinned session id, trusted for this run, in the project folder', () => {
+  it("gemini: JSON output, a pinned session id, Gemini's trust check on: a trust list of the run's own names its empty folder alone (#40 item 12)", async () => {
     const spec = oneShot('gemini');
-    expect(spec.args(run('flash-lite'))).toEqual(['-p', 'SYSTEM\n\nPROMPT', '-o', 'json', '--session-id', '0d7f1c2e-1111-4222-8333-444455556666', '--skip-trust', '-m', 'flash-lite']);
-    expect(spec.projectCwd).toBe(true);
+    expect(spec.args(run('flash-lite'))).toEqual(['-p', 'SYSTEM\n\nPROMPT', '-o', 'json', '--session-id', '0d7f1c2e-1111-4222-8333-444455556666', '-m', 'flash-lite']);
+    const tempDir = mkdtempSync(join(tmpdir(), 'rw-gemini-trust-'));
+    try {
+      const env = await spec.prepare!({ ...run(), tempDir });
+      expect(env).toEqual({ GEMINI_CLI_TRUSTED_FOLDERS_PATH: join(tempDir, 'trusted-folders.json') });
+      expect(JSON.parse(readFileSync(join(tempDir, 'trusted-folders.json'), 'utf8'))).toEqual({ '/state/model-calls': 'TRUST_FOLDER' });
+      expect(statSync(join(tempDir, 'trusted-folders.json')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(tempDir, { recursive: true, force: true });
+    }
     expect(spec.readAnswer?.('Loaded cached credentials.\n{"response":"<recap>x</recap>","stats":{}}')).toBe('<recap>x</recap>');
     expect(spec.readAnswer?.('{"stats":{}}')).toBe('');
     expect(spec.readAnswer?.('not json')).toBe('not json');
   });
 
-  it('only Gemini runs in the project folder or needs a cleanup; the others answer on stdout', () => {
+  it('no agent is told to skip its own trust check; only Gemini needs a trust list or a cleanup; the others answer on stdout', () => {
     for (const a of listAdapters()) {
+      // Gemini's --skip-trust, Claude's --dangerously-skip-permissions, Qwen's and Gemini's --yolo.
+      expect(a.oneShot?.args(run('m')).filter((w) => /skip-trust|dangerously|^--yolo$|^-y$|approval-mode/.test(w)), a.id).toEqual([]);
+      expect(a.oneShot?.env ?? {}, a.id).not.toHaveProperty('GEMINI_CLI_TRUST_WORKSPACE');
       if (a.id === 'gemini') continue;
-      expect(a.oneShot?.projectCwd, a.id).toBeUndefined();
+      expect(a.oneShot?.prepare, a.id).toBeUndefined();
       expect(a.oneShot?.cleanup, a.id).toBeUndefined();
       if (a.id !== 'codex') expect(a.oneShot?.answerFrom, a.id).toBeUndefined();
     }

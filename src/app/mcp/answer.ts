@@ -57,7 +57,7 @@ export function createAnswerer(options: Options, env: Env, log: McpLog, deps: An
       // One more try only when the answer came without its tags; a failed call is not repeated.
       for (let attempt = 0; attempt < 2; attempt++) {
         calls.push(now());
-        const out = await call(settings, gen, req, input.signal, card.cwd, `answer to query_session about ${card.agent} session ${card.id}`).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
+        const out = await call(settings, gen, req, input.signal, `answer to query_session about ${card.agent} session ${card.id}`).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
         if (out.kind !== 'text') {
           result = { ok: false, error: out.error };
           if (out.kind === 'failed') break;

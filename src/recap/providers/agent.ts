@@ -3,12 +3,16 @@
  * write the recap with no set-up. It runs the one-shot spec it is given (each transcript adapter describes
  * its agent's flags, which turn off tools and the saved session) and knows no agent itself; stdin is
  * closed; the run is killed on timeout or abort; its temp folder is removed and the spec's cleanup run.
+ * Every run starts in recapwrap's own empty folder (oneShotFolder), never in a session's folder.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getStateDir } from '../../config/paths.js';
+import { ensurePrivateDir } from '../../util/safe-fs.js';
 import { buildPrompt, extractRecap, joinPrompts, systemPrompt } from '../prompt.js';
 import type { RecapContext } from '../context.js';
 import type { GeneratorResult } from '../types.js';
@@ -26,8 +30,6 @@ export interface AgentGeneratorSettings {
   timeoutMs: number;
   env: Env;
   home: string;
-  /** Where the agent's session lives (a spec with `projectCwd` is run there, so no new project is registered). */
-  cwd?: string;
   /** The cells the recap is shown in (the prompt states the budget). */
   cells?: number;
 }
@@ -38,23 +40,47 @@ export function recapModelFor(oneShot: Pick<OneShotCommand, 'defaultModel'>, cho
 }
 
 /** The inputs of one run of a spec: the prompts for this context, the model, the run's private paths. */
-export function oneShotRun(ctx: RecapContext, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home' | 'cells'>, tmp: string): OneShotRun {
+export function oneShotRun(ctx: RecapContext, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home' | 'cells'>, tmp: string, folder: string): OneShotRun {
   // The context is rendered once (the costly part) and serves both forms.
-  return oneShotRunFor({ system: systemPrompt(settings.cells), prompt: buildPrompt(ctx, settings.cells) }, settings, tmp);
+  return oneShotRunFor({ system: systemPrompt(settings.cells), prompt: buildPrompt(ctx, settings.cells) }, settings, tmp, folder);
 }
 
 /** The inputs of one run of a spec for any request (a recap, a session summary). */
-export function oneShotRunFor(req: ModelRequest, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home'>, tmp: string): OneShotRun {
+export function oneShotRunFor(req: ModelRequest, settings: Pick<AgentGeneratorSettings, 'oneShot' | 'model' | 'env' | 'home'>, tmp: string, folder: string): OneShotRun {
   return {
     prompt: req.prompt,
     systemPrompt: req.system,
     combinedPrompt: joinPrompts(req.system, req.prompt),
     model: recapModelFor(settings.oneShot, settings.model),
     answerFile: join(tmp, 'answer.txt'),
+    tempDir: tmp,
+    folder,
     sessionId: randomUUID(),
     env: settings.env,
     home: settings.home,
   };
+}
+
+/** Where one-off model calls run: `<state>/model-calls`. */
+export const ONE_SHOT_FOLDER_NAME = 'model-calls';
+
+/**
+ * The folder every one-off model call starts in (#40 item 12): recapwrap's own, private (0700, checked
+ * like the state folder) and emptied before each run, so no project's settings, hooks, MCP servers or
+ * context files reach the call, and no session's folder is trusted or registered on its behalf. One
+ * stable folder, not a new one per call: the agents keep a record of each folder they run in (Gemini
+ * CLI registers it as a project in ~/.gemini/projects.json with folders of its own, Claude Code makes
+ * ~/.claude/projects/<folder>/), so a fresh folder per call would leave one such trail per recap in the
+ * agent's own home. Under the state folder, so what lies above it is the user's own (not /tmp, where
+ * anyone may leave a CLAUDE.md or GEMINI.md that the agents read from a folder's parents). Throws when
+ * the folder cannot be made private.
+ */
+export function oneShotFolder(env: Env): string {
+  const folder = join(getStateDir(env), ONE_SHOT_FOLDER_NAME);
+  ensurePrivateDir(folder);
+  // Emptied: whatever a run left (none should) is not the next run's project.
+  for (const name of readdirSync(folder)) rmSync(join(folder, name), { recursive: true, force: true });
+  return realpathSync(folder);
 }
 
 function run(command: string, args: string[], cwd: string, env: Env, timeoutMs: number, signal: AbortSignal): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
@@ -110,11 +136,11 @@ export async function agentAttempt(req: ModelRequest, signal: AbortSignal, setti
   let tmp: string | undefined;
   let oneRun: OneShotRun | undefined;
   try {
+    const folder = oneShotFolder(settings.env);
     tmp = await mkdtemp(join(tmpdir(), 'recapwrap-recap-'));
-    oneRun = oneShotRunFor(req, settings, tmp);
-    const projectDir = settings.cwd && (await stat(settings.cwd).then((st) => st.isDirectory(), () => false)) ? settings.cwd : undefined;
-    const cwd = spec.projectCwd && projectDir ? projectDir : tmp;
-    const result = await run(settings.command || settings.agent, spec.args(oneRun), cwd, { ...settings.env, ...spec.env }, settings.timeoutMs, signal);
+    oneRun = oneShotRunFor(req, settings, tmp, folder);
+    const prepared = spec.prepare ? await spec.prepare(oneRun) : {};
+    const result = await run(settings.command || settings.agent, spec.args(oneRun), folder, { ...settings.env, ...spec.env, ...prepared }, settings.timeoutMs, signal);
     if (result.error) return { kind: 'failed', error: result.error };
     if (result.code !== 0) return { kind: 'failed', error: `${settings.agent} exited with ${result.code}: ${result.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}` };
     let answer = result.stdout;

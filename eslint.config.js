@@ -63,6 +63,8 @@ export const PURE_FILES = [
   'src/app/hosts/ssh-argv.ts',
   'src/app/hosts/remote-schema.ts',
   'src/app/hosts/merge.ts',
+  // trust at the edges (#40)
+  'src/config/project-rule.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -10,6 +10,8 @@ import { resolveConfig } from '../config/load.js';
 import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
 import { listAdapters } from '../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { shellQuote } from '../util/shell-quote.js';
 import { displayWidth } from '../util/text-width.js';
 import { parseTmuxVersion, tmuxAtLeast } from '../util/tmux-version.js';
 import { checkOwnRecaps } from './own-recaps.js';
@@ -136,6 +138,39 @@ export function checkGenerators(env: Env): CheckResult[] {
       : { name: 'generator anthropic', status: 'skip', detail: 'no ANTHROPIC_API_KEY' },
   );
   return results;
+}
+
+const REFUSAL_FIX: Record<string, string> = {
+  owner: 'recapwrap reads no one else\'s config: delete the file, or ask its owner what it is for',
+  permissions: 'chmod go-w on it, if its content is yours',
+  folder: 'move the project out of a folder everyone may write to (/tmp)',
+  'not a file': 'replace it with a JSON file',
+  unreadable: 'fix the file (a JSON object of options)',
+};
+
+/**
+ * The project file (#40 item 1): which one was read, which keys were ignored and why (an untrusted key,
+ * a file edited since it was trusted), or why the whole file was (its owner, its mode, its folder's).
+ */
+export function checkProjectFile(env: Env, cwd: string = process.cwd()): CheckResult {
+  const name = 'project file';
+  const { project } = resolveConfig({ env, cwd });
+  if (!project) return { name, status: 'skip', detail: 'none (a .recapwrap.json in this folder or a parent sets display and timing for a project)' };
+  const file = sanitizeLine(project.file);
+  if (project.status === 'ignored') {
+    const reason = project.refused?.reason ?? 'unreadable';
+    return { name, status: 'warn', detail: `ignored: ${sanitizeLine(project.refused?.message ?? file)}`, fix: REFUSAL_FIX[reason] ?? REFUSAL_FIX.unreadable };
+  }
+  if (project.status === 'trusted') return { name, status: 'ok', detail: `${file}: trusted by you (sha256 ${project.sha256?.slice(0, 12) ?? '?'}…): every key read` };
+  if (project.ignoredKeys.length === 0) return { name, status: 'ok', detail: `${file}: read (display and timing keys)` };
+  const keys = project.ignoredKeys.map((k) => k.key).join(', ');
+  const changed = project.ignoredKeys.some((k) => k.why === 'changed since trusted');
+  return {
+    name,
+    status: 'warn',
+    detail: `${file}: display and timing keys read; ignored ${keys} (${changed ? 'the file changed since you trusted it' : 'untrusted key: a project file sets display and timing only'})`,
+    fix: sanitizeLine(`read the file; if ${project.ignoredKeys.length === 1 ? 'that key is' : 'those keys are'} yours to want: recapwrap config trust ${shellQuote(project.file)}`),
+  };
 }
 
 // Probe an OpenAI-compatible endpoint's /models (only with --endpoints: no network unless asked).
@@ -384,6 +419,8 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   // Session memory: on or off, the index, its SQLite (loaded here only: better-sqlite3 is native).
   results.push(...(await import('./doctor-memory.js')).checkMemory(env, process.cwd()));
   results.push(...(await checkMcp(env)));
+  // The project file (#40 item 1): read, trusted, keys ignored and why, or ignored whole.
+  results.push(checkProjectFile(env));
   // Each host of the config file (#35): reachable, its recapwrap, its agents.
   results.push(...(await (await import('./hosts/doctor-hosts.js')).checkHosts(env)));
   return { results, code: doctorExitCode(results) };

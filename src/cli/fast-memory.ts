@@ -56,8 +56,10 @@ export function parseFastMemory(argv: readonly string[]): FastMemory | undefined
 export async function runFastMemory(argv: readonly string[]): Promise<number | undefined> {
   const plan = parseFastMemory(argv);
   if (!plan) return undefined;
-  const [{ runMemoryCommand }, { processMemoryDeps }] = await Promise.all([import('./commands/memory-run.js'), import('./commands/memory-deps.js')]);
-  const { out, err, code } = await runMemoryCommand(plan.verb, plan.args, plan.options, processMemoryDeps());
+  const [{ runMemoryCommand }, { processMemoryDeps }, { warnAboutProjectFile }] = await Promise.all([import('./commands/memory-run.js'), import('./commands/memory-deps.js'), import('./project-notice.js')]);
+  const deps = processMemoryDeps();
+  warnAboutProjectFile(deps.env, deps.cwd);
+  const { out, err, code } = await runMemoryCommand(plan.verb, plan.args, plan.options, deps);
   process.stdout.write(out);
   process.stderr.write(err);
   return code;

@@ -14,6 +14,9 @@ function readVersion(): string {
   return pkg.version;
 }
 
+/** Subcommands that print no project-file warning of their own (see the preAction hook). */
+const QUIET_COMMANDS = new Set(['config', 'completion', 'status', 'pick-popup', 'help']);
+
 export function createProgram(): Command {
   const program = new Command('recapwrap');
   program
@@ -34,6 +37,15 @@ export function createProgram(): Command {
     if (given.length === 0) return;
     const flags = given.map((o) => `\`${o.long ?? o.short}\``).join(', ');
     root.error(`${flags} ${given.length === 1 ? 'is an option' : 'are options'} for wrapping an agent (\`recapwrap [options] <agent>\`); \`${sub.name()}\` does not take ${given.length === 1 ? 'it' : 'them'} there (\`recapwrap help ${sub.name()}\` lists its own)`, { exitCode: 2, code: 'recapwrap.wrapOptionBeforeCommand' });
+  });
+  // The project file's one warning line (#40 item 1), before any subcommand's action. Not for `config`
+  // (its output says it), nor for what runs inside a tmux status line or over an agent's screen. The
+  // wrap (the program's own action) says it in run-wrap.ts, before the agent starts.
+  program.hook('preAction', async (_root, action) => {
+    let top = action;
+    while (top.parent && top.parent !== program) top = top.parent;
+    if (top === program || QUIET_COMMANDS.has(top.name())) return;
+    (await import('./project-notice.js')).warnAboutProjectFile(process.env, process.cwd());
   });
   // `recapwrap help [command]`: commander adds none by itself to a program with a default action.
   program.helpCommand('help [command]', 'show help for recapwrap or for one command');

@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findHotkey, HOTKEY_SYNTAX, parseHotkey } from './hotkey.js';
-import { addOptionFlags, flagValuesFromCommand, renderOptionsMarkdown, resolveConfig } from './load.js';
+import { addOptionFlags, findProjectConfig, flagValuesFromCommand, renderOptionsMarkdown, resolveConfig } from './load.js';
 import { OPTIONS } from './options-table.js';
+import { readTrustList, trustProjectFile, untrustProjectFile } from './trust-list.js';
 
 let home: string;
 beforeEach(() => {
@@ -13,9 +14,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
+// Modes set, not left to the umask: a group-writable project file is refused (#40 item 1).
 const writeJson = (file: string, value: unknown) => {
-  mkdirSync(join(file, '..'), { recursive: true });
+  mkdirSync(join(file, '..'), { recursive: true, mode: 0o755 });
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  chmodSync(file, 0o644);
 };
 
 describe('resolveConfig', () => {
@@ -89,8 +92,12 @@ describe('flags from the table', () => {
 
   it('renders the README table from the same source', () => {
     const md = renderOptionsMarkdown();
-    expect(md.split('\n')).toHaveLength(OPTIONS.length + 2);
+    expect(md.split('\n')).toHaveLength(OPTIONS.length + 3);
     expect(md).toContain('`--no-focus`');
+    // Which keys a project file may set, from the same table (#40 item 1).
+    expect(md).toMatch(/^\| `awaySeconds` .*\| yes \|/m);
+    expect(md).toMatch(/^\| `openaiBaseUrl` .*\| if trusted \|/m);
+    expect(md).toMatch(/^\| `hosts` .*\| if trusted \|/m);
   });
 });
 
@@ -121,5 +128,121 @@ describe('hotkeys', () => {
     expect(flag).toBe('Expected `--hotkey` to be ctrl-<letter>, ctrl-] (or ctrl-\\ ctrl-^ ctrl-_), f1–f12 or none, got `ctrl-1`');
     const env = resolveConfig({ env: { HOME: home, RECAPWRAP_HOTKEY: 'ctrl-1' }, cwd: home }).problems[0]?.message;
     expect(env).toMatch(/^Expected the environment variable RECAPWRAP_HOTKEY to be ctrl-<letter>/);
+  });
+});
+
+// #40 item 1: a cloned repo's .recapwrap.json never makes recapwrap run a command, reach a host or send text
+// anywhere; it sets display and timing only, unless the user trusted that very content.
+describe('the project file under the trust rule', () => {
+  const hostile = {
+    awaySeconds: 12,
+    display: 'none',
+    hosts: [{ name: 'build', ssh: ["-oProxyCommand=sh -c 'touch /tmp/pwned'", 'x'] }],
+    notify: 'command:touch /tmp/pwned',
+    pastGenerator: 'openai',
+    openaiBaseUrl: 'http://elsewhere/v1',
+    memoryFolders: '/etc',
+  };
+  const setUp = () => {
+    const project = join(home, 'clone');
+    writeJson(join(project, '.recapwrap.json'), hostile);
+    return { project, file: join(project, '.recapwrap.json'), env: { HOME: home } };
+  };
+
+  it('takes its display and timing keys only, says which keys it ignored and why, in one line', () => {
+    const { project, file, env } = setUp();
+    const c = resolveConfig({ env, cwd: project });
+    expect(c.options).toMatchObject({ awaySeconds: 12, display: 'none', notify: 'auto', pastGenerator: 'heuristic', openaiBaseUrl: 'https://api.openai.com/v1', memoryFolders: '' });
+    expect(c.hosts).toBeUndefined();
+    expect(c.sources.awaySeconds).toEqual({ source: 'project file', where: file });
+    expect(c.project).toMatchObject({ file, status: 'read', ignoredKeys: ['hosts', 'notify', 'pastGenerator', 'openaiBaseUrl', 'memoryFolders'].map((key) => ({ key, why: 'untrusted key' })) });
+    expect(c.notice).toBe(`${file}: hosts, notify, pastGenerator, openaiBaseUrl, memoryFolders ignored (a project file sets display and timing only; read it, then \`recapwrap config trust\` to use them)`);
+    expect(c.problems).toEqual([]);
+    // The user's own file still sets all of them.
+    writeJson(join(home, '.config', 'recapwrap', 'config.json'), { hosts: ['devbox'], notify: 'bell' });
+    const own = resolveConfig({ env, cwd: project });
+    expect(own.hosts).toMatchObject({ value: ['devbox'], source: 'global file' });
+    expect(own.options.notify).toBe('bell');
+  });
+
+  it('takes every key once trusted (path and content hash, kept in the config folder), and none again once edited or untrusted', () => {
+    const { project, file, env } = setUp();
+    const trusted = trustProjectFile(env, project, undefined, new Date('2026-01-02T03:04:05Z'));
+    expect(trusted).toMatchObject({ ok: true, file, already: false, unlocked: [{ key: 'hosts', value: hostile.hosts }, { key: 'notify' }, { key: 'pastGenerator' }, { key: 'openaiBaseUrl' }, { key: 'memoryFolders' }] });
+    expect(readTrustList(env)).toMatchObject({ file: join(home, '.config', 'recapwrap', 'trusted-projects.json'), entries: { [file]: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), trustedAt: '2026-01-02T03:04:05.000Z' } } });
+    const c = resolveConfig({ env, cwd: join(project) });
+    expect(c.project).toMatchObject({ status: 'trusted', ignoredKeys: [] });
+    expect(c.notice).toBeUndefined();
+    expect(c.hosts).toEqual({ value: hostile.hosts, file, source: 'project file' });
+    expect(c.options).toMatchObject({ notify: 'command:touch /tmp/pwned', pastGenerator: 'openai', openaiBaseUrl: 'http://elsewhere/v1' });
+    expect(trustProjectFile(env, project, file)).toMatchObject({ ok: true, already: true });
+    // One byte changed: untrusted again, and said so.
+    writeJson(file, { ...hostile, openaiBaseUrl: 'http://elsewhere2/v1' });
+    const changed = resolveConfig({ env, cwd: project });
+    expect(changed.project?.ignoredKeys.map((k) => k.why)).toEqual(Array(5).fill('changed since trusted'));
+    expect(changed.options.openaiBaseUrl).toBe('https://api.openai.com/v1');
+    expect(changed.notice).toMatch(/changed since you trusted it: hosts, notify, .* ignored until you read it and trust it again/);
+    expect(untrustProjectFile(env, project, undefined)).toEqual({ ok: true, file });
+    expect(readTrustList(env).entries).toEqual({});
+    expect(untrustProjectFile(env, project, undefined)).toMatchObject({ ok: false, message: expect.stringContaining('is not trusted') });
+  });
+
+  it('ignores the whole file when group or others may write it, or when its folder is writable by everyone', () => {
+    const { project, file, env } = setUp();
+    chmodSync(file, 0o666);
+    const open = resolveConfig({ env, cwd: project });
+    expect(open.options.awaySeconds).toBe(30);
+    expect(open.project).toMatchObject({ status: 'ignored', refused: { reason: 'permissions' } });
+    expect(open.notice).toBe(`ignored ${file} is writable by group and others (mode 666; \`chmod go-w ${file}\` if its content is yours)`);
+    expect(trustProjectFile(env, project, undefined)).toMatchObject({ ok: false, message: expect.stringMatching(/^cannot trust it: .* is writable by group and others/) });
+    chmodSync(file, 0o644);
+    chmodSync(project, 0o1777);
+    const folder = resolveConfig({ env, cwd: project });
+    expect(folder.options.awaySeconds).toBe(30);
+    expect(folder.project).toMatchObject({ status: 'ignored', refused: { reason: 'folder' } });
+    expect(folder.notice).toContain('which everyone may write to (mode 1777)');
+    // Trusted before the folder was opened up: still ignored.
+    chmodSync(project, 0o755);
+    expect(trustProjectFile(env, project, undefined).ok).toBe(true);
+    chmodSync(project, 0o777);
+    expect(resolveConfig({ env, cwd: project }).hosts).toBeUndefined();
+  });
+
+  it.skipIf(typeof process.getuid !== 'function' || process.getuid() !== 0)("ignores another user's file, also when root runs recapwrap (and another user's global file)", () => {
+    const { project, file, env } = setUp();
+    expect(trustProjectFile(env, project, undefined).ok).toBe(true);
+    chownSync(file, 65534, 65534);
+    const c = resolveConfig({ env, cwd: project });
+    expect(c.hosts).toBeUndefined();
+    expect(c.project).toMatchObject({ status: 'ignored', refused: { reason: 'owner', message: `${file} belongs to uid 65534, not to you (uid 0)` } });
+    const globalFile = join(home, '.config', 'recapwrap', 'config.json');
+    writeJson(globalFile, { hosts: ['devbox'] });
+    chownSync(globalFile, 65534, 65534);
+    const g = resolveConfig({ env, cwd: home });
+    expect(g.hosts).toBeUndefined();
+    expect(g.problems).toEqual([{ source: 'global file', where: globalFile, message: `ignored ${globalFile} belongs to uid 65534, not to you (uid 0)` }]);
+  });
+
+  it('walks up to below the home folder, or to the repository root outside it; outside a repository only the folder itself', () => {
+    writeJson(join(home, '.recapwrap.json'), { awaySeconds: 1 });
+    mkdirSync(join(home, 'a', 'b'), { recursive: true });
+    expect(findProjectConfig(join(home, 'a', 'b'), home)).toBeUndefined();
+    expect(findProjectConfig(home, home)).toBeUndefined();
+    expect(resolveConfig({ env: { HOME: home }, cwd: join(home, 'a', 'b') }).options.awaySeconds).toBe(30);
+    writeJson(join(home, 'a', '.recapwrap.json'), { awaySeconds: 2 });
+    expect(findProjectConfig(join(home, 'a', 'b'), home)).toBe(join(home, 'a', '.recapwrap.json'));
+    // Outside home (HOME elsewhere): the repository root bounds the walk.
+    const elsewhere = join(home, 'srv');
+    const other = { HOME: join(home, 'nobody') };
+    writeJson(join(elsewhere, '.recapwrap.json'), { awaySeconds: 3 });
+    mkdirSync(join(elsewhere, 'repo', '.git', 'x'), { recursive: true });
+    mkdirSync(join(elsewhere, 'repo', 'src', 'deep'), { recursive: true });
+    expect(findProjectConfig(join(elsewhere, 'repo', 'src', 'deep'), other.HOME)).toBeUndefined();
+    writeJson(join(elsewhere, 'repo', '.recapwrap.json'), { awaySeconds: 4 });
+    expect(findProjectConfig(join(elsewhere, 'repo', 'src', 'deep'), other.HOME)).toBe(join(elsewhere, 'repo', '.recapwrap.json'));
+    mkdirSync(join(elsewhere, 'loose', 'x'), { recursive: true });
+    expect(findProjectConfig(join(elsewhere, 'loose', 'x'), other.HOME)).toBeUndefined();
+    expect(findProjectConfig(join(elsewhere, 'loose'), other.HOME)).toBeUndefined();
+    expect(findProjectConfig(elsewhere, other.HOME)).toBe(join(elsewhere, '.recapwrap.json'));
   });
 });

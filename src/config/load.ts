@@ -3,15 +3,17 @@
  * validated in one pass with a message that says what was expected and what was got; a bad value is
  * reported and ignored (the lower layer's value stands). File errors are collected, never thrown.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { findProjectConfig, readConfigFileSafely, sha256Of } from './config-file.js';
 import { parseHotkey } from './hotkey.js';
 import { parseNotifyOption } from './notify-option.js';
-import { FALLBACK_ENV, OPTIONS, defaultOptions, type OptionSpec, type Options } from './options-table.js';
+import { FALLBACK_ENV, FILE_KEYS, OPTIONS, defaultOptions, getOptionSpec, type OptionSpec, type Options } from './options-table.js';
 import { getConfigFile, getHomeDir, type Env } from './paths.js';
+import { splitProjectKeys, type FileRefusal, type HeldKeyReason } from './project-rule.js';
+import { readTrustList, trustOf } from './trust-list.js';
 
-export const PROJECT_CONFIG_FILE = '.recapwrap.json';
+export { PROJECT_CONFIG_FILE, findProjectConfig } from './config-file.js';
 
 export type OptionSource = 'default' | 'global file' | 'project file' | 'env' | 'flag';
 
@@ -22,13 +24,37 @@ export interface ConfigProblem {
   message: string;
 }
 
+/** What became of the project file (`config` and `doctor` show it). */
+export interface ProjectFileReport {
+  /** The nearest `.recapwrap.json` (config-file.ts findProjectConfig), read or not. */
+  file: string;
+  /**
+   * read: its project-safe keys were taken (the others are in ignoredKeys); trusted: every key was taken
+   * (the user trusted this very content); ignored: nothing was (see refused).
+   */
+  status: 'read' | 'trusted' | 'ignored';
+  /** Why the whole file was ignored: its owner, its mode, its folder's, or it could not be read. */
+  refused?: { reason: FileRefusal | 'unreadable'; message: string };
+  /** Keys it holds that were not taken, and why. */
+  ignoredKeys: Array<{ key: string; why: HeldKeyReason }>;
+  /** sha256 of its content, when it holds a key that needs trust. */
+  sha256?: string;
+}
+
 export interface ResolvedConfig {
   options: Options;
   sources: Record<keyof Options, { source: OptionSource; where?: string }>;
   problems: ConfigProblem[];
   files: { global: string; project?: string };
-  /** The raw `hosts` of the nearest file that has them (checked by app/hosts/config.ts), and that file. */
-  hosts?: { value: unknown; file: string };
+  /** The project file and what was taken from it. */
+  project?: ProjectFileReport;
+  /**
+   * The raw `hosts` (checked by app/hosts/config.ts) and the file that set them: the global file's, or a
+   * trusted project file's (which replaces them); an untrusted project file's never.
+   */
+  hosts?: { value: unknown; file: string; source: OptionSource };
+  /** One line about the project file for the command to print once (takeProjectNotice), when it says something. */
+  notice?: string;
 }
 
 /**
@@ -98,38 +124,94 @@ export function validateOption(
   }
 }
 
-// The project file: .recapwrap.json in cwd or the nearest parent, not above the home folder.
-export function findProjectConfig(cwd: string, home: string): string | undefined {
-  let dir = resolve(cwd);
-  for (;;) {
-    const candidate = join(dir, PROJECT_CONFIG_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (dir === resolve(home) || parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-function readConfigFile(file: string, source: OptionSource, problems: ConfigProblem[]): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push({ source, where: file, message: `Expected ${file} to hold a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` });
-      return {};
-    }
-    return value as Record<string, unknown>;
-  } catch (error) {
-    problems.push({ source, where: file, message: `Cannot read ${file}: ${(error as Error).message}` });
-    return {};
-  }
-}
-
 export interface ResolveInput {
   env: Env;
   cwd: string;
   /** Values commander parsed, by option name (only those the user gave). */
   flags?: Partial<Record<keyof Options, unknown>>;
+}
+
+// A config file's bytes as a JSON object, or a problem.
+function parseConfigObject(file: string, bytes: Buffer, source: OptionSource, problems: ConfigProblem[]): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      problems.push({ source, where: file, message: `Expected ${file} to hold a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}` });
+      return undefined;
+    }
+    return value as Record<string, unknown>;
+  } catch (error) {
+    problems.push({ source, where: file, message: `Cannot read ${file}: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+// The global file: the user's own, unless someone else owns it or others may write it (then a problem).
+function readGlobalFile(file: string, problems: ConfigProblem[]): Record<string, unknown> {
+  const read = readConfigFileSafely(file, 'own');
+  if (read.kind === 'missing') return {};
+  if (read.kind === 'refused') {
+    problems.push({ source: 'global file', where: file, message: `ignored ${read.verdict.message}` });
+    return {};
+  }
+  if (read.kind === 'unreadable') {
+    problems.push({ source: 'global file', where: file, message: read.message });
+    return {};
+  }
+  return parseConfigObject(file, read.bytes, 'global file', problems) ?? {};
+}
+
+/**
+ * The project file under the trust rule (docs/threat-model.md): refused whole when it is not safely the
+ * user's (project-rule.ts), else its project-safe keys are taken, and every key only when the user trusted
+ * this very content (trust-list.ts; read only when the file holds a key that needs it).
+ */
+function readProjectFile(file: string, env: Env, problems: ConfigProblem[]): { values: Record<string, unknown>; report: ProjectFileReport } {
+  const read = readConfigFileSafely(file, 'project');
+  if (read.kind === 'missing') return { values: {}, report: { file, status: 'ignored', refused: { reason: 'unreadable', message: `${file} is gone` }, ignoredKeys: [] } };
+  if (read.kind === 'refused') return { values: {}, report: { file, status: 'ignored', refused: { reason: read.verdict.reason, message: read.verdict.message }, ignoredKeys: [] } };
+  if (read.kind === 'unreadable') {
+    problems.push({ source: 'project file', where: file, message: read.message });
+    return { values: {}, report: { file, status: 'ignored', refused: { reason: 'unreadable', message: read.message }, ignoredKeys: [] } };
+  }
+  const all = parseConfigObject(file, read.bytes, 'project file', problems);
+  if (!all) return { values: {}, report: { file, status: 'ignored', refused: { reason: 'unreadable', message: problems[problems.length - 1]?.message ?? `Cannot read ${file}` }, ignoredKeys: [] } };
+  const keys = Object.keys(all);
+  let trust: 'trusted' | 'changed' | 'none' = 'none';
+  let sha256: string | undefined;
+  if (splitProjectKeys(keys, 'none').held.length > 0) {
+    sha256 = sha256Of(read.bytes);
+    const list = readTrustList(env);
+    if (list.problem) problems.push({ source: 'global file', where: list.file, message: list.problem });
+    trust = trustOf(list, read.realPath, sha256);
+  }
+  const { take, held } = splitProjectKeys(keys, trust);
+  const values = Object.fromEntries(take.map((k) => [k, all[k]]));
+  return { values, report: { file, status: trust === 'trusted' ? 'trusted' : 'read', ignoredKeys: held, ...(sha256 ? { sha256 } : {}) } };
+}
+
+/** The one line a command prints about its project file (a refused file, or keys held back), or undefined. */
+export function describeProjectNotice(report: ProjectFileReport | undefined): string | undefined {
+  if (!report) return undefined;
+  if (report.refused && report.refused.reason !== 'unreadable') return `ignored ${report.refused.message}`;
+  if (report.ignoredKeys.length === 0) return undefined;
+  const keys = report.ignoredKeys.map((k) => k.key).join(', ');
+  if (report.ignoredKeys.some((k) => k.why === 'changed since trusted')) {
+    return `${report.file} changed since you trusted it: ${keys} ignored until you read it and trust it again (\`recapwrap config trust\`)`;
+  }
+  return `${report.file}: ${keys} ignored (a project file sets display and timing only; read it, then \`recapwrap config trust\` to use ${report.ignoredKeys.length === 1 ? 'it' : 'them'})`;
+}
+
+let projectNoticeShown = false;
+
+/**
+ * The project-file warning of this config, the first time a process asks: one line per command, said by
+ * the command's entry (cli/main.ts, the fast paths, the wrapper before the agent owns the screen).
+ */
+export function takeProjectNotice(config: Pick<ResolvedConfig, 'notice'>): string | undefined {
+  if (!config.notice || projectNoticeShown) return undefined;
+  projectNoticeShown = true;
+  return config.notice;
 }
 
 export function resolveConfig(input: ResolveInput): ResolvedConfig {
@@ -149,17 +231,22 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     sources[spec.name as keyof Options] = { source, where };
   };
   let hosts: ResolvedConfig['hosts'];
-  const layers: Array<[OptionSource, string, Record<string, unknown>]> = [['global file', globalFile, readConfigFile(globalFile, 'global file', problems)]];
-  if (projectFile && resolve(projectFile) !== resolve(globalFile)) layers.push(['project file', projectFile, readConfigFile(projectFile, 'project file', problems)]);
+  let project: ProjectFileReport | undefined;
+  const layers: Array<[OptionSource, string, Record<string, unknown>]> = [['global file', globalFile, readGlobalFile(globalFile, problems)]];
+  if (projectFile && resolve(projectFile) !== resolve(globalFile)) {
+    const read = readProjectFile(projectFile, env, problems);
+    project = read.report;
+    layers.push(['project file', projectFile, read.values]);
+  }
   for (const [source, file, values] of layers) {
     for (const [key, raw] of Object.entries(values)) {
       if (key === 'hosts') {
-        hosts = { value: raw, file };
+        hosts = { value: raw, file, source };
         continue;
       }
-      const spec = (OPTIONS as readonly OptionSpec[]).find((o) => o.name === key);
+      const spec = getOptionSpec(key);
       if (!spec) {
-        problems.push({ source, where: file, message: `Unknown option \`${key}\` in ${file} (known: ${OPTIONS.map((o) => o.name).join(', ')})` });
+        problems.push({ source, where: file, message: `Unknown option \`${key}\` in ${file} (known: ${[...OPTIONS, ...FILE_KEYS].map((o) => o.name).join(', ')})` });
         continue;
       }
       apply(spec, raw, source, file);
@@ -171,10 +258,19 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     if (env[spec.env] !== undefined) apply(spec, env[spec.env], 'env', spec.env);
   }
   for (const [name, raw] of Object.entries(input.flags ?? {})) {
-    const spec = (OPTIONS as readonly OptionSpec[]).find((o) => o.name === name);
+    const spec = getOptionSpec(name);
     if (spec && raw !== undefined) apply(spec, raw, 'flag', `--${'flag' in spec ? spec.flag : name}`);
   }
-  return { options, sources, problems, files: { global: globalFile, project: projectFile }, ...(hosts ? { hosts } : {}) };
+  const notice = describeProjectNotice(project);
+  return {
+    options,
+    sources,
+    problems,
+    files: { global: globalFile, ...(projectFile ? { project: projectFile } : {}) },
+    ...(project ? { project } : {}),
+    ...(hosts ? { hosts } : {}),
+    ...(notice ? { notice } : {}),
+  };
 }
 
 /** Declare the table's flags on a commander command (the wrapper's default action). */
@@ -202,12 +298,15 @@ export function flagValuesFromCommand(command: Command): Partial<Record<keyof Op
   return out;
 }
 
-/** Markdown table of the options (for the README). */
+/** Markdown table of the options (for the README), with the keys a file holds besides them (hosts) last. */
 export function renderOptionsMarkdown(): string {
+  // A project file sets what the table marks project-safe; anything else only once the user trusts that file.
+  const project = (safe: boolean) => (safe ? 'yes' : 'if trusted');
   const rows = (OPTIONS as readonly OptionSpec[]).map((o) => {
     const flag = 'flag' in o && o.flag ? `\`--${o.type === 'boolean' && o.default ? 'no-' : ''}${o.flag}\`` : '';
     const values = o.type === 'choice' ? o.choices.join(' \\| ') : o.type === 'number' ? `${o.min}–${o.max} ${o.unit}` : o.type;
-    return `| \`${o.name}\` | ${flag} | \`${o.env}\` | \`${JSON.stringify(o.default)}\` | ${values} | ${o.description.replace(/\|/g, '\\|')} |`;
+    return `| \`${o.name}\` | ${flag} | \`${o.env}\` | \`${JSON.stringify(o.default)}\` | ${values} | ${project(o.project)} | ${o.description.replace(/\|/g, '\\|')} |`;
   });
-  return ['| option (config.json) | flag | env | default | values | what it does |', '| --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  for (const k of FILE_KEYS) rows.push(`| \`${k.name}\` |  |  | \`[]\` | list | ${project(k.project)} | ${k.description} ([many machines](#many-machines)) |`);
+  return ['| option (config.json) | flag | env | default | values | project file | what it does |', '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
 }

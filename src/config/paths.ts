@@ -54,6 +54,14 @@ export function getConfigFile(env: Env = process.env): string {
   return join(getConfigDir(env), 'config.json');
 }
 
+/**
+ * The project files the user trusted (`recapwrap config trust`): beside the global config file, in the
+ * user's own config folder, never in a project.
+ */
+export function getTrustFile(env: Env = process.env): string {
+  return join(getConfigDir(env), 'trusted-projects.json');
+}
+
 // Recap cache, keyed by (session, stamp, generator).
 export function getCacheDir(env: Env = process.env): string {
   const base = xdgDirFrom(env, XDG_CACHE_HOME_ENV) ?? join(homeOf(env), '.cache');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../config/load.js';
+import { trustProjectFile } from '../../config/trust-list.js';
 import { loadHosts } from './hosts.js';
 import { chooseHosts, parseHosts } from './config.js';
 import { parseProbe } from './doctor-hosts.js';
@@ -44,7 +45,7 @@ describe('hosts in the config file', () => {
 });
 
 describe('hosts in a real config file', () => {
-  it('is read by the config loader (not an unknown option), the project file winning', () => {
+  it("is read by the config loader (not an unknown option); a project file's only once trusted, then winning (#40 item 1)", () => {
     const root = mkdtempSync(join(tmpdir(), 'rw-hosts-cfg-'));
     try {
       mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
@@ -57,6 +58,9 @@ describe('hosts in a real config file', () => {
       expect(loaded.options.hostTimeoutSeconds).toBe(2);
       expect(loaded.warnings).toEqual([expect.stringContaining('`hosts[2]` in ' + join(root, 'cfg', 'recapwrap', 'config.json'))]);
       writeFileSync(join(root, 'home', 'proj', '.recapwrap.json'), JSON.stringify({ hosts: ['gpu'] }));
+      // A cloned repo's hosts never reach ssh: the user's own stay.
+      expect(loadHosts(env, join(root, 'home', 'proj')).hosts.map((h) => h.name)).toEqual(['devbox', 'bad']);
+      expect(trustProjectFile(env, join(root, 'home', 'proj'), undefined)).toMatchObject({ ok: true, unlocked: [{ key: 'hosts', value: ['gpu'] }] });
       expect(loadHosts(env, join(root, 'home', 'proj')).hosts.map((h) => h.name)).toEqual(['gpu']);
     } finally {
       rmSync(root, { recursive: true, force: true });

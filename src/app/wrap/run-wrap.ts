@@ -5,13 +5,14 @@
  * live parts attach to it (live-parts.ts), loaded after the spawn so they never delay the agent.
  * 4. On exit: the live parts stop, recapwrap exits with the child's code.
  */
-import { resolveConfig } from '../../config/load.js';
+import { resolveConfig, takeProjectNotice } from '../../config/load.js';
 import type { OptionName } from '../../config/options-table.js';
 import { isDumbTerminal } from '../../pty/passthrough.js';
 import { resolveCommand } from '../../pty/pty-process.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { agentFromCommand } from '../../transcripts/agent-ids.js';
 import { debugLog } from '../../util/debug-log.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { nodeRequire } from '../../util/node-require.js';
 import { chooseDisplay, planRecap } from './launch-plan.js';
 import type { LiveDisplay, LiveParts } from './live-parts.js';
@@ -71,7 +72,10 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
     for (const p of flagProblems) process.stderr.write(`recapwrap: ${p.message}\n`);
     return 2;
   }
-  for (const p of config.problems) process.stderr.write(`recapwrap: warning: ${p.message}\n`);
+  for (const p of config.problems) process.stderr.write(`recapwrap: warning: ${sanitizeLine(p.message)}\n`);
+  // The project file's one line (#40 item 1), said before the agent owns the screen.
+  const notice = takeProjectNotice(config);
+  if (notice) process.stderr.write(`recapwrap: warning: ${sanitizeLine(notice)}\n`);
   const opts = config.options;
   const resolved = resolveCommand(options.command, env, cwd);
   if (!resolved.ok) {

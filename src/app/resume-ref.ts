@@ -10,6 +10,8 @@ import type { Options } from '../config/options-table.js';
 import type { Env } from '../config/paths.js';
 import { normalizeUserName } from '../memory/names.js';
 import { findAdapter } from '../transcripts/registry.js';
+import { sanitizeLine } from '../util/sanitize.js';
+import { shellQuoteForTerminal } from '../util/shell-quote.js';
 import type { AgentId } from '../transcripts/types.js';
 import { formatReferenceBlock } from './picker/reference-block.js';
 
@@ -58,22 +60,24 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
     const command = adapter?.command ?? agent;
     const cwd = input.folder ?? card.cwd;
     if (!existsSync(cwd)) {
-      if (input.folder !== undefined) return { kind: 'error', message: `no folder ${input.folder}` };
+      if (input.folder !== undefined) return { kind: 'error', message: `no folder ${sanitizeLine(input.folder)}` };
+      // The name and folder come from a transcript, the REF from the command line: each one clean line.
+      const ref = shellQuoteForTerminal(input.ref);
       return {
         kind: 'error',
-        message: `the folder of session ${card.name} is gone: ${card.cwd}\n  relaunch it in another folder: recapwrap resume ${input.ref} --cwd DIR (or make the folder again); its card: recapwrap show ${input.ref}`,
+        message: `the folder of session ${sanitizeLine(card.name)} is gone: ${sanitizeLine(card.cwd)}\n  relaunch it in another folder: recapwrap resume ${ref} --cwd DIR (or make the folder again); its card: recapwrap show ${ref}`,
       };
     }
     if (!card.transcriptExists || !existsSync(card.transcript)) {
       return { kind: 'plan', plan: { agent, cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
     }
-    if (input.fork && !card.forkCommand) return { kind: 'error', message: `${agent} cannot fork a session (its CLI has no fork); resume ${card.name} without --fork` };
+    if (input.fork && !card.forkCommand) return { kind: 'error', message: `${agent} cannot fork a session (its CLI has no fork); resume ${sanitizeLine(card.name)} without --fork` };
     const [resumeCommand, ...args] = input.fork ? (card.forkCommand as string[]) : card.resumeCommand;
     const plan: ResumePlan = { agent, cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
     if (input.next) {
       const next = card.next.find((s) => s.trim() !== '');
       if (next) plan.draft = next;
-      else plan.note = `session ${card.name} has no next step recorded; resuming without a draft`;
+      else plan.note = `session ${sanitizeLine(card.name)} has no next step recorded; resuming without a draft`;
     }
     return { kind: 'plan', plan };
   } finally {

@@ -54,6 +54,8 @@ function isCorrupt(error: unknown): boolean {
 
 /** The schema step from which every stored text was masked before any cut (#33; step 8 reads again the files still there). */
 const REMASKED_AT = 8;
+/** The schema step from which every stored text was masked by the rules of issue 40 (step 9). */
+const MASK_RULES_AT = 9;
 
 /** The forgotten list beside the index (forgotten.ts). */
 export const forgottenFileOf = (file: string) => join(dirname(file), 'forgotten');
@@ -75,8 +77,11 @@ function connect(file: string, busyMs: number): Store {
         for (const e of readForgotten(forgottenFileOf(file))) mark.run(e.transcript);
       },
       // Written before every text was masked before any cut: the rows no refresh reads again, masked again.
+      // Written under older masking rules: every row masked again in place (a read finds none of what the
+      // new rules mask, without waiting for a sweep to read every file again).
       upgraded: (from) => {
-        if (from < REMASKED_AT) store.remaskUnread();
+        if (from < MASK_RULES_AT) store.remask('all');
+        else if (from < REMASKED_AT) store.remask('unread');
       },
     });
     db.prepare('SELECT count(*) FROM sessions').get();

@@ -180,6 +180,37 @@ describe('search', () => {
     expect(hitsOf(store.search('release')).map((h) => h.id)).toEqual(['gone1']);
   });
 
+  it('masks every row again in place on the upgrade to the rules of issue 40 (step 9), the transcript there or not', () => {
+    const file = join(dir, 'index.db');
+    // Written by the rules before: 64 hex characters after JWT_SECRET= looked too repetitive to be
+    // generated, and a keypair array was no shape at all. One row's transcript is there (indexed).
+    const hex = 'c0ffee5eed'.repeat(6) + '9a1b';
+    const pair = `[${Array.from({ length: 64 }, (_, i) => (i * 37 + 11) % 256).join(',')}]`;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const db = new Database(file);
+    migrate(db, 8);
+    const insert = db.prepare("INSERT INTO sessions(rowid, id, agent, transcript, cwd, project, name, title, headline, updated_at, done) VALUES (?, ?, 'claude', ?, '/w', 'w', ?, ?, 'set the secret', 1, ?)");
+    insert.run(3, 'here1', '/t/here1.jsonl', 'w-jwt', `export JWT_SECRET=${hex}`, JSON.stringify([`JWT_SECRET=${hex} set`]));
+    insert.run(4, 'gone2', '/t/gone2.jsonl', 'w-wallet', 'wallet', JSON.stringify([]));
+    db.prepare('INSERT INTO session_body(rowid, text) VALUES (?, ?)').run(3, `> echo JWT_SECRET=${hex} >> .env`);
+    db.prepare('INSERT INTO session_body(rowid, text) VALUES (?, ?)').run(4, `> cat id.json → ok: ${pair}`);
+    db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(3, `w jwt ${hex}`, `echo JWT_SECRET ${hex} env`, `JWT_SECRET ${hex} set`);
+    db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(4, 'w wallet', `cat id json ok ${pair}`, '');
+    db.prepare("INSERT INTO files(transcript, size, mtime, state) VALUES ('/t/here1.jsonl', 10, 5, 'indexed'), ('/t/gone2.jsonl', 10, 5, 'gone')").run();
+    db.pragma('user_version = 8');
+    db.close();
+    const store = open();
+    for (const id of ['here1', 'gone2']) {
+      const kept = JSON.stringify(store.get(id)) + store.condensedText(id);
+      expect(kept, kept).not.toContain('c0ffee5eed');
+      expect(kept, kept).not.toContain('11,48,85,');
+      expect(kept).toContain('[secret]');
+    }
+    expect(store.condensedText('here1')).toContain('JWT_SECRET=[secret]');
+    expect(hitsOf(store.search(hex))).toEqual([]);
+    expect(hitsOf(store.search('jwt_secret')).map((h) => h.id)).toEqual(['here1']);
+  });
+
   it('runs every step on a fresh database', () => {
     const db = new Database(':memory:');
     expect(migrate(db)).toBe(0);

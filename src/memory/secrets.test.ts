@@ -1,5 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { maskSecrets } from './secrets.js';
+
+// maskSecrets over each text in a worker thread (this module, which imports nothing, compiled on the spot):
+// 'done', or 'stopped' when it had not returned by the deadline.
+async function maskInWorker(texts: string[], deadlineMs: number): Promise<'done' | 'stopped'> {
+  const source = ts.transpileModule(readFileSync(new URL('./secrets.ts', import.meta.url), 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const code = `const exports = {};\n${source}\nconst { parentPort, workerData } = require('node:worker_threads');\nfor (const t of workerData) exports.maskSecrets(t);\nparentPort.postMessage('done');`;
+  const worker = new Worker(code, { eval: true, workerData: texts });
+  try {
+    return await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => resolve('stopped'), deadlineMs);
+      worker.once('message', () => {
+        clearTimeout(timer);
+        resolve('done');
+      });
+      worker.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
 
 // Fake tokens of each shape, made here so that no file of the repository holds one whole.
 let seed = 7;
@@ -71,6 +97,102 @@ const SHAPES: Array<[string, string, string, string]> = [
   ['sshpass -p', 'sshpass -p hunter22 ssh host', 'hunter22', 'sshpass -f file ssh host'],
   ['--password flag', 'psql --password hunter2 -h db', 'hunter2', 'psql --password -h db'],
 ];
+
+// gen() takes the low bits of its LCG, which repeat fast for an alphabet of 16 or 64 (hex came out
+// `0000…0800…`): these take the high bits of an xorshift instead.
+let state = 0x9e3779b9;
+function draw(length: number, chars: string): string {
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    out += chars[((state >>> 0) >>> 8) % chars.length];
+  }
+  return out;
+}
+const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const HEX64 = draw(64, HEX);
+const HEX128 = draw(128, HEX);
+const BYTES = (n: number, max = 256) => Array.from({ length: n }, () => Number.parseInt(draw(2, HEX), 16) % max).join(',');
+const WORDS = 'abandon ability able about above absent absorb abstract absurd abuse access accident account accuse achieve acid acoustic acquire across act action actor actress actual'.split(' ');
+const PHRASE = (n: number) => WORDS.slice(0, n).join(' ');
+
+// Issue 40 item 2: a value after a secret's name that looks generated is masked at any length.
+// [what, text with the secret, the secret, a near miss that stays as it is]
+const NAMED_LONG: Array<[string, string, string, string]> = [
+  ['JWT_SECRET= openssl rand -hex 32', `JWT_SECRET=${HEX64}`, HEX64.slice(0, 20), 'TOKEN_TYPE=bearer'],
+  ['ENCRYPTION_KEY= 64 hex bytes', `export ENCRYPTION_KEY="${HEX128}"`, HEX128.slice(0, 20), 'ENCRYPTION_KEY=${ENCRYPTION_KEY}'],
+  ['secret_key_base: (Rails)', `  secret_key_base: ${HEX128}`, HEX128.slice(40, 60), '  secret_key_base: <%= ENV["SECRET_KEY_BASE"] %>'],
+  ['"api_key": a 300-character base64 value', `{"api_key": "${draw(300, B64)}"}`, '"api_key": "[secret]"', '{"api_key_required": true}'],
+  ['X-API-Key: base58', `curl -H "X-API-Key: ${draw(88, B58)}" https://x`, 'X-API-Key: [secret]', 'send the X-API-Key: header with each request'],
+  ['PRIVATE_KEY=0x…', `PRIVATE_KEY=0x${HEX64}`, HEX64.slice(10, 30), 'PRIVATE_KEY_PATH=./keys/dev.pem'],
+  ['PASSWORD=changeme (a default password is one)', 'PASSWORD=changeme', 'changeme', 'PASSWORD=$PASSWORD'],
+  ['aws_secret_access_key, spaced, 64 characters', `aws_secret_access_key ${draw(64, B58)}`, 'aws_secret_access_key [secret]', 'the aws_secret_access_key parameter'],
+];
+
+// Issue 40 item 3: shapes people paste.
+const PASTED: Array<[string, string, string, string]> = [
+  ['wallet keypair (id.json)', `cat ~/.config/solana/id.json\n[${BYTES(64)}]`, BYTES(0) + '[secret]', `[${BYTES(32)}] is the public key; [${BYTES(63)},256] is not bytes`],
+  ['seed phrase after MNEMONIC (12 words)', `MNEMONIC="${PHRASE(12)}"`, 'abandon ability', `MNEMONIC_WORDS=12 and the mnemonic: ${PHRASE(5)}`],
+  ['seed phrase after SEED_PHRASE (24 words)', `SEED_PHRASE: ${PHRASE(24)}`, 'absurd abuse', 'seed_phrase: see the vault'],
+  ['Azure AccountKey=', `DefaultEndpointsProtocol=https;AccountName=dev;AccountKey=${draw(86, B64)}==;EndpointSuffix=core.windows.net`, 'AccountKey=[secret];EndpointSuffix', 'AccountName=devstoreaccount1;AccountKey=<key>'],
+  ['Azure SAS sig=', `https://dev.blob.core.windows.net/c/f?sv=2022-11-02&se=2026-01-01&sp=r&sig=${draw(43, B64).replace(/\+/g, '%2B').replace(/\//g, '%2F')}%3D`, 'sig=[secret]', 'https://example.com/?sig=on&design=x'],
+  ['Discord webhook URL', `https://discord.com/api/webhooks/${draw(19, '0123456789')}/${draw(68, B64.slice(0, 62) + '_-')}`, 'discord.com/api/webhooks/1', 'see https://discord.com/api/webhooks for the docs'],
+  ['bare whsec_', `stripe listen: whsec_${draw(32, B58)}`, 'whsec_', 'the whsec_ prefix'],
+  ['GOCSPX-', `client_id=x.apps.googleusercontent.com GOCSPX-${draw(28, B58)}`, 'GOCSPX-', 'GOCSPX- is the prefix'],
+  ['.netrc password', `machine api.example.com\n  login me@example.com\n  password Pw${draw(10, B58)}`, 'password [secret]', 'log in to the machine with a password; the default password is admin'],
+  ['.netrc on one line', `machine github.com login me password ${draw(16, B58)}`, 'password [secret]', 'the machine password is kept in the vault'],
+  ['docker login -p', `docker login -u me -p Dk${draw(12, B58)} registry.example.com`, '-p [secret]', 'docker login -u me --password-stdin registry.example.com; docker run -p 8080:80 x'],
+  ['htpasswd -b', `htpasswd -bc /etc/nginx/.htpasswd alice Hp${draw(10, B58)}`, 'alice [secret]', 'htpasswd -c /etc/nginx/.htpasswd alice'],
+  ['htpasswd -nb', `htpasswd -nbB alice Hp${draw(10, B58)} > users`, 'alice [secret]', 'htpasswd -nB alice'],
+  ['.pgpass line', `echo "db.example.com:5432:app:deploy:Pg${draw(12, B58)}" >> ~/.pgpass`, ':deploy:[secret]', 'src/main.go:42:13:warning:unused and localhost:5432:app'],
+  ['.pgpass line (* host, * port)', `*:*:*:postgres:Pg${draw(12, B58)}`, 'postgres:[secret]', '12:30:45:1234:56'],
+  ['echo X | sudo -S', `echo 'Su${draw(10, B58)}' | sudo -S apt-get update`, "echo '[secret]' | sudo -S", 'echo done | sudo tee /etc/motd; echo "$PASS" | sudo -S true'],
+  ['echo X | sudo -k -S', `echo Su${draw(10, B58)} | sudo -k -S whoami`, 'echo [secret] |', 'echo ok | sudo -k whoami'],
+  ['PuTTY Private-Lines and Private-MAC', `PuTTY-User-Key-File-3: ssh-ed25519\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAI\nPrivate-Lines: 1\n${draw(64, B64)}\nPrivate-MAC: ${HEX64}`, 'Private-Lines: 1\n[secret]\nPrivate-MAC: [secret]', 'Public-Lines: 2\nAAAAC3NzaC1lZDI1NTE5 and the Private-Lines: header counts lines'],
+];
+
+describe('maskSecrets: generated values after a secret name, at any length (issue 40)', () => {
+  for (const [what, text, secret, nearMiss] of NAMED_LONG) {
+    it(`${what}: masked, and its near miss kept`, () => {
+      const out = maskSecrets(text);
+      expect(out, out).toContain('[secret]');
+      if (secret.includes('[secret]')) expect(out, out).toContain(secret);
+      else expect(out, out).not.toContain(secret);
+      expect(maskSecrets(nearMiss)).toBe(nearMiss);
+    });
+  }
+});
+
+describe('maskSecrets: shapes people paste (issue 40)', () => {
+  for (const [what, text, secret, nearMiss] of PASTED) {
+    it(`${what}: masked, and its near miss kept`, () => {
+      const out = maskSecrets(text);
+      if (secret.includes('[secret]')) expect(out, out).toContain(secret);
+      else expect(out, out).toContain('[secret]');
+      expect(maskSecrets(nearMiss)).toBe(nearMiss);
+    });
+  }
+
+  it('masks each keypair byte and phrase word, not a neighbour', () => {
+    const pair = `[${BYTES(64)}]`;
+    expect(maskSecrets(`keypair ${pair} saved`)).toBe('keypair [secret] saved');
+    expect(maskSecrets(`MNEMONIC="${PHRASE(12)}" npm run deploy`)).toBe('MNEMONIC="[secret]" npm run deploy');
+  });
+
+  it('stays linear on a 10 MB line made to backtrack under the new rules (it ends, or the worker is stopped)', { timeout: 90_000 }, async () => {
+    // Under an ambiguous byte (1?\d?\d) an unclosed 63-byte array is 2^63 steps; an ambiguous host or
+    // password run is quadratic on 10 MB: either never ends (linear: about a second). Each unit ends unmatched.
+    const units = [`[${'11,'.repeat(63)}11 `, 'MNEMONIC: ' + 'abc '.repeat(30) + 'x1 ', 'machine a\\n\\n\\n', 'htpasswd -b a b ', 'echo x x x | sudo ', 'a:5432:b:c:d\\ ', 'Private-Lines: 1\nAAAA\nAAAA\n\\', 'AccountKey=AAAA ', '&sig=AAAA '];
+    const line = units.join('').repeat(Math.ceil(10_000_000 / units.join('').length)).replace(/\n/g, ' ');
+    expect(line.length).toBeGreaterThanOrEqual(10_000_000);
+    const block = units.join('').repeat(Math.ceil(2_000_000 / units.join('').length));
+    // In a worker, so that a regex that never returns is stopped (a test timeout cannot stop this thread).
+    expect(await maskInWorker([line, block], 60_000)).toBe('done');
+  });
+});
 
 describe('maskSecrets: the gitleaks shapes taken', () => {
   for (const [id, text, secret, nearMiss] of SHAPES) {
@@ -148,7 +270,7 @@ describe('maskSecrets: the gitleaks shapes taken', () => {
   });
 
   it('stays linear on text made to backtrack (long runs of names, separators, prefixes)', () => {
-    for (const unit of ['a-', 'token_', 'password=', '_key=', 'aws_secret ', 'sk-a', 'https://a:', 'AKIA', 'x.', 'curl -u ', 'mysql -p', 'Authorization: ', 'a…', '-----BEGIN PRIVATE KEY-----']) {
+    for (const unit of ['a-', 'token_', 'password=', '_key=', 'aws_secret ', 'sk-a', 'https://a:', 'AKIA', 'x.', 'curl -u ', 'mysql -p', 'Authorization: ', 'a…', '-----BEGIN PRIVATE KEY-----', '1,', 'machine a login ', 'mnemonic: abc ', 'a:5432:', 'docker login ', 'echo a | sudo ', 'htpasswd -b ', 'Private-Lines: 1\nA', 'token="']) {
       const text = unit.repeat(Math.ceil(200_000 / unit.length));
       const started = performance.now();
       maskSecrets(text);

@@ -5,7 +5,8 @@
  * beside a near miss. Not taken: entropy scoring (a value is judged by its shape instead), the ~90 rules
  * that need a vendor's name beside the value (masked when the name also says key, token, secret, password or
  * credential), kubernetes-secret-yaml, pkcs12-file (a file name), Sourcegraph's bare 40-hex (a git SHA) and
- * Vault's legacy `s.` tokens (too loose). Pure; linear in the text (tested on inputs made to backtrack).
+ * Vault's legacy `s.` tokens (too loose). Also shapes people paste that gitleaks lacks (issue 40: keypairs,
+ * seed phrases, Azure keys, .netrc, .pgpass, …). Pure; linear in the text (tested on inputs made to backtrack).
  */
 
 const MASK = '[secret]';
@@ -95,6 +96,10 @@ const PREFIXED: ReadonlyArray<{ re: string; hint?: string }> = [
   { re: String.raw`tfp_[\w.=-]{59}` }, // typeform-api-token
   { re: String.raw`hvs\.[\w-]{90,}|hvb\.[\w-]{138,}` }, // vault-service-token, vault-batch-token
   { re: String.raw`dnkey-[\w=-]{26}-[\w=-]{52}` }, // defined-networking-api-token
+  // Not gitleaks' (issue 40): Stripe's and Svix's webhook signing secret, Google's OAuth client secret.
+  { re: String.raw`whsec_[A-Za-z0-9+/]{24,}={0,2}` }, // webhook signing secret
+  { re: String.raw`GOCSPX-[\w-]{24,}` }, // google oauth client secret
+  { re: String.raw`discord(?:app)?\.com/api/(?:v\d{1,2}/)?webhooks/\d{17,20}/[\w-]{60,}`, hint: 'discord' }, // discord webhook URL (id and token)
   { re: String.raw`[a-z0-9]+\.webhook\.office\.com/webhookb2/[^\s"'<>]+`, hint: '.webhook.office.com/' }, // microsoft-teams-webhook
   { re: String.raw`(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,}`, hint: '.acc' }, // authress-service-client-access-key
   { re: String.raw`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}`, hint: 'Q~' }, // azure-ad-client-secret
@@ -107,7 +112,7 @@ const HINTED: ReadonlyArray<{ re: RegExp; hint: string }> = PREFIXED.flatMap((p)
 
 // The start of a token above left just before a cut mark (`…`, or the parsers' `...`): the token was cut
 // before it could be masked (a parser keeps at most 4,000 characters of an event), so what is left goes.
-const CUT_PREFIXES = String.raw`sk-|[rs]k_(?:live|test|prod)_|gh[pousr]_|github_pat_|gl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt|c|sa)[-_]|GR1348941|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{2}|ABSK|AIza|xox[abeoprs][-.]|xapp-|eyJ|ZXlK|hf_|api_org_|npm_|pypi-|rubygems_|CLOJARS_|ops_|p8e-|AGE-SECRET-KEY-|LTAI|AKCp|cmVmd|dapi[a-f0-9]|do[opr]_v1_|dp\.pt\.|duffel_|dt0c01\.|EZ[AT]K|FLW(?:SECK|PUBK)_|fo1_|fm[12][ar]?_|fio-u-|HRKU-|lin_api_|NR(?:AK|II|JS)-|ntn_|sha256~|pplx-|pscale_|PMAK-|pnu_|rdme_|tk-us-|SG\.|xkeysib-|sntry[us]_|shippo_|shp(?:at|ca|pa|ss)_|sgp_|sq0(?:atp|csp)-|hv[sb]\.|tfp_|dnkey-`;
+const CUT_PREFIXES = String.raw`sk-|[rs]k_(?:live|test|prod)_|gh[pousr]_|github_pat_|gl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt|c|sa)[-_]|GR1348941|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{2}|ABSK|AIza|xox[abeoprs][-.]|xapp-|eyJ|ZXlK|hf_|api_org_|npm_|pypi-|rubygems_|CLOJARS_|ops_|p8e-|AGE-SECRET-KEY-|LTAI|AKCp|cmVmd|dapi[a-f0-9]|do[opr]_v1_|dp\.pt\.|duffel_|dt0c01\.|EZ[AT]K|FLW(?:SECK|PUBK)_|fo1_|fm[12][ar]?_|fio-u-|HRKU-|lin_api_|NR(?:AK|II|JS)-|ntn_|sha256~|pplx-|pscale_|PMAK-|pnu_|rdme_|tk-us-|SG\.|xkeysib-|sntry[us]_|shippo_|shp(?:at|ca|pa|ss)_|sgp_|sq0(?:atp|csp)-|hv[sb]\.|tfp_|dnkey-|whsec_|GOCSPX-`;
 const CUT_TOKEN_RE = new RegExp(String.raw`\b(?:${CUT_PREFIXES})[^\s…"'\x60]*$`);
 const CUT_MARK_RE = /…|\.\.\./g;
 
@@ -122,7 +127,7 @@ const PRIVATE_KEY_RE =
 const URL_PASSWORD_RE = /:\/\/(?<=\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/)([^\s:/?#@'"`]*):(?:[^\s/?#@'"`]+(@)|[^\s/?#@'"`…]*?(…|\.\.\.)(?=[\s"'`]|$))/g;
 
 // A URL's password that stands for one (`$PASS`, `{1}`, `PASSWORD`, `<password>`): docs and templates.
-const URL_PLACEHOLDER_RE = /^(?:\{[^}]*\}|your[-_]?password|passw(?:or)?d|pass|pwd|secret|changeme)$/i;
+const URL_PLACEHOLDER_RE = /^(?:\{[^}]*\}|your[-_]?password|passw(?:or)?d|pass|pwd|secret)$/i;
 
 function maskUrlPassword(whole: string, user: string, at: string | undefined, cut: string | undefined): string {
   const password = whole.slice(3 + user.length + 1, whole.length - (at ?? cut ?? '').length);
@@ -148,7 +153,41 @@ const CLI_PASSWORD_RE = new RegExp(
   ].join('|'),
   'gi',
 );
+// Two groups (head, password) per branch of CLI_PASSWORD_RE.
+const CLI_GROUPS = 10;
 const CLI_HINT_RE = /curl|mysql|mariadb|sshpass|mongo|redis-cli|<add/i;
+
+// Shapes people paste that no name or prefix above gives away (issue 40), each with its near miss in
+// secrets.test.ts. Every one is anchored on a literal or a bounded run, no two parts match the same text.
+// `docker login -p X` (its `--password X` is a flag's password below too; `--password-stdin` reads it),
+// matched from ` login` (a literal), the tool checked behind it.
+const DOCKER_LOGIN_RE = /[ \t]login\b(?<=\b(?:docker|podman|nerdctl|buildah|skopeo)[ \t]+login)([^\n;&|]{0,300}?\s(?:-p|--password)(?:=|[ \t]+))(?!-)(["']?[^\s"']+["']?)/g;
+const BYTE = String.raw`(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
+const JSON_SPACE = String.raw`(?:\s|\\[nrt])*`;
+// A wallet keypair: a JSON array of 64 bytes (Solana's `id.json`, any ed25519 secret key written as bytes).
+const KEYPAIR_RE = new RegExp(String.raw`\[${JSON_SPACE}(?:${BYTE}${JSON_SPACE},${JSON_SPACE}){63}${BYTE}${JSON_SPACE}\]`, 'g');
+// A seed phrase (BIP-39: 12 to 24 words) after a name that says it is one; the words go, the name stays.
+// Matched from the end of its name's word (a literal: a word start tried at every word was 5 times slower).
+const SEED_PHRASE_RE =
+  /(?:nemonic|NEMONIC|hrase|HRASE)(?<=\b(?:[Mm]nemonic|MNEMONIC|(?:[Ss]eed|SEED|[Rr]ecovery|RECOVERY|[Ww]allet|WALLET)[_ -]?(?:[Pp]hrase|PHRASE)))[\w.-]{0,40}(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})(?![\w-])/g;
+// Azure: a storage or Service Bus connection string's key, and a SAS URL's signature.
+const AZURE_KEY_RE = /Key=(?<=\b(?:Account|SharedAccess)Key=)[A-Za-z0-9+/]{20,}={0,2}/g;
+const SAS_SIG_RE = /((?:[?&;]|\\u0026)sig=)([A-Za-z0-9%+/=]{20,})/g;
+// `.netrc` (curl, git, ftp): `machine HOST login USER password X`, on one line or several; `default login … password X`.
+const NETRC_RE =
+  /\b((?:machine[ \t]+[^\s\\]+(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+[^\s\\]+){0,3}|default(?:(?:\s|\\[nrt])+(?:login|account)[ \t]+[^\s\\]+){1,2})(?:\s|\\[nrt])+password[ \t]+)([^\s\\]+)/g;
+// `htpasswd -b FILE USER PASS` (`-nb USER PASS`: no file): the password is the last word (htpasswdPassword() reads the flags).
+const HTPASSWD_RE = /\bhtpasswd((?:[ \t]+[^\s;&|<>]+){2,8})/g;
+// `echo X | sudo -S` (also `printf`, `sudo -k -S`, `--stdin`): the password echoed.
+const SUDO_STDIN_RE =
+  /\b((?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?)("[^"\n]{1,200}"|'[^'\n]{1,200}'|[^\s|;&"'<>]+)(?=[ \t]*\|[ \t]*sudo(?:[ \t]+[^\s|;&]+){0,6}?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)(?![\w-]))/g;
+// A `.pgpass` line `host:port:database:user:password` (port 4-5 digits or `*`), matched from the port's
+// colon (a literal first: a lookbehind for the host first was tried at every character, 100 times slower);
+// maskPgpass() reads the host back. `src/x.go:42:13:` has a short port and no password.
+const PGPASS_RE = /:(?:\d{4,5}|\*):[\w.*$-]{1,63}:[\w.*@$-]{1,63}:((?:[^\s:\\'"]|\\[^n])+)(?=["']?(?:\s|\\n|$))/g;
+// PuTTY's `.ppk`: the base64 lines after `Private-Lines: N`, and the MAC.
+const PUTTY_LINES_RE = /(Private-Lines:[ \t]*\d{1,3})(\r?\n|\\r?\\n)[A-Za-z0-9+/=]+(?=[\s"'\\]|$)(?:(?:\r?\n|\\r?\\n)[A-Za-z0-9+/=]+(?=[\s"'\\]|$))*/g;
+const PUTTY_MAC_RE = /(Private-MAC:[ \t]*)[0-9a-fA-F]{16,}/g;
 
 // Words that say a name's value is a secret (generic-api-key, hashicorp-tf-password and the vendor rules'
 // `VENDOR_KEY=`/`VENDOR_TOKEN=` forms).
@@ -163,30 +202,35 @@ const PASSWORD_END_RE = /(?:passw(?:or)?d|pwd|passphrase|(?<![a-z])pass)$/i;
 // back from the text. What follows the word is bounded (as gitleaks does): unbounded, `token_token_…` took
 // quadratic time.
 const NAMED_VALUE_RE = new RegExp(
-  String.raw`(?:${SECRET_WORDS})(?:[\w.-]{0,64}(?:["'\x60]|\\")?[ \t]*(?:=>|:=|\?=|=|:)[ \t]*(?:(\\?["'\x60])([^"'\x60\n\\]{1,200})\1|([^\s"'\x60,;(){}[\]<>\\]+)(?=[\s"'\x60,;)}\]<>\\]|$))|[ \t]+(["']?)([^\s"'\x60]+)\4(?=[\s"'\x60;,)]|$))`,
+  String.raw`(?:${SECRET_WORDS})(?:[\w.-]{0,64}(?:["'\x60]|\\")?[ \t]*(?:=>|:=|\?=|=|:)[ \t]*(?:(\\?["'\x60])([^"'\x60\n\\]{1,4000})\1|([^\s"'\x60,;(){}[\]<>\\]+)(?=[\s"'\x60,;)}\]<>\\]|$))|[ \t]+(["']?)([^\s"'\x60]+)\4(?=[\s"'\x60;,)]|$))`,
   'gi',
 );
 
 // Values that name a secret rather than hold it: a variable, a template, a placeholder, a path, a literal.
 const PLACEHOLDER_RE =
-  /^(?:\$|%[A-Z_]|<|\{\{|\[secret\]|\*+$|x{3,}$|\.{3}|…|~?\/|\.\.?\/|(?:process\.env|os\.environ|os\.getenv|env|getenv|secrets|vars|config|settings|self|this|none|null|nil|undefined|true|false|required|optional|string|str|bool|boolean|number|int|integer|object|any|unknown|prompt|changeme|redacted|hidden|masked|empty)\b)/i;
+  /^(?:\$|%[A-Z_]|<|\{\{|\[secret\]|\*+$|x{3,}$|\.{3}|…|~?\/|\.\.?\/|(?:process\.env|os\.environ|os\.getenv|env|getenv|secrets|vars|config|settings|self|this|none|null|nil|undefined|true|false|required|optional|string|str|bool|boolean|number|int|integer|object|any|unknown|prompt|redacted|hidden|masked|empty)\b)/i;
 // Plain words and code after a password's name: prose ("Password: enter it twice") or code (`$pass = if …`).
 const PLAIN_WORDS = new Set(['the', 'a', 'an', 'is', 'are', 'was', 'be', 'it', 'its', 'this', 'that', 'not', 'no', 'yes', 'and', 'or', 'to', 'for', 'of', 'in', 'on', 'with', 'your', 'my', 'our', 'their', 'enter', 'type', 'use', 'set', 'see', 'same', 'blank', 'field', 'reset', 'changed', 'updated', 'stored', 'saved', 'sent', 'needed', 'missing', 'wrong', 'invalid', 'incorrect', 'expired', 'if', 'else', 'new', 'await', 'function', 'lambda', 'input', 'getpass', 'read']);
 const AUTH_SCHEMES = new Set(['basic', 'bearer', 'token', 'digest', 'negotiate', 'ntlm', 'apikey', 'api-key', 'key', 'oauth', 'header', 'headers']);
 const ENDS_CUT_RE = /(?:…|\.\.\.)$/;
+/** Distinct characters that make a value of any length varied enough to be generated (looksGenerated). */
+const GENERATED_DISTINCT_MAX = 10;
 // A name or reference in code: `options?.apiKey`, `OAuthCredentials`, `config.secret_key`.
 const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)*$/;
 
 // A value that looks generated: long enough, letters with a digit or mixed case or a symbol; not a URL, a
-// name in code (a camelCase name has a hump every few letters, a random string one in four), a number, a date.
+// name in code (a camelCase name has a hump every few letters, a random string one in four), a number, a
+// date, words. At any length: the variety asked of it (distinct characters, against repeats such as
+// `aaaa1111`) is a share of a short value but at most 10 characters, as a long one drawn from 16 (hex: 64
+// characters of `openssl rand -hex 32` have ~16 distinct, 25 %) or 58 (base58) cannot show more.
 function looksGenerated(value: string, minLength: number): boolean {
-  if (value.length < minLength || value.includes('://')) return false;
+  if (value.length < minLength || value.includes('://') || /\s/.test(value)) return false;
   const letters = value.match(/[A-Za-z]/g)?.length ?? 0;
   if (letters < 4) return false;
   const digit = /\d/.test(value);
   if (IDENTIFIER_RE.test(value) && (!digit || value.includes('.')) && (value.match(/[a-z](?=[A-Z])/g)?.length ?? 0) * 4 < letters) return false;
   if (!digit && !(/[a-z]/.test(value) && /[A-Z]/.test(value)) && !/[+=~!@#%^&*]/.test(value)) return false;
-  return new Set(value).size / value.length >= 0.3;
+  return new Set(value).size >= Math.min(value.length * 0.3, GENERATED_DISTINCT_MAX);
 }
 
 const isPlaceholder = (value: string) => value.includes(MASK) || PLACEHOLDER_RE.test(value);
@@ -230,12 +274,68 @@ function maskSpaced(whole: string, quote: string, value: string, offset: number,
 
 // CLI_PASSWORD_RE's replacer: the head kept, the password masked, for whichever branch matched.
 function maskCliPassword(whole: string, ...groups: unknown[]): string {
-  for (let i = 0; i + 1 < 10; i += 2) {
+  for (let i = 0; i + 1 < CLI_GROUPS; i += 2) {
     const head = groups[i];
     const value = groups[i + 1];
     if (typeof head === 'string' && typeof value === 'string') return isPlaceholder(value.replace(/^["']/, '')) ? whole : head + MASK;
   }
   return whole;
+}
+
+// HTPASSWD_RE's replacer: with `-b` among the flags, the password word (the third word, the second with `-n`).
+function maskHtpasswd(whole: string, args: string): string {
+  const parts = args.split(/([ \t]+)/);
+  const words: number[] = [];
+  let flags = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (!part || /^[ \t]/.test(part)) continue;
+    if (part.startsWith('-') && words.length === 0) {
+      flags += part.slice(1);
+      // -C COST and -r ROUNDS take a value.
+      if (/[Cr]$/.test(part)) i += 2;
+    } else words.push(i);
+  }
+  const at = words[flags.includes('n') ? 1 : 2];
+  if (!flags.includes('b') || at === undefined || isPlaceholder((parts[at] as string).replace(/^["']/, ''))) return whole;
+  parts[at] = MASK;
+  return `htpasswd${parts.join('')}`;
+}
+
+// SUDO_STDIN_RE's replacer: the echoed word masked (in its quotes), unless it names one (`$PASS`).
+function maskSudoStdin(whole: string, head: string, value: string): string {
+  const quote = /^["']/.test(value) ? (value[0] as string) : '';
+  const inner = quote ? value.slice(1, -1) : value;
+  return isPlaceholder(inner) ? whole : `${head}${quote}${MASK}${quote}`;
+}
+
+// PGPASS_RE's replacer: masked when the host before it starts a line, a word or a quoted string, and has a
+// letter (a name, `localhost`) or is `*` or an IPv4 address.
+function maskPgpass(whole: string, password: string, offset: number, text: string): string {
+  let start = offset;
+  while (start > 0 && offset - start < 254 && /[\w.*-]/.test(text[start - 1] as string)) start--;
+  const host = text.slice(start, offset);
+  const before = text.slice(Math.max(0, start - 2), start);
+  if (!host || !(start === 0 || /[\s"'>=]$/.test(before) || before === '\\n')) return whole;
+  if (!/[A-Za-z*]/.test(host) && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return whole;
+  if (isPlaceholder(password)) return whole;
+  return whole.slice(0, whole.length - password.length) + MASK;
+}
+
+// The shapes of issue 40 (above), each run only when its literal is in the text.
+function maskPastedShapes(text: string): string {
+  let out = text;
+  if (out.includes(' login')) out = out.replace(DOCKER_LOGIN_RE, (whole, head: string, value: string) => (isPlaceholder(value.replace(/^["']/, '')) ? whole : whole.slice(0, whole.length - head.length - value.length) + head + MASK));
+  if (out.includes(',')) out = out.replace(KEYPAIR_RE, MASK);
+  if (out.includes('nemonic') || out.includes('NEMONIC') || out.includes('hrase') || out.includes('HRASE')) out = out.replace(SEED_PHRASE_RE, (whole, words: string) => whole.slice(0, whole.length - words.length) + MASK);
+  if (out.includes('Key=')) out = out.replace(AZURE_KEY_RE, 'Key=' + MASK);
+  if (out.includes('sig=')) out = out.replace(SAS_SIG_RE, (whole, head: string) => head + MASK);
+  if (out.includes('password')) out = out.replace(NETRC_RE, (whole, head: string, value: string) => (isPlaceholder(value) ? whole : head + MASK));
+  if (out.includes('htpasswd')) out = out.replace(HTPASSWD_RE, maskHtpasswd);
+  if (out.includes('sudo')) out = out.replace(SUDO_STDIN_RE, maskSudoStdin);
+  out = out.replace(PGPASS_RE, maskPgpass);
+  if (out.includes('Private-')) out = out.replace(PUTTY_LINES_RE, (whole, head: string, sep: string) => `${head}${sep}${MASK}`).replace(PUTTY_MAC_RE, (whole, head: string) => head + MASK);
+  return out;
 }
 
 // A known token's start right before a cut mark: masked, the mark kept.
@@ -266,6 +366,7 @@ export function maskSecrets(text: string): string {
   if (/uthorization/i.test(out)) out = out.replace(AUTH_HEADER_RE, (whole, head: string, value: string) => (isPlaceholder(value) || AUTH_SCHEMES.has(value.toLowerCase()) ? whole : head + MASK));
   if (out.includes('earer')) out = out.replace(BEARER_RE, (whole, head: string, value: string) => (looksGenerated(value, 12) ? head + MASK : whole));
   if (CLI_HINT_RE.test(out)) out = out.replace(CLI_PASSWORD_RE, maskCliPassword);
+  out = maskPastedShapes(out);
   out = out.replace(NAMED_VALUE_RE, maskNamedValue);
   if (out.includes('…') || out.includes('...')) out = maskCutEdges(out);
   return out;

@@ -313,14 +313,16 @@ export class Store {
   }
 
   /**
-   * Mask again what the rows no refresh will write again hold: those whose transcript is gone (or left
-   * out). An index written before every text was masked before any cut (#33, schema before step 8) kept
-   * a token cut short, or a shape not masked then (a password in an https URL); the rows of files still
-   * there are read again (step 8). The text index is rewritten after (no old word of theirs left).
-   * How many rows; called inside the migration's transaction.
+   * Mask again, in place, what rows hold. 'unread': the rows no refresh will write again (transcript gone
+   * or left out): an index written before every text was masked before any cut (#33, schema before step
+   * 8) kept a token cut short, or a shape not masked then (a password in an https URL); the rows of files
+   * still there are read again (step 8). 'all': every row, for rules that mask more than the old ones did
+   * (issue 40, step 9). The text index is rewritten after (no old word of theirs left). How many rows;
+   * called inside the migration's transaction.
    */
-  remaskUnread(): number {
-    const rows = this.db.prepare("SELECT * FROM sessions WHERE transcript_exists = 0 OR transcript NOT IN (SELECT transcript FROM files WHERE state = 'indexed')").all() as Row[];
+  remask(which: 'unread' | 'all'): number {
+    const where = which === 'all' ? '' : " WHERE transcript_exists = 0 OR transcript NOT IN (SELECT transcript FROM files WHERE state = 'indexed')";
+    const rows = this.db.prepare(`SELECT * FROM sessions${where}`).all() as Row[];
     if (rows.length === 0) return 0;
     const list = (text: string) => JSON.stringify(maskList(json<string[]>(text, [])));
     const orNull = (text: string | null) => (text === null ? null : mask(text));

@@ -9,6 +9,7 @@ import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { composeRecap, recapText } from '../../recap/compose.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
+import { shellQuoteForTerminal } from '../../util/shell-quote.js';
 import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { getHomeDir } from '../../config/paths.js';
@@ -114,11 +115,12 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
         (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, fork, ...(folder === undefined ? {} : { folder }) }));
     // --cwd relaunches it there instead of in its own folder (one that is gone, say).
     const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd, Boolean(options.fork));
-    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map(sanitizeLine).join('\n')}\n`, code: 1 };
+    // Each line of the message clean (its parts from a transcript were cleaned where it was made), indent kept.
+    if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map((l) => /^\s*/.exec(l)?.[0] + sanitizeLine(l)).join('\n')}\n`, code: 1 };
     if (result.kind === 'plan') {
       const { plan } = result;
-      if (plan.note) process.stderr.write(`recapwrap: ${plan.note}\n`);
-      if (plan.fresh) process.stderr.write(`recapwrap: the transcript of ${plan.name} is gone: a new ${plan.agent} session, its reference typed as a draft\n`);
+      if (plan.note) process.stderr.write(`recapwrap: ${sanitizeLine(plan.note)}\n`);
+      if (plan.fresh) process.stderr.write(`recapwrap: the transcript of ${sanitizeLine(plan.name)} is gone: a new ${plan.agent} session, its reference typed as a draft\n`);
       const code = await deps.launch(plan.command, plan.args, plan.agent, plan.cwd, plan.draft);
       return { out: '', err: '', code };
     }
@@ -132,7 +134,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
     // Nothing to resume exits 1, as `sessions` and `search` do; in one folder, the way to every folder.
     const what = options.agent ? `${options.agent} sessions` : 'agent sessions';
     const none = `no ${what} ${options.all ? 'in any folder' : `for ${cwd}`}${query ? ` matching "${sanitizeLine(query)}"` : ''}`;
-    const hint = options.all ? '' : ` (\`recapwrap resume --all${query ? ` ${sanitizeLine(query)}` : ''}\` looks in every folder)`;
+    const hint = options.all ? '' : ` (\`recapwrap resume --all${query ? ` ${shellQuoteForTerminal(query)}` : ''}\` looks in every folder)`;
     return { out: '', err: err + `recapwrap: ${none}${hint}\n`, code: 1 };
   }
   const listing = renderSessions(sessions, deps.columns, deps.now, Boolean(options.all), getHomeDir(deps.env)) + '\n';

@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { formatAgentIds } from '../../transcripts/agent-ids.js';
+import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import { setExitCode } from '../exit-code.js';
 import type { ResumeCliOptions, ResumeDeps } from './resume-run.js';
 
@@ -54,7 +55,8 @@ export function registerResume(program: Command): void {
           const { runWrap } = await import('../../app/wrap/run-wrap.js');
           // The agent resumes in the session's folder (agents find their sessions by cwd).
           if (cwd !== process.cwd()) process.chdir(cwd);
-          process.stderr.write(`recapwrap: resuming with: ${[command, ...args].join(' ')}\n`);
+          // The words come from a transcript (a session id, a file name): quoted, and with nothing a terminal acts on.
+          process.stderr.write(`recapwrap: resuming with: ${formatCommandForTerminal([command, ...args])}\n`);
           return runWrap({ command, args, agent, draft });
         },
       };

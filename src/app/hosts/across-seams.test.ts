@@ -2,7 +2,8 @@
 // host as a new branch there, with the agent's own fork, never the session itself; `search --all-words`
 // (#32) holds on a host too. Host gpu is a pulled copy (mirror mode: no ssh needed to read it), host dev is
 // asked over ssh; `ssh` on PATH is a stand-in that records the argv it was given (and answers nothing).
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,24 +28,28 @@ beforeAll(async () => {
   mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
   writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
   chmodSync(join(bin, 'ssh'), 0o755);
-  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }] }));
-  // The copy a pull made: the host's pi session under <state>/hosts/gpu/home, and where the host's home is.
-  const copy = mirrorDir(env, 'gpu');
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }, { name: 'evil', ssh: ['evil'], mirror: true }] }));
+  await layOutCopy('gpu', ID, 'tune the walrus exporter');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// The copy a pull made: the host's pi session under <state>/hosts/NAME/home, and where the host's home is.
+async function layOutCopy(host: string, id: string, prompt: string): Promise<void> {
+  const copy = mirrorDir(env, host);
   const dir = join(copy, 'home', '.pi', 'agent', 'sessions', '--home-me-proj--');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const t = '2026-11-20T10:00:00.000Z';
-  writeFileSync(join(dir, `2026-11-20T10-00-00-000Z_${ID}.jsonl`), [
-    { type: 'session', version: 3, id: ID, timestamp: t, cwd: `${REMOTE_HOME}/proj` },
-    { type: 'message', id: 'u1', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: 'tune the walrus exporter' }], timestamp: Date.parse(t) } },
+  writeFileSync(join(dir, `2026-11-20T10-00-00-000Z_${id}.jsonl`), [
+    { type: 'session', version: 3, id, timestamp: t, cwd: `${REMOTE_HOME}/proj` },
+    { type: 'message', id: 'u1', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.parse(t) } },
     { type: 'message', id: 'a1', parentId: 'u1', timestamp: t, message: { role: 'assistant', content: [{ type: 'text', text: 'Tuned.' }], timestamp: Date.parse(t) } },
   ].map((l) => JSON.stringify(l)).join('\n') + '\n');
   writeFileSync(join(copy, 'meta.json'), JSON.stringify({ remoteHome: REMOTE_HOME, pulledAt: t }) + '\n');
-  const memory = await openMirror('gpu', env, resolveConfig({ env, cwd: env.HOME as string }).options);
+  const memory = await openMirror(host, env, resolveConfig({ env, cwd: env.HOME as string }).options);
   if ('error' in memory) throw new Error(memory.error);
   await memory.refresh();
   memory.close();
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+}
 
 const resume = (flags: { fork?: boolean; next?: boolean; cwd?: string }) => resumeAcrossHosts(ID, { host: ['gpu'], ...flags }, { env, cwd: env.HOME as string, now: Date.now(), runLocal: async () => ({ out: '', err: '', code: 1 }) });
 
@@ -75,6 +80,36 @@ describe('resume of a session on a host', () => {
     expect(card.forkCommand?.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork ${remoteFile}`);
     const text = (await runMemoryCommand('show', [ID], { host: ['gpu'] }, deps)).out;
     expect(text).toMatch(new RegExp(`^fork: +recapwrap resume ${ID} --host gpu --fork `, 'm'));
+  });
+});
+
+describe("the lines show prints for pasting, of a host's session", () => {
+  // A host's session whose id is a shell command (an id is whatever the transcript says).
+  const EVIL = 'x;touch pwned$(touch pwned2)';
+  it('are quoted: pasted into a shell, they run recapwrap and ssh with that id as one word, nothing else', async () => {
+    await layOutCopy('evil', EVIL, 'hostile id');
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };
+    const r = await runMemoryCommand('show', ['hostile'], { host: ['evil'] }, deps);
+    expect(r.err).toBe('');
+    const fork = /^fork: +(.+?) {3}\((.+)\)$/m.exec(r.out);
+    const resumeLine = /^resume: +(.+)$/m.exec(r.out)?.[1];
+    expect(fork).not.toBeNull();
+    // Each line run by a real sh, recapwrap and ssh stand-ins that print their arguments one a line.
+    const shell = mkdtempSync(join(root, 'paste-'));
+    const stubs = join(shell, 'bin');
+    mkdirSync(stubs);
+    for (const cmd of ['recapwrap', 'ssh']) {
+      writeFileSync(join(stubs, cmd), `#!/bin/sh\nprintf '%s\\n' ${cmd} "$@"\n`);
+      chmodSync(join(stubs, cmd), 0o755);
+    }
+    const paste = (line: string) => execFileSync('sh', ['-c', line], { cwd: shell, env: { PATH: `${stubs}:/usr/bin:/bin` }, encoding: 'utf8' }).trimEnd().split('\n');
+    expect(paste(fork?.[1] as string)).toEqual(['recapwrap', 'resume', EVIL, '--host', 'evil', '--fork']);
+    const remoteFork = paste(fork?.[2] as string);
+    expect(remoteFork.slice(0, 3)).toEqual(['ssh', '-t', 'evil']);
+    expect(remoteFork.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork '${REMOTE_HOME}/.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${EVIL}.jsonl'`);
+    expect(paste(resumeLine as string).slice(0, 3)).toEqual(['ssh', '-t', 'evil']);
+    expect(readdirSync(shell)).toEqual(['bin']);
   });
 });
 

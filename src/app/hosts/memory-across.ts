@@ -13,7 +13,8 @@ import { setUpHosts, warningLines, type HostsSetup } from './hosts.js';
 import { hostPath, openMirror, pullHost, readMirrorMeta, type MirrorMeta } from './mirror.js';
 import { mergeHits, mergeRows, type Tagged } from './merge.js';
 import type { Parsed } from './remote-schema.js';
-import { commandLine, resumeArgv } from './ssh-argv.js';
+import { resumeArgv } from './ssh-argv.js';
+import { shellLine } from '../../util/shell-quote.js';
 import { askHost, hostLine } from './transport.js';
 
 interface Result { out: string; err: string; code: number }
@@ -73,7 +74,7 @@ export type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?:
 
 async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: SessionMemory, meta: MirrorMeta) => T[]): Promise<HostRead<T>> {
   const meta = readMirrorMeta(setup.ctx.env, host.name);
-  const memory = meta ? await openMirror(host.name, setup.ctx.env, setup.options) : { error: `no copy: pull one with \`recapwrap index --host ${host.name} --pull\`` };
+  const memory = meta ? await openMirror(host.name, setup.ctx.env, setup.options) : { error: `no copy: pull one with \`${shellLine(['recapwrap', 'index', '--host', host.name, '--pull'])}\`` };
   if ('error' in memory || !meta) return { host, items: [], problem: 'error' in memory ? memory.error : 'no copy' };
   try {
     return { host, items: read(memory, meta) };
@@ -240,8 +241,8 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   const lines = text.split('\n');
   lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
   return lines
-    .map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l))
-    .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       recapwrap resume ${sanitizeLine(c.id)} --host ${sanitizeLine(c.host as string)} --fork   (${sanitizeLine(commandLine(c.forkCommand))})` : l))
+    .map((l) => (l.startsWith('resume:') ? `resume:     ${shellLine(c.resumeCommand)}` : l))
+    .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       ${shellLine(['recapwrap', 'resume', c.id, '--host', c.host as string, '--fork'])}   (${shellLine(c.forkCommand)})` : l))
     .join('\n');
 }
 

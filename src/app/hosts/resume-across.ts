@@ -11,6 +11,7 @@ import type { AcrossOptions } from './memory-across.js';
 import { findCards } from './memory-across.js';
 import { setUpHosts, warningLines } from './hosts.js';
 import { commandLine } from './ssh-argv.js';
+import { shellLine } from '../../util/shell-quote.js';
 
 export type RemoteResume =
   | { kind: 'local'; err: string }
@@ -56,10 +57,10 @@ export async function resumeAcrossHosts(
   if (flags.fork && !card.forkCommand) return { kind: 'done', code: 1, err: warn + err + `recapwrap: ${card.agent} cannot fork a session (its CLI has no fork); resume ${sanitizeLine(card.name)} without --fork\n` };
   const argv = flags.fork ? (card.forkCommand as string[]) : card.resumeCommand;
   const line = commandLine(argv);
-  const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${sanitizeLine(line)}\n`;
+  const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${shellLine(argv)}\n`;
   if (input.env.TMUX) {
     const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), line]);
-    if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${sanitizeLine(line)}\n` };
+    if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${shellLine(argv)}\n` };
     return { kind: 'done', code: 0, err: warn + err + say.replace('resuming', 'resuming in a new tmux window') };
   }
   process.stderr.write(warn + err + say);

@@ -12,6 +12,7 @@ import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
+import { shellQuote } from '../../util/shell-quote.js';
 import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
 import type { SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
@@ -114,11 +115,12 @@ function rowJson(r: SessionRow, home: string): Record<string, unknown> {
   return { ...r, cwdShown: r.cwd ? shortenDir(r.cwd, home, 1000) : '' };
 }
 
-// An argument as typed at a shell: the home as ~ (unquoted, so the shell expands it), quoted when needed.
+// An argument as typed at a shell: the home as ~ (unquoted, so the shell expands it) when the rest needs
+// no quotes, else quoted by the one quoter (util/shell-quote.ts).
 function shellWord(arg: string, home: string): string {
-  const short = home && arg.startsWith(home + '/') ? '~' + arg.slice(home.length) : arg;
-  if (/^[\w@%+=:,./~-]+$/.test(short)) return sanitizeLine(short);
-  return `'${sanitizeLine(arg).replace(/'/g, "'\\''")}'`;
+  const word = sanitizeLine(arg);
+  const rest = home && word.startsWith(home + '/') ? word.slice(home.length) : undefined;
+  return rest !== undefined && shellQuote(rest) === rest ? `~${rest}` : shellQuote(word);
 }
 
 function card(raw: SessionCard, deps: MemoryDeps): string {

@@ -158,6 +158,9 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     const text = await cli(env, 'show', '--host', 'box', remote.id);
     expect(text.out).toMatch(/^host: +box$/m);
     expect(text.out).toMatch(/^resume: +ssh -t -F \S+ -p \d+ rwhost@127\.0\.0\.1 'cd \S+ && recapwrap claude --resume \S+'$/m);
+    // A session the host lacks: said so (exit 1), not that the host answered junk.
+    const none = await cli(env, 'show', '--host', 'box', 'no-such-session-anywhere');
+    expect(none).toMatchObject({ code: 1, out: '', err: 'recapwrap: no session matches "no-such-session-anywhere" on host box\n' });
     const down = await cli(env, 'search', '--host', 'down', 'claude');
     expect(down.code).toBe(1);
     expect(down.err).toMatch(/^recapwrap: host down: cannot connect/m);

@@ -26,9 +26,10 @@ beforeAll(async () => {
   mkdirSync(bin, { recursive: true });
   mkdirSync(join(root, 'home'), { recursive: true });
   mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
-  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+  // Host canned answers what the test put in answer / answer-code (as a host's recapwrap would).
+  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\ncase "$*" in *' canned '*) cat '${root}/answer'; exit "$(cat '${root}/answer-code')";; esac\n`);
   chmodSync(join(bin, 'ssh'), 0o755);
-  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }, { name: 'evil', ssh: ['evil'], mirror: true }] }));
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }, { name: 'evil', ssh: ['evil'], mirror: true }, { name: 'twice', ssh: ['twice'], mirror: true }, { name: 'canned', ssh: ['canned'] }] }));
   await layOutCopy('gpu', ID, 'tune the walrus exporter');
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -110,6 +111,37 @@ describe("the lines show prints for pasting, of a host's session", () => {
     expect(remoteFork.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork '${REMOTE_HOME}/.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${EVIL}.jsonl'`);
     expect(paste(resumeLine as string).slice(0, 3)).toEqual(['ssh', '-t', 'evil']);
     expect(readdirSync(shell)).toEqual(['bin']);
+  });
+});
+
+describe('show REF on a host that has none or several', () => {
+  const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false });
+  it("says no session matches there (exit 1) when the host's recapwrap says so, never that it answered junk", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    // What a host's recapwrap prints for `show --json -- REF` it has no session for (memory-run's jsonOnFailure), exit 1.
+    writeFileSync(join(root, 'answer'), JSON.stringify({ error: 'no session matches "nothing-here" (try `recapwrap search`)', code: 1 }, null, 2) + '\n');
+    writeFileSync(join(root, 'answer-code'), '1');
+    const r = await runMemoryCommand('show', ['nothing-here'], { host: ['canned'] }, deps());
+    expect(r).toMatchObject({ code: 1, out: '' });
+    expect(r.err).toBe('recapwrap: no session matches "nothing-here" on host canned\n');
+  });
+
+  it("exits 2 with the host's candidates when REF names several sessions there, as here", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    writeFileSync(join(root, 'answer'), JSON.stringify({ error: '"walrus" matches 2 sessions; use one of these id prefixes (or a longer name)', code: 2, candidates: ['0d3c2b1a  proj-tune-walrus  pi  3d  ~/proj  tune', '7e7e7e7e  proj-walrus-again  pi  3d  ~/proj  again'] }, null, 2) + '\n');
+    writeFileSync(join(root, 'answer-code'), '2');
+    const r = await runMemoryCommand('show', ['walrus'], { host: ['canned'] }, deps());
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('recapwrap: host canned: "walrus" matches 2 sessions there; use one of these as canned:ID (or a longer name):\n  0d3c2b1a proj-tune-walrus pi 3d ~/proj tune\n  7e7e7e7e proj-walrus-again pi 3d ~/proj again\n');
+    // The same from a pulled copy; and beside a machine where it is one session, still exit 2.
+    await layOutCopy('twice', '1a1a1a1a-2222-4333-8444-555555555555', 'walrus feeding plan');
+    await layOutCopy('twice', '2b2b2b2b-2222-4333-8444-555555555555', 'walrus feeding again');
+    const copy = await runMemoryCommand('show', ['walrus-feeding'], { host: ['twice'] }, deps());
+    expect(copy.code).toBe(2);
+    expect(copy.err).toMatch(/^recapwrap: host twice: "walrus-feeding" matches 2 sessions there; use one of these as twice:ID/m);
+    const both = await runMemoryCommand('show', ['walrus'], { host: ['gpu', 'twice'] }, deps());
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/also matches; name one as HOST:REF \(gpu:walrus; this machine's without a prefix\):\n {2}gpu:/);
   });
 });
 

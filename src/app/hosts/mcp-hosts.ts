@@ -58,6 +58,8 @@ export function createMcpHosts(env: Env, cwd: string): McpHosts {
       const deps: AcrossDeps = { env, cwd, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };
       const found = await findCards(ref, s, deps, { runLocal: async () => ({ out: '', err: '', code: 1 }) }, {});
       if ('code' in found) throw new Error(found.err.trim());
+      // Several sessions there: the host's candidates, to name one by id.
+      if (found.ambiguous) throw new Error(found.err.trim().replace(/^recapwrap: /gm, ''));
       const card = found.cards[0];
       if (!card || card.host === undefined) throw new Error(`${found.err.trim() ? `${found.err.trim()}; ` : ''}no session matches "${ref}" on host ${host}`.replace(/recapwrap: /g, ''));
       return card as SessionCard & { host: string };

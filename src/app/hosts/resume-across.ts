@@ -8,7 +8,7 @@ import type { Env } from '../../config/paths.js';
 import { runTmux } from '../../display/tmux.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { AcrossOptions } from './memory-across.js';
-import { findCards } from './memory-across.js';
+import { findCards, severalMachines } from './memory-across.js';
 import { setUpHosts, warningLines } from './hosts.js';
 import { commandLine } from './ssh-argv.js';
 import { shellLine } from '../../util/shell-quote.js';
@@ -42,10 +42,9 @@ export async function resumeAcrossHosts(
   const found = await findCards(ref, setup, { env: input.env, cwd: input.cwd, now: input.now, columns: Number.POSITIVE_INFINITY, color: false }, { runLocal: input.runLocal }, {});
   if ('code' in found) return { kind: 'done', code: found.code, err: warn + found.err };
   const { cards, err } = found;
-  if (cards.length === 0) return { kind: 'done', code: found.ambiguous ? 2 : 1, err: warn + err + `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} on the machines asked (try \`recapwrap search --all-hosts\`)\n` };
-  if (cards.length > 1) {
-    const list = cards.map((c) => `  ${c.host ?? 'this machine'}: ${sanitizeLine(c.name)} (${c.agent} ${sanitizeLine(c.id)})`).join('\n');
-    return { kind: 'done', code: 2, err: warn + err + `recapwrap: ${JSON.stringify(sanitizeLine(ref))} matches sessions on ${cards.length} machines; use an id or --host NAME:\n${list}\n` };
+  if (cards.length === 0) return { kind: 'done', code: found.ambiguous ? 2 : 1, err: warn + err + (found.ambiguous ? '' : `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} on the machines asked (try \`recapwrap search --all-hosts\`)\n`) };
+  if (cards.length > 1 || found.ambiguous) {
+    return { kind: 'done', code: 2, err: warn + err + severalMachines(ref, cards, (c) => `${c.host === undefined ? '' : `${c.host}:`}${sanitizeLine(c.name)}  (${c.agent} ${sanitizeLine(c.id)})`) };
   }
   const card = cards[0] as (typeof cards)[number];
   if (card.host === undefined) return { kind: 'local', err: warn + err };

@@ -175,6 +175,15 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     expect(hits.map((h) => [h.id, h.host, h.transcript])).toEqual([[remote.id, 'bare', remote.file]]);
     // Add-only: a pull again copies nothing new, and a session deleted there stays here.
     expect((await cli(env, 'index', '--host', 'bare', '--pull')).out).toMatch(/pulled 0 new or changed files/);
+    // The same session on two machines (box asked, bare's copy): named as HOST:REF, never "use an id" (the same on both).
+    const name = (JSON.parse((await cli(env, 'show', '--host', 'box', '--json', remote.id)).out) as Item).name;
+    const twice = await cli(env, 'show', '--host', 'box', '--host', 'bare', name);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toMatch(new RegExp(`^recapwrap: "${name}" matches sessions on 2 machines; name one as HOST:REF \\(box:${name}; this machine's without a prefix\\):$`, 'm'));
+    expect(twice.err).toMatch(new RegExp(`^ {2}bare:${name} `, 'm'));
+    const one = await cli(env, 'show', '--json', `bare:${name}`);
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.out)).toMatchObject({ id: remote.id, host: 'bare' });
     // The host has no recapwrap: its resume line runs the agent itself.
     const card = JSON.parse((await cli(env, 'show', '--host', 'bare', '--json', remote.id)).out) as Item;
     expect(card.resumeCommand?.at(-1)).toBe(`cd ${join(sshd.home, 'proj', 'claude-tui')} && claude --resume ${remote.id}`);

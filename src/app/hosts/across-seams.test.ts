@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../config/load.js';
 import { mirrorDir, openMirror } from './mirror.js';
+import { splitHostRef } from './host-ref.js';
 import { resumeAcrossHosts } from './resume-across.js';
 
 const root = mkdtempSync(join(tmpdir(), 'rw-host-fork-'));
@@ -142,6 +143,50 @@ describe('show REF on a host that has none or several', () => {
     const both = await runMemoryCommand('show', ['walrus'], { host: ['gpu', 'twice'] }, deps());
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/also matches; name one as HOST:REF \(gpu:walrus; this machine's without a prefix\):\n {2}gpu:/);
+  });
+});
+
+describe('HOST:REF wherever a REF is taken', () => {
+  const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false });
+  it('the part before the first colon must be a host of the config file; a path or name with a colon stays this machine\'s', () => {
+    const hosts = [{ name: 'gpu' }, { name: 'me@box.lan' }];
+    expect(splitHostRef('gpu:infra-nginx-reverse-proxy', hosts)).toEqual({ host: 'gpu', ref: 'infra-nginx-reverse-proxy' });
+    expect(splitHostRef('me@box.lan:0d3c2b1a', hosts)).toEqual({ host: 'me@box.lan', ref: '0d3c2b1a' });
+    expect(splitHostRef('@@gpu:walrus', hosts)).toEqual({ host: 'gpu', ref: '@@walrus' });
+    expect(splitHostRef('gpu:@@walrus~1', hosts)).toEqual({ host: 'gpu', ref: '@@walrus~1' });
+    expect(splitHostRef('/data/gpu:runs/x.jsonl', hosts)).toBeUndefined();
+    expect(splitHostRef('./gpu:x.jsonl', hosts)).toBeUndefined();
+    expect(splitHostRef('cpu:walrus', hosts)).toBeUndefined();
+    expect(splitHostRef('gpu:', hosts)).toBeUndefined();
+    expect(splitHostRef(':walrus', hosts)).toBeUndefined();
+    expect(splitHostRef('walrus', hosts)).toBeUndefined();
+  });
+
+  it('show, resume and MCP get_session take gpu:NAME as the lists print it; --host OTHER beside it is an error', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const name = (JSON.parse((await runMemoryCommand('show', [ID], { host: ['gpu'], json: true }, deps())).out) as { name: string }).name;
+    const shown = await runMemoryCommand('show', [`gpu:${name}`], { json: true }, deps());
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.out)).toMatchObject({ id: ID, host: 'gpu', name });
+    expect((await runMemoryCommand('show', [`gpu:${ID.slice(0, 8)}`], {}, deps())).out).toMatch(/^host: +gpu$/m);
+    // This machine has no such name: without the prefix it is not found here.
+    expect((await runMemoryCommand('show', [name], {}, deps())).code).toBe(1);
+    const other = await runMemoryCommand('show', [`gpu:${name}`], { host: ['dev'] }, deps());
+    expect(other).toMatchObject({ code: 2, err: `recapwrap: "gpu:${name}" names a session of host gpu, but --host asks dev: give one of them\n` });
+    // A colon that names no host: a REF of this machine, as given.
+    expect((await runMemoryCommand('show', [`cpu:${name}`], {}, deps())).err).toBe(`recapwrap: no session matches "cpu:${name}" (try \`recapwrap search\`)\n`);
+    const { runResume } = await import('../../cli/commands/resume-run.js');
+    writeFileSync(argvFile, '');
+    const resumed = await runResume(`gpu:${name}`, {}, { env, cwd: env.HOME as string, columns: 80, now: Date.now(), interactive: false, ask: async () => null, write: () => {}, launch: async () => 99 });
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --session ${remoteFile}`);
+    const { getSession } = await import('../mcp/tools.js');
+    const { createMcpHosts } = await import('./mcp-hosts.js');
+    const ctx = {
+      memory: () => Promise.reject(new Error('this machine is not asked')), cwd: env.HOME as string, now: () => Date.now(),
+      answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
+    };
+    expect(await getSession({ session: `gpu:${name}` }, ctx)).toMatchObject({ id: ID, host: 'gpu' });
   });
 });
 

@@ -20,6 +20,9 @@ import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.
 
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
+/** The verbs whose REF may be `HOST:REF`. */
+const HOST_REF_VERBS: readonly MemoryVerb[] = ['show'];
+
 interface Result { out: string; err: string; code: number }
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
 
@@ -208,6 +211,14 @@ async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
 }
 
 export async function runMemoryCommand(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  // HOST:REF (app/hosts/host-ref.ts): a session of a host of the config file, as with --host HOST.
+  if (HOST_REF_VERBS.includes(verb) && args[0]?.includes(':')) {
+    const { applyHostRef } = await import('../../app/hosts/host-ref.js');
+    const applied = applyHostRef(args[0], options, deps.env, deps.cwd);
+    if ('error' in applied) return options.json ? jsonOnFailure(fail(applied.error)) : fail(applied.error);
+    args = [applied.ref, ...args.slice(1)];
+    options = applied.flags;
+  }
   // --host NAME / --all-hosts (#35): this machine's JSON answer merged with the hosts' (app/hosts).
   if (options.allHosts || options.host?.length || options.pull) {
     const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');

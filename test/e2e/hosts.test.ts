@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -285,8 +285,43 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       }, { timeoutMs: 15_000, description: 'the fake claude on the host, resumed' });
       expect(screen).toContain(`fake claude --resume ${remote.id}`);
       expect(screen).toContain(`in ${join(sshd.home, 'proj', 'claude-tui')}`);
+
+      // Two more sessions there: one whose folder is gone, one whose folder it may not enter.
+      const another = async (id: string, under: string) => {
+        const file = join(root, `${id}.jsonl`);
+        writeFileSync(file, readFileSync(join(TRANSCRIPTS_DIR, 'claude', 'interactive-2turns.jsonl'), 'utf8').replaceAll('/home/dev/proj', join(sshd.home, under)).replaceAll(remote.id, id));
+        await layOutSession(sshd.home, 'claude', file);
+      };
+      const goneId = '0e0e0e0e-1111-4222-8333-444444444444';
+      const lockedId = '0f0f0f0f-1111-4222-8333-444444444444';
+      await another(goneId, 'gone');
+      await another(lockedId, 'locked');
+      const locked = join(sshd.home, 'locked', 'claude-tui');
+      mkdirSync(locked, { recursive: true });
+      sshd.own();
+      chownSync(locked, 0, 0);
+      chmodSync(locked, 0o700);
+      const windows = () => tmux.run(['list-windows', '-t', 'main', '-F', '#{window_id}']).trim().split('\n');
+      const before = windows();
+      const gone = await cli({ ...env, TMUX: `${socket},1,0` }, 'resume', goneId, '--host', 'box');
+      expect(gone.code).toBe(1);
+      expect(gone.err).toMatch(new RegExp(`^recapwrap: host box: the folder of \\S+, ${join(sshd.home, 'gone', 'claude-tui')}, is not there \\(moved or deleted\\); nothing was resumed$`, 'm'));
+      expect(windows()).toEqual(before);
+      // cd fails there after the check: the window stays, with the error and the exit status.
+      const failed = await cli({ ...env, TMUX: `${socket},1,0` }, 'resume', lockedId, '--host', 'box');
+      expect(failed.code).toBe(0);
+      const opened = windows().filter((w) => !before.includes(w));
+      expect(opened).toHaveLength(1);
+      const kept = await pollUntil(() => {
+        const text = tmux.capturePane(opened[0] as string);
+        return text.includes('press Enter to close') && text;
+      }, { timeoutMs: 15_000, description: 'the failed resume kept on screen' });
+      expect(kept).toMatch(/cd: .*(can't cd|Permission denied)/);
+      expect(kept).toMatch(/\[recapwrap: this ended with exit status [1-9]\d*; press Enter to close the window\]/);
+      tmux.run(['send-keys', '-t', opened[0] as string, 'Enter']);
+      await pollUntil(() => !windows().includes(opened[0] as string), { timeoutMs: 5000, description: 'the window closed after Enter' });
     } finally {
       tmux.kill();
     }
-  }, 40_000);
+  }, 60_000);
 });

@@ -10,8 +10,10 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import type { AcrossOptions } from './memory-across.js';
 import { findCards, severalMachines } from './memory-across.js';
 import { setUpHosts, warningLines } from './hosts.js';
-import { commandLine } from './ssh-argv.js';
-import { shellLine } from '../../util/shell-quote.js';
+import { commandLine, keptOpenOnFailure } from './ssh-argv.js';
+import { shellLine, shellQuote } from '../../util/shell-quote.js';
+import type { HostSpec } from './config.js';
+import { hostLine, runScript } from './transport.js';
 
 export type RemoteResume =
   | { kind: 'local'; err: string }
@@ -57,8 +59,12 @@ export async function resumeAcrossHosts(
   const argv = flags.fork ? (card.forkCommand as string[]) : card.resumeCommand;
   const line = commandLine(argv);
   const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${shellLine(argv)}\n`;
+  // The folder there first: a session whose folder is gone would fail at once, in a window that closes.
+  const folder = await runScript(setup.choice.hosts.find((h) => h.name === card.host) as HostSpec, `test -d ${shellQuote(card.cwd)}`, setup.ctx);
+  if (!folder.ok) return { kind: 'done', code: 1, err: warn + err + hostLine(card.host, folder.problem) };
+  if (folder.code !== 0) return { kind: 'done', code: 1, err: warn + err + hostLine(card.host, `the folder of ${sanitizeLine(card.name)}, ${sanitizeLine(card.cwd)}, is not there (moved or deleted); nothing was resumed`) };
   if (input.env.TMUX) {
-    const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), line]);
+    const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), keptOpenOnFailure(line)]);
     if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${shellLine(argv)}\n` };
     return { kind: 'done', code: 0, err: warn + err + say.replace('resuming', 'resuming in a new tmux window') };
   }

@@ -94,6 +94,20 @@ export function attachPaneArgv(host: HostSpec, pane: string): string[] {
   return ['ssh', '-t', ...host.ssh, `tmux attach-session -t ${p} \\; select-window -t ${p} \\; select-pane -t ${p}`];
 }
 
+/**
+ * A command line for a tmux window that stays open when it fails: its text and the exit status stay
+ * on the screen until Enter (a window that closes at once hides why: a folder gone, a host down).
+ */
+export function keptOpenOnFailure(line: string): string {
+  const script = [
+    line,
+    's=$?',
+    `[ "$s" -eq 0 ] || { printf '\\n[recapwrap: this ended with exit status %s; press Enter to close the window]\\n' "$s"; read -r _; }`,
+    'exit $s',
+  ].join('\n');
+  return `sh -c ${shellQuote(script)}`;
+}
+
 /** argv as one line for a shell (what `show` prints and tmux's new-window runs). */
 export function commandLine(argv: readonly string[]): string {
   return argv.map(shellQuote).join(' ');

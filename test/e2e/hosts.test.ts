@@ -6,8 +6,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { layOutSession, type LaidOut } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
 import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
-import { freePort, sshdUnavailable, startSshd, stopMasters, type Sshd } from '../helpers/sshd.js';
+import { accountExists, freePort, SSH_ACCOUNT, sshdUnavailable, startSshd, stopMasters, type Sshd } from '../helpers/sshd.js';
 import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
 import { runBoard } from '../../src/app/board.js';
 import { boardRemote } from '../../src/app/hosts/live-across.js';
@@ -53,9 +53,11 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
   let remote: LaidOut;
   let local: LaidOut;
   let silent: Server;
+  let accountBefore = true;
 
   beforeAll(async () => {
     assertBuilt();
+    accountBefore = accountExists();
     sshd = await startSshd({ cliBin: CLI_BIN });
     root = mkdtempSync(join(tmpdir(), 'rw-hosts-'));
     // The host's session (claude), in a folder that exists there; this machine's (pi).
@@ -78,6 +80,7 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
         { name: 'junk', ssh: sshd.sshArgs(sshd.ports.junk) },
         { name: 'down', ssh: sshd.sshArgs(down) },
         { name: 'silent', ssh: sshd.sshArgs(silentPort), timeout: 1 },
+        { name: 'slow', ssh: sshd.sshArgs(sshd.ports.slow), timeout: 2 },
       ],
     }));
     env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(root, 'cfg'), RECAPWRAP_STATE_DIR: join(root, 'state'), RECAPWRAP_GENERATOR: 'heuristic', TERM: 'dumb' };
@@ -88,7 +91,12 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     if (root) stopMasters(join(root, 'state', 'ssh'));
     sshd?.stop();
     if (root) rmSync(root, { recursive: true, force: true });
+    // The machine as it was: the account is gone again when this run made it.
+    if (!accountBefore) expect(accountExists()).toBe(false);
   });
+
+  // The commands of the account running there now (`ps`), to see what a host is still running.
+  const runningThere = () => spawnSync('ps', ['-u', SSH_ACCOUNT, '-o', 'args='], { encoding: 'utf8' }).stdout ?? '';
 
   it('search --all-hosts finds the session that lives only on a host, tagged with it; each failing host costs one line', async () => {
     const r = await cli(env, 'search', '--all-hosts', '--json', 'claude');
@@ -98,14 +106,31 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     expect(there).toMatchObject({ host: 'box', agent: 'claude', cwd: join(sshd.home, 'proj', 'claude-tui') });
     expect(hits.filter((h) => h.id === local.id)).toEqual([]); // "claude" is not in the pi session
     const lines = r.err.trimEnd().split('\n');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(r.err).toMatch(/^recapwrap: host bare: recapwrap is not installed there/m);
     expect(r.err).toMatch(/^recapwrap: host junk: answered something that is not recapwrap's JSON$/m);
     expect(r.err).toMatch(/^recapwrap: host down: cannot connect: .*Connection refused/m);
     expect(r.err).toMatch(/^recapwrap: host silent: no answer in 1 s/m);
+    expect(r.err).toMatch(/^recapwrap: host slow: no answer in 2 s/m);
     expect(r.err).not.toMatch(/\bat .*\.c?js:\d+|\x1b|Traceback/);
-    // The silent host costs at most its timeout (1 s) beyond the others.
+    // The silent and slow hosts cost at most their timeouts (1 s, 2 s) beyond the others.
     expect(r.ms).toBeLessThan(8000);
+  }, 30_000);
+
+  it('a host whose recapwrap never ends costs its deadline and no more, with a shared connection: the command returns and nothing of it runs there after', async () => {
+    const r = await cli(env, 'search', '--host', 'slow', 'claude');
+    expect(r.err).toMatch(/^recapwrap: host slow: no answer in 2 s/m);
+    expect(r.code).toBe(1);
+    // The deadline (2 s) plus starting node and ssh, not the remote's end (never).
+    expect(r.ms).toBeLessThan(4500);
+    // The query went through a shared connection (its master's socket), which stays up for the next one.
+    expect(readdirSync(join(root, 'state', 'ssh')).length).toBeGreaterThan(0);
+    await pollUntil(() => !runningThere().includes('slowbin/recapwrap'), { timeoutMs: 5000, description: "the slow host's recapwrap stopped there" });
+    // Again, over the master now up: the same.
+    const again = await cli(env, 'sessions', '--host', 'slow');
+    expect(again.err).toMatch(/^recapwrap: host slow: no answer in 2 s/m);
+    expect(again.ms).toBeLessThan(4500);
+    await pollUntil(() => !runningThere().includes('slowbin/recapwrap'), { timeoutMs: 5000, description: "the slow host's recapwrap stopped there" });
   }, 30_000);
 
   it("merges this machine's sessions (no host) with a host's, and prints the host before the name", async () => {
@@ -121,7 +146,7 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     // An unknown host is a usage error naming the known ones.
     const bad = await cli(env, 'sessions', '--host', 'nope');
     expect(bad).toMatchObject({ code: 2, out: '' });
-    expect(bad.err).toContain('Expected `--host` to be a host of the config file (box, bare, junk, down, silent), got `nope`');
+    expect(bad.err).toContain('Expected `--host` to be a host of the config file (box, bare, junk, down, silent, slow), got `nope`');
   }, 30_000);
 
   it('show gives the ssh line that resumes it there; a host alone that is down exits 1 with its line', async () => {
@@ -133,6 +158,9 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     const text = await cli(env, 'show', '--host', 'box', remote.id);
     expect(text.out).toMatch(/^host: +box$/m);
     expect(text.out).toMatch(/^resume: +ssh -t -F \S+ -p \d+ rwhost@127\.0\.0\.1 'cd \S+ && recapwrap claude --resume \S+'$/m);
+    // A session the host lacks: said so (exit 1), not that the host answered junk.
+    const none = await cli(env, 'show', '--host', 'box', 'no-such-session-anywhere');
+    expect(none).toMatchObject({ code: 1, out: '', err: 'recapwrap: no session matches "no-such-session-anywhere" on host box\n' });
     const down = await cli(env, 'search', '--host', 'down', 'claude');
     expect(down.code).toBe(1);
     expect(down.err).toMatch(/^recapwrap: host down: cannot connect/m);
@@ -147,6 +175,15 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     expect(hits.map((h) => [h.id, h.host, h.transcript])).toEqual([[remote.id, 'bare', remote.file]]);
     // Add-only: a pull again copies nothing new, and a session deleted there stays here.
     expect((await cli(env, 'index', '--host', 'bare', '--pull')).out).toMatch(/pulled 0 new or changed files/);
+    // The same session on two machines (box asked, bare's copy): named as HOST:REF, never "use an id" (the same on both).
+    const name = (JSON.parse((await cli(env, 'show', '--host', 'box', '--json', remote.id)).out) as Item).name;
+    const twice = await cli(env, 'show', '--host', 'box', '--host', 'bare', name);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toMatch(new RegExp(`^recapwrap: "${name}" matches sessions on 2 machines; name one as HOST:REF \\(box:${name}; this machine's without a prefix\\):$`, 'm'));
+    expect(twice.err).toMatch(new RegExp(`^ {2}bare:${name} `, 'm'));
+    const one = await cli(env, 'show', '--json', `bare:${name}`);
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.out)).toMatchObject({ id: remote.id, host: 'bare' });
     // The host has no recapwrap: its resume line runs the agent itself.
     const card = JSON.parse((await cli(env, 'show', '--host', 'bare', '--json', remote.id)).out) as Item;
     expect(card.resumeCommand?.at(-1)).toBe(`cd ${join(sshd.home, 'proj', 'claude-tui')} && claude --resume ${remote.id}`);
@@ -217,8 +254,15 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       const down = (await client.callTool({ name: 'search_sessions', arguments: { query: 'claude', host: 'down' } })) as CallToolResult;
       expect(down.isError).toBe(true);
       expect((down.content[0] as { text: string }).text).toMatch(/^host down: cannot connect/);
+      // A host that never answers: a tool error at its deadline, and nothing of it left running there.
+      const slowStart = Date.now();
+      const slow = (await client.callTool({ name: 'search_sessions', arguments: { query: 'claude', host: 'slow' } })) as CallToolResult;
+      expect(slow.isError).toBe(true);
+      expect((slow.content[0] as { text: string }).text).toMatch(/^host slow: no answer in 2 s/);
+      expect(Date.now() - slowStart).toBeLessThan(3500);
+      await pollUntil(() => !runningThere().includes('slowbin/recapwrap'), { timeoutMs: 5000, description: "the slow host's recapwrap stopped there" });
       const unknown = (await client.callTool({ name: 'list_sessions', arguments: { host: 'nope' } })) as CallToolResult;
-      expect((unknown.content[0] as { text: string }).text).toContain('Expected `host` to be a host of the config file (box, bare, junk, down, silent), got `nope`');
+      expect((unknown.content[0] as { text: string }).text).toContain('Expected `host` to be a host of the config file (box, bare, junk, down, silent, slow), got `nope`');
     } finally {
       await client.close();
     }
@@ -241,8 +285,43 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       }, { timeoutMs: 15_000, description: 'the fake claude on the host, resumed' });
       expect(screen).toContain(`fake claude --resume ${remote.id}`);
       expect(screen).toContain(`in ${join(sshd.home, 'proj', 'claude-tui')}`);
+
+      // Two more sessions there: one whose folder is gone, one whose folder it may not enter.
+      const another = async (id: string, under: string) => {
+        const file = join(root, `${id}.jsonl`);
+        writeFileSync(file, readFileSync(join(TRANSCRIPTS_DIR, 'claude', 'interactive-2turns.jsonl'), 'utf8').replaceAll('/home/dev/proj', join(sshd.home, under)).replaceAll(remote.id, id));
+        await layOutSession(sshd.home, 'claude', file);
+      };
+      const goneId = '0e0e0e0e-1111-4222-8333-444444444444';
+      const lockedId = '0f0f0f0f-1111-4222-8333-444444444444';
+      await another(goneId, 'gone');
+      await another(lockedId, 'locked');
+      const locked = join(sshd.home, 'locked', 'claude-tui');
+      mkdirSync(locked, { recursive: true });
+      sshd.own();
+      chownSync(locked, 0, 0);
+      chmodSync(locked, 0o700);
+      const windows = () => tmux.run(['list-windows', '-t', 'main', '-F', '#{window_id}']).trim().split('\n');
+      const before = windows();
+      const gone = await cli({ ...env, TMUX: `${socket},1,0` }, 'resume', goneId, '--host', 'box');
+      expect(gone.code).toBe(1);
+      expect(gone.err).toMatch(new RegExp(`^recapwrap: host box: the folder of \\S+, ${join(sshd.home, 'gone', 'claude-tui')}, is not there \\(moved or deleted\\); nothing was resumed$`, 'm'));
+      expect(windows()).toEqual(before);
+      // cd fails there after the check: the window stays, with the error and the exit status.
+      const failed = await cli({ ...env, TMUX: `${socket},1,0` }, 'resume', lockedId, '--host', 'box');
+      expect(failed.code).toBe(0);
+      const opened = windows().filter((w) => !before.includes(w));
+      expect(opened).toHaveLength(1);
+      const kept = await pollUntil(() => {
+        const text = tmux.capturePane(opened[0] as string);
+        return text.includes('press Enter to close') && text;
+      }, { timeoutMs: 15_000, description: 'the failed resume kept on screen' });
+      expect(kept).toMatch(/cd: .*(can't cd|Permission denied)/);
+      expect(kept).toMatch(/\[recapwrap: this ended with exit status [1-9]\d*; press Enter to close the window\]/);
+      tmux.run(['send-keys', '-t', opened[0] as string, 'Enter']);
+      await pollUntil(() => !windows().includes(opened[0] as string), { timeoutMs: 5000, description: 'the window closed after Enter' });
     } finally {
       tmux.kill();
     }
-  }, 40_000);
+  }, 60_000);
 });

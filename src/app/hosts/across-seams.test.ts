@@ -2,12 +2,14 @@
 // host as a new branch there, with the agent's own fork, never the session itself; `search --all-words`
 // (#32) holds on a host too. Host gpu is a pulled copy (mirror mode: no ssh needed to read it), host dev is
 // asked over ssh; `ssh` on PATH is a stand-in that records the argv it was given (and answers nothing).
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../config/load.js';
 import { mirrorDir, openMirror } from './mirror.js';
+import { splitHostRef } from './host-ref.js';
 import { resumeAcrossHosts } from './resume-across.js';
 
 const root = mkdtempSync(join(tmpdir(), 'rw-host-fork-'));
@@ -25,26 +27,31 @@ beforeAll(async () => {
   mkdirSync(bin, { recursive: true });
   mkdirSync(join(root, 'home'), { recursive: true });
   mkdirSync(join(root, 'cfg', 'recapwrap'), { recursive: true });
-  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+  // Host canned answers what the test put in answer / answer-code (as a host's recapwrap would).
+  writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\ncase "$*" in *' canned '*) cat '${root}/answer'; exit "$(cat '${root}/answer-code')";; esac\n`);
   chmodSync(join(bin, 'ssh'), 0o755);
-  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }] }));
-  // The copy a pull made: the host's pi session under <state>/hosts/gpu/home, and where the host's home is.
-  const copy = mirrorDir(env, 'gpu');
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }, { name: 'evil', ssh: ['evil'], mirror: true }, { name: 'twice', ssh: ['twice'], mirror: true }, { name: 'canned', ssh: ['canned'] }] }));
+  await layOutCopy('gpu', ID, 'tune the walrus exporter');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// The copy a pull made: the host's pi session under <state>/hosts/NAME/home, and where the host's home is.
+async function layOutCopy(host: string, id: string, prompt: string): Promise<void> {
+  const copy = mirrorDir(env, host);
   const dir = join(copy, 'home', '.pi', 'agent', 'sessions', '--home-me-proj--');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const t = '2026-11-20T10:00:00.000Z';
-  writeFileSync(join(dir, `2026-11-20T10-00-00-000Z_${ID}.jsonl`), [
-    { type: 'session', version: 3, id: ID, timestamp: t, cwd: `${REMOTE_HOME}/proj` },
-    { type: 'message', id: 'u1', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: 'tune the walrus exporter' }], timestamp: Date.parse(t) } },
+  writeFileSync(join(dir, `2026-11-20T10-00-00-000Z_${id}.jsonl`), [
+    { type: 'session', version: 3, id, timestamp: t, cwd: `${REMOTE_HOME}/proj` },
+    { type: 'message', id: 'u1', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: prompt }], timestamp: Date.parse(t) } },
     { type: 'message', id: 'a1', parentId: 'u1', timestamp: t, message: { role: 'assistant', content: [{ type: 'text', text: 'Tuned.' }], timestamp: Date.parse(t) } },
   ].map((l) => JSON.stringify(l)).join('\n') + '\n');
   writeFileSync(join(copy, 'meta.json'), JSON.stringify({ remoteHome: REMOTE_HOME, pulledAt: t }) + '\n');
-  const memory = await openMirror('gpu', env, resolveConfig({ env, cwd: env.HOME as string }).options);
+  const memory = await openMirror(host, env, resolveConfig({ env, cwd: env.HOME as string }).options);
   if ('error' in memory) throw new Error(memory.error);
   await memory.refresh();
   memory.close();
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+}
 
 const resume = (flags: { fork?: boolean; next?: boolean; cwd?: string }) => resumeAcrossHosts(ID, { host: ['gpu'], ...flags }, { env, cwd: env.HOME as string, now: Date.now(), runLocal: async () => ({ out: '', err: '', code: 1 }) });
 
@@ -78,6 +85,111 @@ describe('resume of a session on a host', () => {
   });
 });
 
+describe("the lines show prints for pasting, of a host's session", () => {
+  // A host's session whose id is a shell command (an id is whatever the transcript says).
+  const EVIL = 'x;touch pwned$(touch pwned2)';
+  it('are quoted: pasted into a shell, they run recapwrap and ssh with that id as one word, nothing else', async () => {
+    await layOutCopy('evil', EVIL, 'hostile id');
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };
+    const r = await runMemoryCommand('show', ['hostile'], { host: ['evil'] }, deps);
+    expect(r.err).toBe('');
+    const fork = /^fork: +(.+?) {3}\((.+)\)$/m.exec(r.out);
+    const resumeLine = /^resume: +(.+)$/m.exec(r.out)?.[1];
+    expect(fork).not.toBeNull();
+    // Each line run by a real sh, recapwrap and ssh stand-ins that print their arguments one a line.
+    const shell = mkdtempSync(join(root, 'paste-'));
+    const stubs = join(shell, 'bin');
+    mkdirSync(stubs);
+    for (const cmd of ['recapwrap', 'ssh']) {
+      writeFileSync(join(stubs, cmd), `#!/bin/sh\nprintf '%s\\n' ${cmd} "$@"\n`);
+      chmodSync(join(stubs, cmd), 0o755);
+    }
+    const paste = (line: string) => execFileSync('sh', ['-c', line], { cwd: shell, env: { PATH: `${stubs}:/usr/bin:/bin` }, encoding: 'utf8' }).trimEnd().split('\n');
+    expect(paste(fork?.[1] as string)).toEqual(['recapwrap', 'resume', EVIL, '--host', 'evil', '--fork']);
+    const remoteFork = paste(fork?.[2] as string);
+    expect(remoteFork.slice(0, 3)).toEqual(['ssh', '-t', 'evil']);
+    expect(remoteFork.at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --fork '${REMOTE_HOME}/.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${EVIL}.jsonl'`);
+    expect(paste(resumeLine as string).slice(0, 3)).toEqual(['ssh', '-t', 'evil']);
+    expect(readdirSync(shell)).toEqual(['bin']);
+  });
+});
+
+describe('show REF on a host that has none or several', () => {
+  const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false });
+  it("says no session matches there (exit 1) when the host's recapwrap says so, never that it answered junk", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    // What a host's recapwrap prints for `show --json -- REF` it has no session for (memory-run's jsonOnFailure), exit 1.
+    writeFileSync(join(root, 'answer'), JSON.stringify({ error: 'no session matches "nothing-here" (try `recapwrap search`)', code: 1 }, null, 2) + '\n');
+    writeFileSync(join(root, 'answer-code'), '1');
+    const r = await runMemoryCommand('show', ['nothing-here'], { host: ['canned'] }, deps());
+    expect(r).toMatchObject({ code: 1, out: '' });
+    expect(r.err).toBe('recapwrap: no session matches "nothing-here" on host canned\n');
+  });
+
+  it("exits 2 with the host's candidates when REF names several sessions there, as here", async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    writeFileSync(join(root, 'answer'), JSON.stringify({ error: '"walrus" matches 2 sessions; use one of these id prefixes (or a longer name)', code: 2, candidates: ['0d3c2b1a  proj-tune-walrus  pi  3d  ~/proj  tune', '7e7e7e7e  proj-walrus-again  pi  3d  ~/proj  again'] }, null, 2) + '\n');
+    writeFileSync(join(root, 'answer-code'), '2');
+    const r = await runMemoryCommand('show', ['walrus'], { host: ['canned'] }, deps());
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('recapwrap: host canned: "walrus" matches 2 sessions there; use one of these as canned:ID (or a longer name):\n  0d3c2b1a proj-tune-walrus pi 3d ~/proj tune\n  7e7e7e7e proj-walrus-again pi 3d ~/proj again\n');
+    // The same from a pulled copy; and beside a machine where it is one session, still exit 2.
+    await layOutCopy('twice', '1a1a1a1a-2222-4333-8444-555555555555', 'walrus feeding plan');
+    await layOutCopy('twice', '2b2b2b2b-2222-4333-8444-555555555555', 'walrus feeding again');
+    const copy = await runMemoryCommand('show', ['walrus-feeding'], { host: ['twice'] }, deps());
+    expect(copy.code).toBe(2);
+    expect(copy.err).toMatch(/^recapwrap: host twice: "walrus-feeding" matches 2 sessions there; use one of these as twice:ID/m);
+    const both = await runMemoryCommand('show', ['walrus'], { host: ['gpu', 'twice'] }, deps());
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/also matches; name one as HOST:REF \(gpu:walrus; this machine's without a prefix\):\n {2}gpu:/);
+  });
+});
+
+describe('HOST:REF wherever a REF is taken', () => {
+  const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false });
+  it('the part before the first colon must be a host of the config file; a path or name with a colon stays this machine\'s', () => {
+    const hosts = [{ name: 'gpu' }, { name: 'me@box.lan' }];
+    expect(splitHostRef('gpu:infra-nginx-reverse-proxy', hosts)).toEqual({ host: 'gpu', ref: 'infra-nginx-reverse-proxy' });
+    expect(splitHostRef('me@box.lan:0d3c2b1a', hosts)).toEqual({ host: 'me@box.lan', ref: '0d3c2b1a' });
+    expect(splitHostRef('@@gpu:walrus', hosts)).toEqual({ host: 'gpu', ref: '@@walrus' });
+    expect(splitHostRef('gpu:@@walrus~1', hosts)).toEqual({ host: 'gpu', ref: '@@walrus~1' });
+    expect(splitHostRef('/data/gpu:runs/x.jsonl', hosts)).toBeUndefined();
+    expect(splitHostRef('./gpu:x.jsonl', hosts)).toBeUndefined();
+    expect(splitHostRef('cpu:walrus', hosts)).toBeUndefined();
+    expect(splitHostRef('gpu:', hosts)).toBeUndefined();
+    expect(splitHostRef(':walrus', hosts)).toBeUndefined();
+    expect(splitHostRef('walrus', hosts)).toBeUndefined();
+  });
+
+  it('show, resume and MCP get_session take gpu:NAME as the lists print it; --host OTHER beside it is an error', async () => {
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const name = (JSON.parse((await runMemoryCommand('show', [ID], { host: ['gpu'], json: true }, deps())).out) as { name: string }).name;
+    const shown = await runMemoryCommand('show', [`gpu:${name}`], { json: true }, deps());
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.out)).toMatchObject({ id: ID, host: 'gpu', name });
+    expect((await runMemoryCommand('show', [`gpu:${ID.slice(0, 8)}`], {}, deps())).out).toMatch(/^host: +gpu$/m);
+    // This machine has no such name: without the prefix it is not found here.
+    expect((await runMemoryCommand('show', [name], {}, deps())).code).toBe(1);
+    const other = await runMemoryCommand('show', [`gpu:${name}`], { host: ['dev'] }, deps());
+    expect(other).toMatchObject({ code: 2, err: `recapwrap: "gpu:${name}" names a session of host gpu, but --host asks dev: give one of them\n` });
+    // A colon that names no host: a REF of this machine, as given.
+    expect((await runMemoryCommand('show', [`cpu:${name}`], {}, deps())).err).toBe(`recapwrap: no session matches "cpu:${name}" (try \`recapwrap search\`)\n`);
+    const { runResume } = await import('../../cli/commands/resume-run.js');
+    writeFileSync(argvFile, '');
+    const resumed = await runResume(`gpu:${name}`, {}, { env, cwd: env.HOME as string, columns: 80, now: Date.now(), interactive: false, ask: async () => null, write: () => {}, launch: async () => 99 });
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toBe(`cd ${REMOTE_HOME}/proj && pi --session ${remoteFile}`);
+    const { getSession } = await import('../mcp/tools.js');
+    const { createMcpHosts } = await import('./mcp-hosts.js');
+    const ctx = {
+      memory: () => Promise.reject(new Error('this machine is not asked')), cwd: env.HOME as string, now: () => Date.now(),
+      answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
+    };
+    expect(await getSession({ session: `gpu:${name}` }, ctx)).toMatchObject({ id: ID, host: 'gpu' });
+  });
+});
+
 describe('search --all-words on a host', () => {
   const deps = () => ({ env, cwd: env.HOME as string, now: Date.now(), columns: 400, color: false });
   it("keeps only the copy's sessions holding every word", async () => {
@@ -105,7 +217,8 @@ describe('search --all-words on a host', () => {
     const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
     writeFileSync(argvFile, '');
     await runMemoryCommand('search', ['walrus zeppelin'], { host: ['dev'], json: true, allWords: true }, deps());
-    expect(readFileSync(argvFile, 'utf8').trimEnd().split('\n').at(-1)).toMatch(/ search --json .*--all-words/);
+    // The remote command is the last argument (the guard's script: several lines).
+    expect(readFileSync(argvFile, 'utf8')).toMatch(/ search --json .*--all-words/);
   });
 });
 

@@ -1,6 +1,7 @@
 /** `recapwrap doctor`'s check of each host of the config file: reachable over ssh without a prompt, its recapwrap version, the agents found there. */
 import type { Env } from '../../config/paths.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import type { CheckResult } from '../../types.js';
 import type { HostSpec } from './config.js';
 import { loadHosts } from './hosts.js';
@@ -34,7 +35,7 @@ export async function checkHosts(env: Env, cwd = process.cwd()): Promise<CheckRe
     hosts.map(async (host): Promise<CheckResult> => {
       const name = `host ${host.name}`;
       const r = await runScript(host, probeScript(host), ctx);
-      if (!r.ok) return { name, status: 'warn', detail: r.problem, fix: `make \`ssh ${host.ssh.join(' ')} true\` work without a prompt (a key in ssh-agent, BatchMode); --host ${host.name} is skipped until then` };
+      if (!r.ok) return { name, status: 'warn', detail: r.problem, fix: `make \`${formatCommandForTerminal(['ssh', ...host.ssh, 'true'])}\` work without a prompt (a key in ssh-agent, BatchMode); --host ${host.name} is skipped until then` };
       const p = parseProbe(r.stdout);
       const agents = p.agents.length ? `agents: ${p.agents.join(', ')}` : 'no agent CLI on its PATH';
       if (!p.version) {
@@ -42,7 +43,7 @@ export async function checkHosts(env: Env, cwd = process.cwd()): Promise<CheckRe
           name,
           status: host.mirror && p.rsync ? 'ok' : 'warn',
           detail: `reachable; no recapwrap there; ${agents}${p.rsync ? '' : '; no rsync there'}`,
-          ...(host.mirror && p.rsync ? {} : { fix: `install recapwrap there (query mode), or copy its sessions with \`recapwrap index --host ${host.name} --pull\` (needs rsync there)` }),
+          ...(host.mirror && p.rsync ? {} : { fix: `install recapwrap there (query mode), or copy its sessions with \`${formatCommandForTerminal(['recapwrap', 'index', '--host', host.name, '--pull'])}\` (needs rsync there)` }),
         };
       }
       return { name, status: 'ok', detail: `reachable; recapwrap ${p.version}; ${agents}` };

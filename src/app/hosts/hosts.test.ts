@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pollUntil } from '../../../test/helpers/poll.js';
 import { resolveConfig } from '../../config/load.js';
 import { trustProjectFile } from '../../config/trust-list.js';
 import { loadHosts } from './hosts.js';
@@ -9,7 +10,9 @@ import { chooseHosts, parseHosts } from './config.js';
 import { parseProbe } from './doctor-hosts.js';
 import { mergeHits, mergeRows } from './merge.js';
 import { parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema, remoteLiveSchema, remoteRowSchema } from './remote-schema.js';
-import { attachPaneArgv, commandLine, queryArgv, resumeArgv, rsyncArgv } from './ssh-argv.js';
+import { spawn } from 'node:child_process';
+import { attachPaneArgv, commandLine, guardedCommand, queryArgv, resumeArgv, rsyncArgv } from './ssh-argv.js';
+import { runBounded } from './transport.js';
 
 const row = (over: Record<string, unknown> = {}) => ({
   id: 'abc-123', agent: 'claude', cwd: '/home/me/proj', project: 'proj', name: 'proj-fix-login', headline: 'proj · fix login',
@@ -74,7 +77,7 @@ describe('ssh command lines', () => {
     expect(queryArgv(gpu, ['search', '--json', '--', "it's $(rm -rf ~)"], { controlDir: '/s/ssh', timeoutSeconds: 5 })).toEqual([
       'ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=5', '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=2',
       '-o', 'ControlMaster=auto', '-o', 'ControlPath=/s/ssh/%C', '-o', 'ControlPersist=600', '-T', '-p', '2222', 'me@10.0.0.5',
-      `recapwrap search --json -- 'it'\\''s $(rm -rf ~)'`,
+      guardedCommand(`recapwrap search --json -- 'it'\\''s $(rm -rf ~)'`),
     ]);
     expect(queryArgv(gpu, ['ls'], { timeoutSeconds: 1 })).not.toContain('ControlMaster=auto');
   });
@@ -95,6 +98,60 @@ describe('ssh command lines', () => {
     expect(argv[argv.indexOf('-e') + 1]).toBe('ssh -o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5 -o ServerAliveCountMax=2 -p 2222');
     expect(argv.slice(-3)).toEqual([':/home/me/./.pi/agent/sessions', ':/home/me/./.qwen/projects', '/state/hosts/gpu/home/']);
     expect(argv).toContain('me@10.0.0.5:/home/me/./.claude/projects');
+  });
+});
+
+// Whether a process runs (a zombie waiting for its reaper does not).
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('a command for a host ends with this side (the guard, run by a real sh as sshd runs it: a group of its own)', () => {
+  // As sshd runs a session's command: sh -c COMMAND, the first process of a new session, input a pipe.
+  const runThere = (command: string) => spawn('sh', ['-c', guardedCommand(command)], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ended = (child: ReturnType<typeof runThere>) => new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+
+  it('passes the output and the exit code through while its input stays open', async () => {
+    const child = runThere(`printf '%s' 'a b'; echo oops >&2; exit 3`);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    expect(await ended(child)).toBe(3);
+    expect(out).toBe('a b');
+    child.stdin.destroy();
+  });
+
+  it('ends the command and all it started, hangups ignored, when its input closes', async () => {
+    const child = runThere(`trap '' HUP; sleep 30 & echo $!; wait`);
+    const exit = ended(child);
+    const pid = await new Promise<number>((r) => child.stdout.once('data', (d: Buffer) => r(Number(d.toString().trim()))));
+    expect(alive(pid)).toBe(true);
+    const start = Date.now();
+    child.stdin.end();
+    await exit;
+    expect(Date.now() - start).toBeLessThan(2000);
+    await pollUntil(() => !alive(pid), { timeoutMs: 2000, description: 'the sleep it started ended' });
+  });
+});
+
+describe('runBounded', () => {
+  it('answers at the deadline even when a process it started holds the pipes, and kills its group', async () => {
+    const start = Date.now();
+    // sh hands its pipes to a background sleep and waits: as a shared connection's master holds them.
+    const r = await runBounded(['sh', '-c', 'sleep 30 & echo $!; wait'], { timeoutMs: 500 });
+    expect(r.timedOut).toBe(true);
+    expect(Date.now() - start).toBeLessThan(1500);
+    const pid = Number(r.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    await pollUntil(() => !alive(pid), { timeoutMs: 2000, description: 'the sleep it started ended' });
   });
 });
 

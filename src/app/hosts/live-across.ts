@@ -11,7 +11,8 @@ import { sanitizeLine } from '../../util/sanitize.js';
 import type { HostSpec } from './config.js';
 import { setUpHosts, warningLines, type HostFlags } from './hosts.js';
 import { parseRemoteList, remoteLiveSchema } from './remote-schema.js';
-import { attachPaneArgv, commandLine } from './ssh-argv.js';
+import { attachPaneArgv } from './ssh-argv.js';
+import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import { askHost, hostLine, type HostContext } from './transport.js';
 
 export type HostLiveState = LiveState & { host?: string };
@@ -61,7 +62,7 @@ export function pickAcross(localStates: readonly LiveState[], remote: readonly H
 
 /** The line that gets to a host's live session: attach to its tmux pane there, or log in. */
 export function getThere(host: HostSpec, s: Pick<LiveState, 'tmuxPane'>): string {
-  return s.tmuxPane ? `get there: ${sanitizeLine(commandLine(attachPaneArgv(host, s.tmuxPane)))}` : `get there: ${sanitizeLine(commandLine(['ssh', '-t', ...host.ssh]))} (it runs outside tmux there)`;
+  return s.tmuxPane ? `get there: ${formatCommandForTerminal(attachPaneArgv(host, s.tmuxPane))}` : `get there: ${formatCommandForTerminal(['ssh', '-t', ...host.ssh])} (it runs outside tmux there)`;
 }
 
 /** `board --host NAME | --all-hosts`: the hosts' live sessions, polled every `everyMs`; Enter shows how to get there. */

@@ -9,6 +9,7 @@ import { isAgentId } from '../../transcripts/agent-ids.js';
 import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../memory/api.js';
 import { findCards, fromMirror, readHost, type AcrossDeps } from './memory-across.js';
 import { setUpHosts } from './hosts.js';
+import { hostRefOf, type HostRef } from './host-ref.js';
 import type { MirrorMeta } from './mirror.js';
 import { parseRemoteList, remoteHitSchema, remoteRowSchema } from './remote-schema.js';
 
@@ -18,6 +19,8 @@ export interface McpHosts {
   search(host: string, query: string, filter: RemoteFilter): Promise<(SearchHit & { host: string })[]>;
   list(host: string, filter: RemoteFilter): Promise<(SessionRow & { host: string })[]>;
   card(host: string, ref: string): Promise<SessionCard & { host: string }>;
+  /** `HOST:REF` with HOST a host of the config file: the host and the REF there (host-ref.ts). */
+  hostRef(ref: string): HostRef | undefined;
 }
 
 function filterWords(f: RemoteFilter, now: number): string[] {
@@ -47,6 +50,7 @@ export function createMcpHosts(env: Env, cwd: string): McpHosts {
   const local = (f: RemoteFilter): SessionFilter => ({ limit: f.limit, ...(f.agent && isAgentId(f.agent) ? { agent: f.agent } : {}), ...(f.folder ? { folder: f.folder } : {}), ...(f.since !== undefined ? { since: f.since } : {}) });
   const plain = (s: string) => s.replaceAll(HIT_START, '').replaceAll(HIT_END, '');
   return {
+    hostRef: (ref) => hostRefOf(ref, env, cwd),
     search: async (host, query, f) =>
       (await ask(host, ['search', '--json', ...filterWords(f, Date.now()), '--', query], remoteHitSchema, (m, meta) =>
         m.search(query, local(f)).map((hit) => fromMirror({ ...hit, snippet: plain(hit.snippet) }, host, env, meta)),
@@ -58,6 +62,8 @@ export function createMcpHosts(env: Env, cwd: string): McpHosts {
       const deps: AcrossDeps = { env, cwd, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };
       const found = await findCards(ref, s, deps, { runLocal: async () => ({ out: '', err: '', code: 1 }) }, {});
       if ('code' in found) throw new Error(found.err.trim());
+      // Several sessions there: the host's candidates, to name one by id.
+      if (found.ambiguous) throw new Error(found.err.trim().replace(/^recapwrap: /gm, ''));
       const card = found.cards[0];
       if (!card || card.host === undefined) throw new Error(`${found.err.trim() ? `${found.err.trim()}; ` : ''}no session matches "${ref}" on host ${host}`.replace(/recapwrap: /g, ''));
       return card as SessionCard & { host: string };

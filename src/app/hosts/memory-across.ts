@@ -13,7 +13,8 @@ import { setUpHosts, warningLines, type HostsSetup } from './hosts.js';
 import { hostPath, openMirror, pullHost, readMirrorMeta, type MirrorMeta } from './mirror.js';
 import { mergeHits, mergeRows, type Tagged } from './merge.js';
 import type { Parsed } from './remote-schema.js';
-import { commandLine, resumeArgv } from './ssh-argv.js';
+import { resumeArgv } from './ssh-argv.js';
+import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import { askHost, hostLine } from './transport.js';
 
 interface Result { out: string; err: string; code: number }
@@ -73,7 +74,7 @@ export type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?:
 
 async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: SessionMemory, meta: MirrorMeta) => T[]): Promise<HostRead<T>> {
   const meta = readMirrorMeta(setup.ctx.env, host.name);
-  const memory = meta ? await openMirror(host.name, setup.ctx.env, setup.options) : { error: `no copy: pull one with \`recapwrap index --host ${host.name} --pull\`` };
+  const memory = meta ? await openMirror(host.name, setup.ctx.env, setup.options) : { error: `no copy: pull one with \`${formatCommandForTerminal(['recapwrap', 'index', '--host', host.name, '--pull'])}\`` };
   if ('error' in memory || !meta) return { host, items: [], problem: 'error' in memory ? memory.error : 'no copy' };
   try {
     return { host, items: read(memory, meta) };
@@ -87,6 +88,8 @@ export async function readHost<T>(
   host: HostSpec, setup: HostsSetup, words: string[],
   parse: (stdout: string) => Promise<Parsed<T>>,
   fromCopy: (memory: SessionMemory, meta: MirrorMeta) => T[],
+  /** Exit codes of an answer to read (show: 2 is an ambiguous REF there, said in its JSON). */
+  answered: readonly number[] = [0, 1],
 ): Promise<HostRead<T>> {
   if (host.mirror) return withMirror(host, setup, fromCopy);
   const answer = await askHost(host, words, setup.ctx);
@@ -98,7 +101,7 @@ export async function readHost<T>(
     }
     return { host, items: [], problem: answer.problem };
   }
-  if (answer.code !== 0 && answer.code !== 1) return { host, items: [], problem: `recapwrap there failed (exit ${answer.code}): ${sanitizeLine(answer.stderr.split('\n').find((l) => l.trim()) ?? '').slice(0, 160)}` };
+  if (!answered.includes(answer.code)) return { host, items: [], problem: `recapwrap there failed (exit ${answer.code}): ${sanitizeLine(answer.stderr.split('\n').find((l) => l.trim()) ?? '').slice(0, 160)}` };
   const parsed = await parse(answer.stdout);
   if (!parsed.ok) return { host, items: [], problem: parsed.error };
   return { host, items: parsed.items, ...(parsed.dropped ? { note: `${parsed.dropped} malformed item${parsed.dropped === 1 ? '' : 's'} left out` } : {}) };
@@ -212,11 +215,8 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     const found = await findCards(args[0] ?? '', setup, deps, hooks, local);
     if (isResult(found)) return found;
     const { cards, err, ambiguous } = found;
-    if (cards.length === 0) return { out: '', err: err + `recapwrap: no session matches ${JSON.stringify(sanitizeLine(args[0] ?? ''))} on ${machines(choice.local, choice.hosts)}\n`, code: ambiguous ? 2 : 1 };
-    if (cards.length > 1) {
-      const list = cards.map((c) => '  ' + hooks.rowLine(shownRow(c), { ...deps, columns: Number.POSITIVE_INFINITY })).join('\n');
-      return { out: '', err: err + `recapwrap: ${JSON.stringify(sanitizeLine(args[0] ?? ''))} matches sessions on ${cards.length} machines; use an id or --host NAME:\n${list}\n`, code: 2 };
-    }
+    if (cards.length === 0) return { out: '', err: err + (ambiguous ? '' : `recapwrap: no session matches ${JSON.stringify(sanitizeLine(args[0] ?? ''))} on ${machines(choice.local, choice.hosts)}\n`), code: ambiguous ? 2 : 1 };
+    if (cards.length > 1 || ambiguous) return { out: '', err: err + severalMachines(args[0] ?? '', cards, (c) => hooks.rowLine(shownRow(c), { ...deps, columns: Number.POSITIVE_INFINITY })), code: 2 };
     const c = cards[0] as Card;
     if (options.json) return { out: stringifyJsonSafely(c, 2) + '\n', err, code: 0 };
     return { out: renderCard(c, deps, hooks), err, code: 0 };
@@ -227,6 +227,18 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
 // Whether a hit's matched words are every word the search ranks by (function words only when the query has nothing else).
 function holdsEvery(query: string, matched: readonly string[]): boolean {
   return rankingTerms(queryTerms(query)).every((t) => matched.includes(t.word));
+}
+
+/**
+ * REF found on more than one machine (or a match here and an ambiguous one there): which, and how to
+ * name one: `HOST:REF` (ids are the same on both machines of a mirror, so an id alone would not do).
+ */
+export function severalMachines(ref: string, cards: readonly Card[], line: (c: Card) => string): string {
+  if (cards.length === 0) return '';
+  const hosts = [...new Set(cards.map((c) => c.host).filter((h): h is string => h !== undefined))];
+  const example = `${hosts[0] ?? 'HOST'}:${sanitizeLine(ref)}`;
+  const head = cards.length > 1 ? `matches sessions on ${cards.length} machines` : 'also matches';
+  return `recapwrap: ${JSON.stringify(sanitizeLine(ref))} ${head}; name one as HOST:REF (${example}; this machine's without a prefix):\n${cards.map((c) => `  ${line(c)}`).join('\n')}\n`;
 }
 
 function machines(local: boolean, hosts: readonly HostSpec[]): string {
@@ -240,8 +252,8 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   const lines = text.split('\n');
   lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
   return lines
-    .map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l))
-    .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       recapwrap resume ${sanitizeLine(c.id)} --host ${sanitizeLine(c.host as string)} --fork   (${sanitizeLine(commandLine(c.forkCommand))})` : l))
+    .map((l) => (l.startsWith('resume:') ? `resume:     ${formatCommandForTerminal(c.resumeCommand)}` : l))
+    .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       ${formatCommandForTerminal(['recapwrap', 'resume', c.id, '--host', c.host as string, '--fork'])}   (${formatCommandForTerminal(c.forkCommand)})` : l))
     .join('\n');
 }
 
@@ -251,21 +263,34 @@ export async function findCards<D extends AcrossDeps>(
 ): Promise<{ cards: Card[]; err: string; ambiguous: boolean } | Result> {
   const { choice } = setup;
   const words = ['show', '--json', '--', ref];
+  // What a host says when REF names no session there (nothing) or several (its candidates, exit 2 as here).
+  const ambiguousOn: string[] = [];
+  const sayAmbiguous = (host: string, count: number, candidates: readonly string[]) =>
+    ambiguousOn.push(hostLine(host, `${JSON.stringify(sanitizeLine(ref))} matches ${count} sessions there; use one of these as ${host}:ID (or a longer name):`) + candidates.map((c) => `  ${c}\n`).join(''));
   const asked = Promise.all(
     choice.hosts.map(async (h): Promise<HostRead<Card>> => {
       const read = await readHost<Card>(
         h, setup, words,
         async (t) => {
           if (t.trim() === '') return { ok: true, items: [], dropped: 0 };
-          const { parseRemoteObject, remoteCardSchema } = await schemas();
+          const { parseRemoteFailure, parseRemoteObject, remoteCardSchema } = await schemas();
+          const failure = parseRemoteFailure(t);
+          if (failure) {
+            if (failure.code === 2) sayAmbiguous(h.name, failure.candidates.length, failure.candidates);
+            // No match there is no problem of the host's; another failure (its index broken) is said.
+            else if (!/^no session (matches|is named)/.test(failure.error)) return { ok: false, error: `recapwrap there said: ${failure.error}` };
+            return { ok: true, items: [], dropped: 0 };
+          }
           const p = parseRemoteObject(t, remoteCardSchema);
           return p.ok ? { ok: true, items: [p.item as unknown as Card], dropped: 0 } : p;
         },
         (m, meta) => {
           const r = m.resolve(ref, { cwd: deps.cwd });
+          if (!r.ok && r.kind === 'ambiguous') sayAmbiguous(h.name, r.candidates.length, r.candidates.map((c) => `${sanitizeLine(c.id)}  ${sanitizeLine(c.name)}  ${c.agent}`));
           const card = r.ok ? m.card(r.row.id) : undefined;
           return card ? [{ ...fromMirror(card, h.name, deps.env, meta), fromCopy: true } as Card] : [];
         },
+        [0, 1, 2],
       );
       const { findAdapter } = await import('../../transcripts/registry.js');
       // The commands as run here: through ssh (a copy's card had this machine's; a host's own has none to trust).
@@ -285,6 +310,6 @@ export async function findCards<D extends AcrossDeps>(
     } else if (!/^recapwrap: no session matches/.test(localAnswer.err)) return localAnswer;
   }
   for (const read of reads) cards.push(...read.items);
-  err += hostNotes(reads);
-  return { cards, err, ambiguous };
+  err += hostNotes(reads) + ambiguousOn.join('');
+  return { cards, err, ambiguous: ambiguous || ambiguousOn.length > 0 };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import { getStateDir, type Env } from '../../config/paths.js';
 import { ensurePrivateDir } from '../../util/safe-fs.js';
+import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import type { RefreshStats, SessionMemory } from '../memory/api.js';
 import type { HostSpec } from './config.js';
 import { describeFailure, runBounded, runScript, sshOptionsFor, type HostContext } from './transport.js';
@@ -78,7 +79,7 @@ export async function pullHost(host: HostSpec, ctx: HostContext, options: Option
 /** The copy's index, when a pull made one. */
 export async function openMirror(host: string, env: Env, options: Options): Promise<SessionMemory | { error: string }> {
   const dir = mirrorDir(env, host);
-  if (!existsSync(join(dir, 'meta.json'))) return { error: `no copy: pull one with \`recapwrap index --host ${host} --pull\`` };
+  if (!existsSync(join(dir, 'meta.json'))) return { error: `no copy: pull one with \`${formatCommandForTerminal(['recapwrap', 'index', '--host', host, '--pull'])}\`` };
   const { openSessionMemory } = await import('../memory/api.js');
   const menv = mirrorEnv(env, host);
   return openSessionMemory({ env: menv, options: { ...options, memory: true, memoryFolders: '' }, cwd: menv.HOME as string });

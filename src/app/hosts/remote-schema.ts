@@ -137,3 +137,21 @@ export function parseRemoteObject<T>(textIn: string, schema: z.ZodType<T>): { ok
   const r = schema.safeParse(json.value);
   return r.success ? { ok: true, item: r.data } : { ok: false, error: "answered a session that is not recapwrap's JSON" };
 }
+
+const remoteFailureSchema = z.object({
+  error: text(300),
+  code: z.number().int(),
+  candidates: z.array(z.unknown()).max(100_000).transform((a) => a.slice(0, 20).filter((x): x is string => typeof x === 'string').map((x) => sanitizeLine(x).slice(0, 200))).catch([]),
+});
+
+/**
+ * What a host's `show --json` prints when REF names no session there (code 1) or several (code 2, with
+ * the candidates it listed), checked; undefined when the answer is not that (a card, or junk).
+ */
+export function parseRemoteFailure(textIn: string): { error: string; code: 1 | 2; candidates: string[] } | undefined {
+  const json = parseJson(textIn);
+  if (!json.ok || typeof json.value !== 'object' || json.value === null || Array.isArray(json.value) || !('error' in json.value)) return undefined;
+  const r = remoteFailureSchema.safeParse(json.value);
+  if (!r.success || (r.data.code !== 1 && r.data.code !== 2)) return undefined;
+  return { error: r.data.error, code: r.data.code, candidates: r.data.candidates };
+}

@@ -8,9 +8,12 @@ import type { Env } from '../../config/paths.js';
 import { runTmux } from '../../display/tmux.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { AcrossOptions } from './memory-across.js';
-import { findCards } from './memory-across.js';
+import { findCards, severalMachines } from './memory-across.js';
 import { setUpHosts, warningLines } from './hosts.js';
-import { commandLine } from './ssh-argv.js';
+import { commandLine, keptOpenOnFailure } from './ssh-argv.js';
+import { formatCommandForTerminal, shellQuote } from '../../util/shell-quote.js';
+import type { HostSpec } from './config.js';
+import { hostLine, runScript } from './transport.js';
 
 export type RemoteResume =
   | { kind: 'local'; err: string }
@@ -41,10 +44,9 @@ export async function resumeAcrossHosts(
   const found = await findCards(ref, setup, { env: input.env, cwd: input.cwd, now: input.now, columns: Number.POSITIVE_INFINITY, color: false }, { runLocal: input.runLocal }, {});
   if ('code' in found) return { kind: 'done', code: found.code, err: warn + found.err };
   const { cards, err } = found;
-  if (cards.length === 0) return { kind: 'done', code: found.ambiguous ? 2 : 1, err: warn + err + `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} on the machines asked (try \`recapwrap search --all-hosts\`)\n` };
-  if (cards.length > 1) {
-    const list = cards.map((c) => `  ${c.host ?? 'this machine'}: ${sanitizeLine(c.name)} (${c.agent} ${sanitizeLine(c.id)})`).join('\n');
-    return { kind: 'done', code: 2, err: warn + err + `recapwrap: ${JSON.stringify(sanitizeLine(ref))} matches sessions on ${cards.length} machines; use an id or --host NAME:\n${list}\n` };
+  if (cards.length === 0) return { kind: 'done', code: found.ambiguous ? 2 : 1, err: warn + err + (found.ambiguous ? '' : `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} on the machines asked (try \`recapwrap search --all-hosts\`)\n`) };
+  if (cards.length > 1 || found.ambiguous) {
+    return { kind: 'done', code: 2, err: warn + err + severalMachines(ref, cards, (c) => `${c.host === undefined ? '' : `${c.host}:`}${sanitizeLine(c.name)}  (${c.agent} ${sanitizeLine(c.id)})`) };
   }
   const card = cards[0] as (typeof cards)[number];
   if (card.host === undefined) return { kind: 'local', err: warn + err };
@@ -56,10 +58,14 @@ export async function resumeAcrossHosts(
   if (flags.fork && !card.forkCommand) return { kind: 'done', code: 1, err: warn + err + `recapwrap: ${card.agent} cannot fork a session (its CLI has no fork); resume ${sanitizeLine(card.name)} without --fork\n` };
   const argv = flags.fork ? (card.forkCommand as string[]) : card.resumeCommand;
   const line = commandLine(argv);
-  const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${sanitizeLine(line)}\n`;
+  const say = `recapwrap: resuming ${sanitizeLine(card.name)} on host ${card.host} with: ${formatCommandForTerminal(argv)}\n`;
+  // The folder there first: a session whose folder is gone would fail at once, in a window that closes.
+  const folder = await runScript(setup.choice.hosts.find((h) => h.name === card.host) as HostSpec, `test -d ${shellQuote(card.cwd)}`, setup.ctx);
+  if (!folder.ok) return { kind: 'done', code: 1, err: warn + err + hostLine(card.host, folder.problem) };
+  if (folder.code !== 0) return { kind: 'done', code: 1, err: warn + err + hostLine(card.host, `the folder of ${sanitizeLine(card.name)}, ${sanitizeLine(card.cwd)}, is not there (moved or deleted); nothing was resumed`) };
   if (input.env.TMUX) {
-    const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), line]);
-    if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${sanitizeLine(line)}\n` };
+    const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), keptOpenOnFailure(line)]);
+    if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${formatCommandForTerminal(argv)}\n` };
     return { kind: 'done', code: 0, err: warn + err + say.replace('resuming', 'resuming in a new tmux window') };
   }
   process.stderr.write(warn + err + say);

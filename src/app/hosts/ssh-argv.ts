@@ -27,14 +27,35 @@ export function remoteRecapwrap(host: HostSpec, words: readonly string[]): strin
   return [host.recapwrap, ...words.map(shellQuote)].join(' ');
 }
 
-/** argv of `ssh … HOST 'recapwrap WORDS…'` (no terminal: -T). */
-export function queryArgv(host: HostSpec, words: readonly string[], opts: SshOptions): string[] {
-  return ['ssh', ...sshOptions(opts), '-T', ...host.ssh, remoteRecapwrap(host, words)];
+/**
+ * A command for a host that ends when this side goes: sh runs it with its input on /dev/null, while a
+ * watcher reads the session's input, which this side holds open and never writes. When that input ends
+ * (the deadline passed and ssh was killed, this process exited, the connection dropped) the watcher
+ * ends the whole process group of the session (sshd makes the session's first process a group leader),
+ * so a remote command that never ends, ignores hangups or holds a shared connection's pipes stops with
+ * the query. When the command ends first, the watcher is ended and the command's exit code kept.
+ */
+export function guardedCommand(command: string): string {
+  const script = [
+    'exec 3<&0 </dev/null',
+    '{ while read -r _ <&3; do :; done; kill -s TERM 0; } >/dev/null 2>&1 &',
+    'w=$!',
+    `${command} 3<&-`,
+    's=$?',
+    'kill $w 2>/dev/null',
+    'exit $s',
+  ].join('\n');
+  return `sh -c ${shellQuote(script)}`;
 }
 
-/** argv of `ssh … HOST 'sh -c SCRIPT'` (a fixed script of ours, for doctor and the pull's home). */
+/** argv of `ssh … HOST 'recapwrap WORDS…'` (no terminal: -T), guarded: it ends when ssh does. */
+export function queryArgv(host: HostSpec, words: readonly string[], opts: SshOptions): string[] {
+  return ['ssh', ...sshOptions(opts), '-T', ...host.ssh, guardedCommand(remoteRecapwrap(host, words))];
+}
+
+/** argv of `ssh … HOST 'sh -c SCRIPT'` (a fixed script of ours, for doctor and the pull's home), guarded. */
 export function scriptArgv(host: HostSpec, script: string, opts: SshOptions): string[] {
-  return ['ssh', ...sshOptions(opts), '-T', ...host.ssh, `sh -c ${shellQuote(script)}`];
+  return ['ssh', ...sshOptions(opts), '-T', ...host.ssh, guardedCommand(`sh -c ${shellQuote(script)}`)];
 }
 
 /** The agents' session folders under a home (relative), as rsync sources; absent ones are skipped. */
@@ -71,6 +92,20 @@ export function resumeArgv(host: HostSpec, cwd: string, agentArgv: readonly stri
 export function attachPaneArgv(host: HostSpec, pane: string): string[] {
   const p = shellQuote(pane);
   return ['ssh', '-t', ...host.ssh, `tmux attach-session -t ${p} \\; select-window -t ${p} \\; select-pane -t ${p}`];
+}
+
+/**
+ * A command line for a tmux window that stays open when it fails: its text and the exit status stay
+ * on the screen until Enter (a window that closes at once hides why: a folder gone, a host down).
+ */
+export function keptOpenOnFailure(line: string): string {
+  const script = [
+    line,
+    's=$?',
+    `[ "$s" -eq 0 ] || { printf '\\n[recapwrap: this ended with exit status %s; press Enter to close the window]\\n' "$s"; read -r _; }`,
+    'exit $s',
+  ].join('\n');
+  return `sh -c ${shellQuote(script)}`;
 }
 
 /** argv as one line for a shell (what `show` prints and tmux's new-window runs). */

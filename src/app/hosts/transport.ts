@@ -22,7 +22,13 @@ export interface RunResult {
   missing: boolean;
 }
 
-/** Run argv with a deadline and bounded output; resolves always (never rejects, never hangs past the deadline). */
+/**
+ * Run argv with a deadline and bounded output; resolves always (never rejects, never hangs past the deadline).
+ * The child runs in its own process group (ssh and what it starts: a ProxyCommand, rsync's ssh), with an
+ * input pipe held open and never written (a guarded remote command ends when it closes: ssh-argv.ts).
+ * At the deadline (or past the size bound) the group is killed, this side's pipes are closed and the
+ * answer given at once: a shared connection's master, which was handed the pipes, cannot keep us waiting.
+ */
 export function runBounded(argv: readonly string[], opts: { timeoutMs: number; env?: Env; maxBytes?: number }): Promise<RunResult> {
   const max = opts.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolveRun) => {
@@ -33,25 +39,31 @@ export function runBounded(argv: readonly string[], opts: { timeoutMs: number; e
     let timedOut = false;
     let tooBig = false;
     let done = false;
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
+    // Our end of the input: a write after the child is gone is no error of ours.
+    child.stdin.on('error', () => {});
     const finish = (code: number | null, missing = false) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      // Nothing of the child may keep this process: its pipes closed, its handle let go.
+      for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe.destroy();
+      child.unref();
       resolveRun({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, tooBig, missing });
+    };
+    const stop = () => {
+      killGroup(child.pid);
+      finish(null);
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
-      // A grandchild holding the pipes must not keep us: answer now.
-      finish(null);
+      stop();
     }, opts.timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       outBytes += chunk.length;
       if (outBytes > max) {
         tooBig = true;
-        child.kill('SIGKILL');
-        finish(null);
+        stop();
         return;
       }
       out.push(chunk);
@@ -65,6 +77,20 @@ export function runBounded(argv: readonly string[], opts: { timeoutMs: number; e
     child.on('exit', (code) => setTimeout(() => finish(code), 50).unref());
     child.on('close', (code) => finish(code));
   });
+}
+
+// The child's whole process group (it leads it: spawned detached), else the child alone.
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone already
+    }
+  }
 }
 
 /**

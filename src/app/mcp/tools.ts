@@ -241,7 +241,10 @@ function parentSummary(card: SessionCard): Record<string, unknown> {
   };
 }
 
-export async function getSession(args: { session: string; host?: string }, ctx: ToolContext): Promise<unknown> {
+export async function getSession(given: { session: string; host?: string }, ctx: ToolContext): Promise<unknown> {
+  // `HOST:REF` (as lists print a host's session) is `host` HOST and REF (app/hosts/host-ref.ts).
+  const split = given.host ? undefined : ctx.hosts?.hostRef(given.session);
+  const args = split ? { session: split.ref, host: split.host } : given;
   const { ref, depth } = splitParentDepth(args.session);
   if (args.host) {
     // A host answers with the card alone: `~N` is taken off the reference, and the answer says why no parents.

@@ -12,12 +12,16 @@ import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { formatSince, shortenDir } from '../../util/age.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
+import { shellQuote } from '../../util/shell-quote.js';
 import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
 import type { SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
 import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
+
+/** The verbs whose REF may be `HOST:REF`. */
+const HOST_REF_VERBS: readonly MemoryVerb[] = ['show'];
 
 interface Result { out: string; err: string; code: number }
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
@@ -114,11 +118,12 @@ function rowJson(r: SessionRow, home: string): Record<string, unknown> {
   return { ...r, cwdShown: r.cwd ? shortenDir(r.cwd, home, 1000) : '' };
 }
 
-// An argument as typed at a shell: the home as ~ (unquoted, so the shell expands it), quoted when needed.
+// An argument as typed at a shell: the home as ~ (unquoted, so the shell expands it) when the rest needs
+// no quotes, else quoted by the one quoter (util/shell-quote.ts).
 function shellWord(arg: string, home: string): string {
-  const short = home && arg.startsWith(home + '/') ? '~' + arg.slice(home.length) : arg;
-  if (/^[\w@%+=:,./~-]+$/.test(short)) return sanitizeLine(short);
-  return `'${sanitizeLine(arg).replace(/'/g, "'\\''")}'`;
+  const word = sanitizeLine(arg);
+  const rest = home && word.startsWith(home + '/') ? word.slice(home.length) : undefined;
+  return rest !== undefined && shellQuote(rest) === rest ? `~${rest}` : shellQuote(word);
 }
 
 function card(raw: SessionCard, deps: MemoryDeps): string {
@@ -206,6 +211,14 @@ async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
 }
 
 export async function runMemoryCommand(verb: MemoryVerb, args: string[], options: MemoryCliOptions, deps: MemoryDeps): Promise<Result> {
+  // HOST:REF (app/hosts/host-ref.ts): a session of a host of the config file, as with --host HOST.
+  if (HOST_REF_VERBS.includes(verb) && args[0]?.includes(':')) {
+    const { applyHostRef } = await import('../../app/hosts/host-ref.js');
+    const applied = applyHostRef(args[0], options, deps.env, deps.cwd);
+    if ('error' in applied) return options.json ? jsonOnFailure(fail(applied.error)) : fail(applied.error);
+    args = [applied.ref, ...args.slice(1)];
+    options = applied.flags;
+  }
   // --host NAME / --all-hosts (#35): this machine's JSON answer merged with the hosts' (app/hosts).
   if (options.allHosts || options.host?.length || options.pull) {
     const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');

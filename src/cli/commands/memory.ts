@@ -65,7 +65,7 @@ export function registerMemory(program: Command): void {
   program
     .command('show')
     .description("one session's card: name, summary, done/next, files, stats, transcript, the command that resumes it")
-    .argument('<ref>', 'session id, id prefix, name or @@name')
+    .argument('<ref>', 'session id, id prefix, name or @@name; HOST:REF for a host of the config file')
     .option('--json', 'print the card as JSON', false)
     .option('--host <name>', 'look on this host of the config file instead of this machine (repeatable)', collectHosts)
     .option('--all-hosts', 'look on this machine and every host of the config file', false)

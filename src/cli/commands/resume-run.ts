@@ -98,6 +98,14 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   const limit = limited.value;
   const cwd = resolve(options.cwd ?? deps.cwd);
   const config = resolveConfig({ env: deps.env, cwd });
+  // HOST:REF (app/hosts/host-ref.ts): a session of a host of the config file, as with --host HOST.
+  if (query?.includes(':') && !options.list && !options.json && pick === undefined) {
+    const { applyHostRef } = await import('../../app/hosts/host-ref.js');
+    const applied = applyHostRef(query, options, deps.env, cwd);
+    if ('error' in applied) return { out: '', err: `recapwrap: ${applied.error}\n`, code: 2 };
+    query = applied.ref;
+    options = applied.flags;
+  }
   // --host NAME / --all-hosts (#35): REF is found on those machines; one of a host resumes there (app/hosts).
   if (options.allHosts || options.host?.length) {
     if (query === undefined || options.list || options.json || pick !== undefined) return { out: '', err: 'recapwrap: with --host or --all-hosts, give the session to resume (find it with `recapwrap search --all-hosts`)\n', code: 2 };

@@ -14,7 +14,7 @@ export function registerResume(program: Command): void {
   program
     .command('resume')
     .description('past sessions of this folder (or every folder with --all) with their recaps; relaunch one under recapwrap, or the one REF names')
-    .argument('[ref]', 'a session of the index (id, id prefix, name or @@name, any folder) to relaunch at once; otherwise only sessions with these words (full-text: prompts, answers, files, commands)')
+    .argument('[ref]', 'a session of the index (id, id prefix, name or @@name, any folder; HOST:REF for a host of the config file) to relaunch at once; otherwise only sessions with these words (full-text: prompts, answers, files, commands)')
     .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
     .option('--cwd <dir>', 'the project folder (default: this one)')
     .option('--all', 'sessions of every folder (from the session index)', false)

@@ -222,7 +222,7 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
  * `{"error": "…", "code": N}` (the message also stays on stderr for a person), the sessions a reference
  * matched as `candidates` when the message lists them.
  */
-function jsonOnFailure(r: Result): Result {
+export function jsonOnFailure(r: Result): Result {
   if (r.code === 0 || r.out.trim() !== '') return r;
   const lines = r.err.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('recapwrap: warning: '));
   const first = lines.find((l) => l.startsWith('recapwrap: ')) ?? lines[0] ?? 'failed';

@@ -69,6 +69,20 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
     .join('\n');
 }
 
+/** What `resume REF --json` prints: the session REF named and the command that resumes it (run under recapwrap, in `cwd`). */
+function resumePlanJson(plan: import('../../app/resume-ref.js').ResumePlan, fork: boolean): Record<string, unknown> {
+  return {
+    session: { id: plan.id, name: plan.name, agent: plan.agent },
+    cwd: plan.cwd,
+    command: ['recapwrap', plan.command, ...plan.args],
+    fork,
+    // The transcript is gone: a new session of the agent, its reference typed as a draft.
+    fresh: plan.fresh,
+    ...(plan.draft === undefined ? {} : { draft: plan.draft }),
+    ...(plan.note === undefined ? {} : { note: plan.note }),
+  };
+}
+
 export interface ResumeDeps {
   env: Env;
   cwd: string;
@@ -86,6 +100,13 @@ export interface ResumeDeps {
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
+  const r = await runResumeCommand(query, options, deps);
+  // With --json, stdout is JSON whatever happened, as for sessions, search and show (#43.3).
+  if (!options.json || r.code === 0 || r.out.trim() !== '') return r;
+  return (await import('./memory-run.js')).jsonOnFailure(r);
+}
+
+async function runResumeCommand(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
   if (options.agent !== undefined && !isAgentId(options.agent)) {
     return { out: '', err: `recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``)}\n`, code: 2 };
   }
@@ -106,8 +127,9 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
     if (across.kind === 'done') return { out: '', err: across.err, code: across.code };
     if (across.err) process.stderr.write(across.err);
   }
-  // REF naming one session of the index (any folder): relaunch it at once; otherwise it filters the list.
-  if (query !== undefined && !options.list && !options.json && pick === undefined) {
+  // REF naming one session of the index (any folder): relaunch it at once (with --json: say what would
+  // run); otherwise it filters the list.
+  if (query !== undefined && !options.list && pick === undefined) {
     const planRef =
       deps.planRef ??
       (async (ref: string, at: string, next: boolean, folder?: string, fork?: boolean) =>
@@ -115,6 +137,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
     // --cwd relaunches it there instead of in its own folder (one that is gone, say).
     const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd, Boolean(options.fork));
     if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map(sanitizeLine).join('\n')}\n`, code: 1 };
+    if (result.kind === 'plan' && options.json) return { out: stringifyJsonSafely(resumePlanJson(result.plan, Boolean(options.fork)), 2) + '\n', err: '', code: 0 };
     if (result.kind === 'plan') {
       const { plan } = result;
       if (plan.note) process.stderr.write(`recapwrap: ${plan.note}\n`);

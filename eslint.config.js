@@ -31,6 +31,7 @@ export const PURE_FILES = [
   'src/config/hotkey.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
+  'src/util/plural.ts',
   // attention (#21)
   'src/config/notify-option.ts',
   'src/display/attention.ts',

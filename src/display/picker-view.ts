@@ -30,6 +30,8 @@ export interface PickerViewInput {
   rows: number;
   /** A short note in place of the count ("searching…", "index unavailable: …"). */
   status?: string;
+  /** The line of keys at the bottom, when Enter does something else than paste (`resume`'s picker). */
+  keys?: string;
 }
 
 /** How many rows the picker takes on a screen of `rows` rows (0 = too small to open). */
@@ -96,7 +98,7 @@ export function renderPicker(input: PickerViewInput): string[] {
     }
     rows.push(`${index === state.selected ? SELECTED_SGR : PLAIN_SGR}${itemLine(item, cols)}${RESET}`);
   }
-  rows.push(`${DIM_SGR}${fit(KEYS_LINE, cols)}${RESET}`);
+  rows.push(`${DIM_SGR}${fit(input.keys ?? KEYS_LINE, cols)}${RESET}`);
   return rows;
 }
 

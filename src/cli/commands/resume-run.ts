@@ -91,6 +91,11 @@ export interface ResumeDeps {
   interactive: boolean;
   /** One answer typed at the picker; null when input has ended (Ctrl-D). */
   ask(question: string): Promise<string | null>;
+  /**
+   * On a terminal: the arrow-key picker (resume-picker.ts); resolves to the index chosen, or null when the
+   * user left. Without it, the numbered list and a question (`ask`).
+   */
+  pick?(sessions: readonly PastSession[]): Promise<number | null>;
   /** Print to the terminal (the listing and the picker's replies). */
   write(text: string): void;
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
@@ -164,6 +169,14 @@ async function runResumeCommand(query: string | undefined, options: ResumeCliOpt
   let withNext = Boolean(options.next);
   if (index === undefined) {
     if (!deps.interactive) return { out: listing, err: err + 'recapwrap: not a terminal: pick one with --pick N\n', code: 2 };
+  }
+  // On a terminal, the same picker as the popup's (#43.4): a long list no longer scrolls out of the pane.
+  if (index === undefined && deps.pick) {
+    const at = await deps.pick(sessions);
+    if (at === null) return { out: '', err, code: 0 };
+    index = at + 1;
+  }
+  if (index === undefined) {
     deps.write(listing);
     // A typo asks again; only q (or the end of input) leaves.
     for (;;) {

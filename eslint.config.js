@@ -17,6 +17,7 @@ export const PURE_FILES = [
   'src/transcripts/launch-args.ts',
   'src/transcripts/activity.ts',
   'src/focus/focus-reports.ts',
+  'src/focus/focus-evidence.ts',
   'src/pty/mode-tracker.ts',
   'src/recap/heuristic.ts',
   'src/recap/prompt.ts',
@@ -30,6 +31,7 @@ export const PURE_FILES = [
   'src/config/hotkey.ts',
   'src/util/text-width.ts',
   'src/util/sanitize.ts',
+  'src/util/plural.ts',
   // attention (#21)
   'src/config/notify-option.ts',
   'src/display/attention.ts',

@@ -31,6 +31,12 @@ describe('recapwrap demo plan', () => {
     expect(off).toContain('tmux set -g focus-events on');
     expect(off).toContain('changes no setting');
     expect(demoInstructions({ kind: 'tmux', focusEvents: 'on' })).toContain('prefix + arrow');
+    // #43.9: inside tmux the recap is tmux's message, not a line in the pane.
+    for (const focusEvents of ['on', 'off'] as const) {
+      const text = demoInstructions({ kind: 'tmux', focusEvents }).replace(/\s+/g, ' ');
+      expect(text).toContain("appears in tmux's message line at the bottom of the window");
+      expect(text).not.toContain('in this pane');
+    }
     expect(demoInstructions({ kind: 'terminal' })).toContain('switch to another window or tab');
     for (const where of [{ kind: 'tmux', focusEvents: 'off' }, { kind: 'tmux', focusEvents: 'on' }, { kind: 'terminal' }] as const) {
       for (const line of demoInstructions(where).split('\n')) expect(line.length, line).toBeLessThanOrEqual(78);

@@ -62,6 +62,9 @@ export function planDemo(base = tmpdir(), userEnv: Env = process.env): DemoPlan 
   };
 }
 
+/** Where a recap shows inside tmux (#43.9: not in the pane): tmux's own message line. */
+const TMUX_MESSAGE_LINE = "tmux's message line at the bottom of the window";
+
 /** Where the demo runs and whether a focus report can reach it there (inside tmux: always its own pane). */
 export type DemoWhere = { kind: 'tmux'; focusEvents: TmuxFocusEvents } | { kind: 'terminal' };
 
@@ -79,13 +82,13 @@ export function demoInstructions(where: DemoWhere, cols = 80): string {
   ];
   if (noFocus) {
     lines.push(
-      `  2. Wait: ${DEMO_IDLE_SECONDS} s after it finishes, a one-line recap of where the work stands appears in this pane.`,
+      `  2. Wait: ${DEMO_IDLE_SECONDS} s after it finishes, a one-line recap of where the work stands appears in ${TMUX_MESSAGE_LINE}.`,
       "  tmux's focus-events is off (its default), so recapwrap cannot see you switch panes; the demo uses a short idle timer instead. For recaps when you come back to a pane: tmux set -g focus-events on (the demo changes no setting).",
     );
   } else if (inTmux) {
     lines.push(
       `  2. While it works, go to another pane (prefix + arrow), wait ${DEMO_AWAY_SECONDS} s, come back.`,
-      '  3. A one-line recap of where the work stands appears in this pane.',
+      `  3. A one-line recap of where the work stands appears in ${TMUX_MESSAGE_LINE}.`,
     );
   } else {
     lines.push(

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,8 +18,23 @@ describe('doctor: what summaries will cost', () => {
     expect(r.detail).toContain('at most 2 model calls per summary');
   });
 
-  it("the default generator: each agent's own CLI and its small model", () => {
-    expect(checkSummaries(env({}), dir).detail).toContain('claude → agent claude haiku');
+  it("the default generator: each agent's own CLI and its small model, for the agents installed", () => {
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'claude'), 0o755);
+    const r = checkSummaries(env({ PATH: bin }), dir);
+    expect(r.status).toBe('ok');
+    expect(r.detail).toContain('claude → agent claude haiku');
+    expect(r.detail).not.toContain('pi → agent');
+    expect(r.detail).toMatch(/others: .*pi.* not installed/);
+  });
+
+  // #43.9: a ✓ said summaries would be made with no agent installed to make them.
+  it('no ✓ when no agent CLI that would make them is installed', () => {
+    const r = checkSummaries(env({ PATH: join(dir, 'empty') }), dir);
+    expect(r.status).toBe('skip');
+    expect(r.detail).toMatch(/^none sent: .*claude.* not installed/);
   });
 
   it('says nothing is sent when models are off', () => {

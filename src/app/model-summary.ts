@@ -15,6 +15,7 @@ import { buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT, type SummaryInput } from '..
 import { parseModelSummary, type ModelSummary } from '../recap/summary-schema.js';
 import type { GeneratorType } from '../recap/types.js';
 import type { AgentId } from '../transcripts/types.js';
+import { formatCount } from '../util/plural.js';
 import { engineSettings } from './recap-engine.js';
 
 /** Retries after an invalid answer; transport errors end the run at once. */
@@ -111,6 +112,6 @@ export async function runModelSummary(settings: EngineSettings, target: SummaryT
     lastError = parsed.error;
   }
   settings.log?.('model summary invalid; heuristic kept', { generator: gen.type, model: gen.model, tries, error: lastError });
-  return { ok: false, error: `${lastError} (after ${tries} tries)`, tries, generator: gen };
+  return { ok: false, error: `${lastError} (after ${formatCount(tries, 'try', 'tries')})`, tries, generator: gen };
 }
 

@@ -17,6 +17,8 @@ import { formatReferenceBlock } from './picker/reference-block.js';
 
 export interface ResumePlan {
   agent: AgentId;
+  /** The session's id in the index. */
+  id: string;
   /** The session's folder (the agent finds its sessions by it). */
   cwd: string;
   command: string;
@@ -69,11 +71,11 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
       };
     }
     if (!card.transcriptExists || !existsSync(card.transcript)) {
-      return { kind: 'plan', plan: { agent, cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
+      return { kind: 'plan', plan: { agent, id: card.id, cwd, command, args: [], draft: formatReferenceBlock(card), fresh: true, name: card.name } };
     }
     if (input.fork && !card.forkCommand) return { kind: 'error', message: `${agent} cannot fork a session (its CLI has no fork); resume ${sanitizeLine(card.name)} without --fork` };
     const [resumeCommand, ...args] = input.fork ? (card.forkCommand as string[]) : card.resumeCommand;
-    const plan: ResumePlan = { agent, cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
+    const plan: ResumePlan = { agent, id: card.id, cwd, command: resumeCommand ?? command, args, fresh: false, name: card.name };
     if (input.next) {
       const next = card.next.find((s) => s.trim() !== '');
       if (next) plan.draft = next;

@@ -54,8 +54,8 @@ const TRANSITIONS: Array<[From, AttentionActivity, string, AttentionEvent | '-']
 // Where the user is when the transition happens, and how they got there.
 type Presence = 'focused' | 'focus-out' | 'typing, no focus reports' | 'idle, no focus reports' | 'idle rule off, no focus reports';
 const PRESENCES: Array<{ name: Presence; away: boolean; focusReports: boolean; idleMs?: number; enter(t: ReturnType<typeof setup>): void }> = [
-  { name: 'focused', away: false, focusReports: true, enter: (t) => t.send({ type: 'focus', focused: true }) },
-  { name: 'focus-out', away: true, focusReports: true, enter: (t) => t.send({ type: 'focus', focused: false }) },
+  { name: 'focused', away: false, focusReports: true, enter: (t) => (t.send({ type: 'focus-reports', hold: true }), t.send({ type: 'focus', focused: true })) },
+  { name: 'focus-out', away: true, focusReports: true, enter: (t) => (t.send({ type: 'focus-reports', hold: true }), t.send({ type: 'focus', focused: false })) },
   { name: 'typing, no focus reports', away: false, focusReports: false, enter: (t) => t.send({ type: 'input' }) },
   { name: 'idle, no focus reports', away: true, focusReports: false, enter: (t) => t.advance(IDLE_MS) },
   { name: 'idle rule off, no focus reports', away: false, focusReports: false, idleMs: 0, enter: (t) => t.advance(IDLE_MS * 10) },
@@ -172,8 +172,9 @@ describe('attention rules', () => {
     expect(notified(t.activity('errored', 'c'))).toEqual(['error']);
   });
 
-  it('with focus reports, typing into an unfocused pane (tmux send-keys) changes nothing', () => {
+  it('with focus reports that hold, typing into an unfocused pane (tmux send-keys) changes nothing', () => {
     const t = setup();
+    t.send({ type: 'focus-reports', hold: true });
     t.activity('working', 'a');
     t.send({ type: 'focus', focused: false });
     t.activity('waiting', 'a');
@@ -215,15 +216,38 @@ describe('attention rules', () => {
       expect(notified(t.advance(IDLE_MS))).toEqual([]);
     });
 
-    it('a focus report turns the idle rule off for good', () => {
+    it('focus reports that hold turn the idle rule off', () => {
       const t = setup();
       t.activity('working', 'a');
       t.activity('idle', 'a');
+      t.send({ type: 'focus-reports', hold: true });
       t.send({ type: 'focus', focused: true });
       expect(notified(t.advance(IDLE_MS * 2))).toEqual([]);
       t.activity('working', 'b');
       t.advance(IDLE_MS * 2);
       expect(notified(t.activity('idle', 'b'))).toEqual([]);
+    });
+
+    // #43: a tmux attach sends a focus-in even with focus-events off, where switching panes is never seen.
+    it('a focus-in that proves nothing (a tmux attach) counts as arriving, and the idle rule goes on', () => {
+      const t = setup();
+      t.advance(IDLE_MS * 2);
+      t.send({ type: 'focus', focused: true });
+      t.activity('working', 'a');
+      expect(notified(t.activity('idle', 'a'))).toEqual([]);
+      expect(notified(t.advance(IDLE_MS))).toEqual(['done']);
+      t.send({ type: 'input' });
+      t.activity('working', 'b');
+      t.advance(IDLE_MS);
+      expect(notified(t.activity('idle', 'b'))).toEqual(['done']);
+    });
+
+    it('a focus-out (a tmux detach) is away at once', () => {
+      const t = setup();
+      t.send({ type: 'input' });
+      t.activity('working', 'a');
+      t.send({ type: 'focus', focused: false });
+      expect(notified(t.activity('idle', 'a'))).toEqual(['done']);
     });
 
     it('input clears the marker (you are back)', () => {

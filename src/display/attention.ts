@@ -17,7 +17,7 @@ export const ATTENTION_EVENTS: readonly AttentionEvent[] = ['waiting', 'done', '
 export interface AttentionConfig {
   /** At most one notification per this long (notifyMinSeconds). */
   minIntervalMs: number;
-  /** On terminals that never sent a focus report: away after this long with no input (idleSeconds; 0 = never). */
+  /** While focus reports do not hold: away after this long with no input (idleSeconds; 0 = never). */
   idleMs: number;
   /** The wrapper's start: transitions from before it (a resumed session's history) are never news. */
   startedAt: number;
@@ -34,6 +34,8 @@ export type AttentionInput =
    */
   | { type: 'activity'; state: AttentionActivity; turn?: string; at?: number }
   | { type: 'focus'; focused: boolean }
+  /** Whether focus reports can be trusted to say where you are (focus/focus-evidence.ts decides); until then, the idle rule. */
+  | { type: 'focus-reports'; hold: boolean }
   /** The user typed into the pane. */
   | { type: 'input' }
   | { type: 'tick' };
@@ -57,8 +59,8 @@ export interface AttentionMachine {
 }
 
 interface AttentionState {
-  /** Until a focus report arrives, presence is judged from input (the idle rule). */
-  focusSupported: boolean;
+  /** Until focus reports hold, presence is judged from input (the idle rule), a focus-out aside. */
+  focusReportsHold: boolean;
   focused: boolean;
   lastInputAt: number;
   last?: { state: AttentionActivity; turn?: string };
@@ -87,7 +89,7 @@ function eventFor(prev: AttentionState['last'], state: AttentionActivity, turn: 
 }
 
 export function createAttentionMachine(config: AttentionConfig, clock: AttentionClock): AttentionMachine {
-  const s: AttentionState = { focusSupported: false, focused: true, lastInputAt: config.startedAt, mark: null };
+  const s: AttentionState = { focusReportsHold: false, focused: true, lastInputAt: config.startedAt, mark: null };
 
   function setMark(event: AttentionEvent | null, out: AttentionOutput[]): void {
     if (event === null && s.mark === null) return;
@@ -95,9 +97,9 @@ export function createAttentionMachine(config: AttentionConfig, clock: Attention
     out.push({ type: 'mark', event, since: clock.now() });
   }
 
-  // The user is away: focus-out where focus reports exist, else no input for idleMs.
+  // The user is away: focus-out where focus reports hold; else a focus-out (a tmux detach) or no input for idleMs.
   function isAway(now: number): boolean {
-    if (s.focusSupported) return !s.focused;
+    if (s.focusReportsHold || !s.focused) return !s.focused;
     return config.idleMs > 0 && now - s.lastInputAt >= config.idleMs;
   }
 
@@ -136,7 +138,7 @@ export function createAttentionMachine(config: AttentionConfig, clock: Attention
     setMark(null, out); // an older marker is stale: you are looking at the newer state
     out.push({ type: 'suppressed', event, reason: 'focused' });
     // Without focus reports you may still walk away: notify once idleMs pass with no input.
-    if (!s.focusSupported && config.idleMs > 0) s.pending = { event, dueAt: s.lastInputAt + config.idleMs };
+    if (!s.focusReportsHold && config.idleMs > 0) s.pending = { event, dueAt: s.lastInputAt + config.idleMs };
   }
 
   function handle(input: AttentionInput): AttentionOutput[] {
@@ -146,14 +148,18 @@ export function createAttentionMachine(config: AttentionConfig, clock: Attention
         onActivity(input.state, input.turn, input.at, out);
         break;
       case 'focus':
-        s.focusSupported = true;
         s.pending = undefined;
         s.focused = input.focused;
+        // A focus-in that proves nothing (a tmux attach) still says you just arrived, as a key would.
+        if (input.focused && !s.focusReportsHold) s.lastInputAt = clock.now();
         if (input.focused) setMark(null, out);
+        break;
+      case 'focus-reports':
+        s.focusReportsHold = input.hold;
         break;
       case 'input':
         // With focus reports, focus says where you are (tmux send-keys can type into a pane you do not see).
-        if (s.focusSupported) break;
+        if (s.focusReportsHold) break;
         s.lastInputAt = clock.now();
         s.pending = undefined;
         setMark(null, out);

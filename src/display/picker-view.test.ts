@@ -38,6 +38,19 @@ describe('renderPicker', () => {
     expect(strip(renderPicker({ state: createPickerState([]), cols: 100, rows: 24 })[1] as string).trim()).toBe('');
   });
 
+  // #43.6: names were cut at 28 cells at any width, so a session and its fork looked the same.
+  it('gives names the room the width allows: a session and its fork differ at 120 columns', () => {
+    const parent = 'billing-migrate-invoices-foreign-key-constraint';
+    const fork = `${parent}-2`;
+    const state = createPickerState([item('1', { name: parent }), item('2', { name: fork })]);
+    const rows = renderPicker({ state, cols: 120, rows: 24 }).map(strip);
+    expect(rows[1]).toContain(` ${parent}  claude · billing · 3d  Migrated tables 1`);
+    expect(rows[2]).toContain(` ${fork}  claude`);
+    // Narrow, the headline keeps its room and the name is cut (never below 28 cells).
+    const narrow = renderPicker({ state, cols: 60, rows: 24 }).map(strip);
+    expect(narrow[1]).toContain(' billing-migrate-invoices-fo…  claude');
+  });
+
   it('scrolls so the selection stays in view', () => {
     const many = Array.from({ length: 30 }, (_, i) => item(String(i)));
     const rows = renderPicker({ state: { ...createPickerState(many), selected: 25 }, cols: 80, rows: 24 });

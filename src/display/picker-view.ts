@@ -30,6 +30,8 @@ export interface PickerViewInput {
   rows: number;
   /** A short note in place of the count ("searching…", "index unavailable: …"). */
   status?: string;
+  /** The line of keys at the bottom, when Enter does something else than paste (`resume`'s picker). */
+  keys?: string;
 }
 
 /** How many rows the picker takes on a screen of `rows` rows (0 = too small to open). */
@@ -42,10 +44,17 @@ function fit(text: string, cols: number): string {
   return padToWidth(truncateToWidth(text, cols), cols);
 }
 
-// One session on one line: name, agent, folder, age, then the headline in what is left.
+/** A name always gets this many cells; more where the width leaves the headline HEADLINE_MIN_CELLS. */
+const NAME_MIN_CELLS = 28;
+const HEADLINE_MIN_CELLS = 24;
+
+// One session on one line: name, agent, folder, age, then the headline in what is left. The name gets
+// what the width allows (#43.6: cut at 28 cells, a session and its fork looked the same at 120 columns).
 function itemLine(item: PickerState['items'][number], cols: number): string {
-  const name = truncateToWidth(sanitizeLine(item.name) || sanitizeLine(item.id).slice(0, 8), 28);
-  const head = ` ${name}  ${sanitizeLine(item.agent)} · ${truncateToWidth(sanitizeLine(item.folder), 20)} · ${sanitizeLine(item.age)}  `;
+  const rest = `  ${sanitizeLine(item.agent)} · ${truncateToWidth(sanitizeLine(item.folder), 20)} · ${sanitizeLine(item.age)}  `;
+  const nameRoom = Math.max(NAME_MIN_CELLS, cols - 1 - displayWidth(rest) - HEADLINE_MIN_CELLS);
+  const name = truncateToWidth(sanitizeLine(item.name) || sanitizeLine(item.id).slice(0, 8), nameRoom);
+  const head = ` ${name}${rest}`;
   const room = cols - displayWidth(head);
   return fit(head + (room > 0 ? truncateToWidth(sanitizeLine(item.headline), room) : ''), cols);
 }
@@ -89,7 +98,7 @@ export function renderPicker(input: PickerViewInput): string[] {
     }
     rows.push(`${index === state.selected ? SELECTED_SGR : PLAIN_SGR}${itemLine(item, cols)}${RESET}`);
   }
-  rows.push(`${DIM_SGR}${fit(KEYS_LINE, cols)}${RESET}`);
+  rows.push(`${DIM_SGR}${fit(input.keys ?? KEYS_LINE, cols)}${RESET}`);
   return rows;
 }
 

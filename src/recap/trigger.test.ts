@@ -164,12 +164,64 @@ describe('idle fallback', () => {
     expect(send({ type: 'draft-ready', stamp: 's2', text: 'idle recap' })).toEqual([{ type: 'show', text: 'idle recap', stamp: 's2', reason: 'idle' }]);
   });
 
-  it('is off once the terminal has sent a focus report', () => {
+  it('is off while focus reports hold', () => {
     const { send, advance } = setup();
+    send({ type: 'focus-reports', hold: true });
     send({ type: 'focus', focused: true });
     send({ type: 'session', stamp: 's1', midTurn: true });
     send({ type: 'session', stamp: 's2', midTurn: false });
     expect(advance(200_000)).toEqual([]);
+  });
+
+  // #43: a tmux attach sends one focus-in even with focus-events off; it proves nothing, and the idle
+  // timer must keep recapping every later turn.
+  it('stays on after focus reports that do not hold (a tmux attach), turn after turn', () => {
+    const { send, advance } = setup();
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false });
+    expect(advance(120_000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+    send({ type: 'draft-ready', stamp: 's2', text: 'first' });
+    send({ type: 'focus', focused: true }); // the attach
+    send({ type: 'input' });
+    send({ type: 'session', stamp: 's3', midTurn: true });
+    send({ type: 'session', stamp: 's4', midTurn: false });
+    expect(advance(120_000)).toEqual([{ type: 'draft', stamp: 's4' }]);
+    expect(send({ type: 'draft-ready', stamp: 's4', text: 'second' })).toEqual([{ type: 'show', text: 'second', stamp: 's4', reason: 'idle' }]);
+  });
+
+  it('takes over again when focus reports stop holding, for a closed turn not yet recapped', () => {
+    const { send, advance } = setup();
+    send({ type: 'focus-reports', hold: true });
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false });
+    expect(advance(200_000)).toEqual([]);
+    send({ type: 'focus-reports', hold: false });
+    expect(advance(119_000)).toEqual([]);
+    expect(advance(1_000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+  });
+
+  it('waits for the return while a focus-out says you are away (a tmux detach), and the return shows it', () => {
+    const { send, advance } = setup();
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false });
+    send({ type: 'focus', focused: false }); // detach
+    const drafted = advance(120_000);
+    expect(drafted.filter((a) => a.type === 'show')).toEqual([]);
+    expect(drafted).toEqual([{ type: 'draft', stamp: 's2' }]); // drafted while away, shown on return
+    expect(send({ type: 'draft-ready', stamp: 's2', text: 'r' })).toEqual([]);
+    expect(send({ type: 'focus', focused: true })).toEqual([{ type: 'show', text: 'r', stamp: 's2', reason: 'focus-return' }]);
+  });
+
+  it('runs again after a short absence that shows nothing', () => {
+    const { send, advance } = setup();
+    send({ type: 'session', stamp: 's1', midTurn: true });
+    send({ type: 'session', stamp: 's2', midTurn: false });
+    send({ type: 'focus', focused: false });
+    expect(advance(5_000)).toEqual([{ type: 'draft', stamp: 's2' }]);
+    expect(send({ type: 'draft-ready', stamp: 's2', text: 'r' })).toEqual([]);
+    expect(send({ type: 'focus', focused: true })).toEqual([]); // back before awayMs
+    expect(advance(119_000)).toEqual([]);
+    expect(advance(1_000)).toEqual([{ type: 'show', text: 'r', stamp: 's2', reason: 'idle' }]);
   });
 
   it('input after the turn ends cancels it', () => {

@@ -11,7 +11,7 @@ import { OWN_RECAP_MAKE_MS, ownRecapCovers, ownRecapDueAt, ownRecapLine, type Ow
 export interface TriggerConfig {
   /** Show on focus return after at least this long away. */
   awayMs: number;
-  /** Without focus reports: show this long after a turn ends with no input (0 = never). */
+  /** While focus reports do not hold (see focus-reports events): show this long after a turn ends with no input (0 = never). */
   idleMs: number;
   /** While away, draft this long after the transcript last changed. */
   draftDebounceMs: number;
@@ -38,6 +38,11 @@ export type ShowReason = 'focus-return' | 'idle' | 'resume' | 'manual';
 
 export type TriggerEvent =
   | { type: 'focus'; focused: boolean }
+  /**
+   * Whether focus reports can be trusted to say when the user looks away and back (focus/focus-evidence.ts
+   * decides). Until told they hold, and whenever they stop holding, the idle timer shows recaps.
+   */
+  | { type: 'focus-reports'; hold: boolean }
   /** The user typed something for the agent (not the hotkey). */
   | { type: 'input' }
   /** The transcript's summarized state; midTurn = the agent is working on a turn; own = what the agent's own recap rule looks at. */
@@ -73,8 +78,8 @@ export interface TriggerMachine {
 
 interface TriggerState {
   focused: boolean;
-  /** A focus report was seen at least once (so the idle fallback is off). */
-  focusSupported: boolean;
+  /** Focus reports hold (the idle fallback is off); false until the app says they do. */
+  focusReportsHold: boolean;
   awaySince?: number;
   session?: { stamp: string; midTurn: boolean };
   /** The newest finished draft. */
@@ -107,7 +112,7 @@ interface TriggerState {
 }
 
 export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: { resume?: boolean } = {}): TriggerMachine {
-  const s: TriggerState = { focused: true, focusSupported: false, showOnTurnEnd: false, resumePending: Boolean(opts.resume), firstScreenSeen: false };
+  const s: TriggerState = { focused: true, focusReportsHold: false, showOnTurnEnd: false, resumePending: Boolean(opts.resume), firstScreenSeen: false };
 
   const hasDraftFor = (stamp: string | undefined) => stamp !== undefined && s.draft?.stamp === stamp;
 
@@ -185,8 +190,8 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
   }
 
   function onFocus(focused: boolean, out: TriggerAction[]): void {
-    s.focusSupported = true;
-    s.idleDueAt = undefined;
+    // Reports that hold replace the idle timer; ones that do not (an attach in tmux) leave it running.
+    if (s.focusReportsHold) s.idleDueAt = undefined;
     if (focused === s.focused) return;
     const now = clock.now();
     s.focused = focused;
@@ -200,7 +205,11 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     const awayMs = awaySince === undefined ? 0 : now - awaySince;
     s.awaySince = undefined;
     s.draftDueAt = undefined;
-    if (awayMs < config.awayMs) return;
+    if (awayMs < config.awayMs) {
+      // A short absence while reports do not hold: the idle timer (skipped while away) runs again.
+      if (!s.focusReportsHold) armIdle(now);
+      return;
+    }
     if (!s.session) {
       s.lateReturnUntil = now + LATE_SESSION_GRACE_MS;
       return;
@@ -302,7 +311,7 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
         showOrDraft('focus-return', out);
         return;
       }
-      if (!s.focusSupported && config.idleMs > 0) s.idleDueAt = now + config.idleMs;
+      if (!s.focusReportsHold && config.idleMs > 0) s.idleDueAt = now + config.idleMs;
     }
     if (!s.focused && !midTurn) s.draftDueAt = now + config.draftDebounceMs;
     if (s.showWhenReady && !midTurn && s.drafting === undefined) draftCurrent(out);
@@ -319,8 +328,25 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     if (s.idleDueAt !== undefined && now >= s.idleDueAt) {
       s.idleDueAt = undefined;
       const quiet = s.lastInputAt === undefined || now - s.lastInputAt >= config.idleMs;
-      if (quiet && !s.focusSupported && s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp) showOrDraft('idle', out);
+      // Known to be away (a focus-out, as a tmux detach sends): the return shows it, not an idle show to nobody.
+      if (quiet && !s.focusReportsHold && s.focused && s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp) showOrDraft('idle', out);
     }
+  }
+
+  // Focus reports start or stop holding: the idle timer stops, or takes over for a closed turn not yet recapped.
+  function onFocusReports(hold: boolean): void {
+    if (hold === s.focusReportsHold) return;
+    s.focusReportsHold = hold;
+    if (hold) {
+      s.idleDueAt = undefined;
+      return;
+    }
+    armIdle(clock.now());
+  }
+
+  // The idle timer for a closed turn whose recap was not shown yet.
+  function armIdle(now: number): void {
+    if (config.idleMs > 0 && s.session && !s.session.midTurn && s.session.stamp !== s.lastShownStamp) s.idleDueAt = now + config.idleMs;
   }
 
   function handle(event: TriggerEvent): TriggerAction[] {
@@ -328,6 +354,9 @@ export function createTriggerMachine(config: TriggerConfig, clock: Clock, opts: 
     switch (event.type) {
       case 'focus':
         onFocus(event.focused, out);
+        break;
+      case 'focus-reports':
+        onFocusReports(event.hold);
         break;
       case 'input':
         s.lastInputAt = clock.now();

@@ -59,7 +59,7 @@ describe('a forgotten session stays forgotten', () => {
     const { env, state, laid } = await home();
     expect((await cli(env, 'index')).code).toBe(0);
     const gone = laid.find((l) => l.agent === 'claude') as LaidOut;
-    expect((await cli(env, 'forget', gone.id)).code).toBe(0);
+    expect((await cli(env, 'forget', gone.id, '--yes')).code).toBe(0);
     const away = dirname(gone.file) + '.away';
     renameSync(dirname(gone.file), away); // an unmounted disk, a renamed folder
     expect((await cli(env, 'index')).code).toBe(0);
@@ -74,7 +74,7 @@ describe('a forgotten session stays forgotten', () => {
     expect(rebuilt.err).toMatch(/unreadable.*kept it as/);
     expect((JSON.parse(rebuilt.out) as Row[]).map((r) => r.id).sort()).toEqual(laid.filter((l) => l !== gone).map((l) => l.id).sort());
     const other = laid.find((l) => l.agent === 'pi') as LaidOut;
-    const next = await cli(env, 'forget', other.id, '--json');
+    const next = await cli(env, 'forget', other.id, '--json', '--yes');
     expect(JSON.parse(next.out)).toMatchObject({ forgotten: 1, purged: true, removedCopies: [expect.stringMatching(/index\.db\.corrupt-/)] });
     expect(readdirSync(state).filter((f) => f.includes('corrupt'))).toEqual([]);
   });
@@ -121,7 +121,7 @@ describe('readers never wait for writers', () => {
     const { env, state, laid } = await home();
     expect((await cli(env, 'index')).code).toBe(0);
     holders.push(await holdIndex(join(state, 'index.db'), 'read'));
-    const r = await cli(env, 'forget', (laid[0] as LaidOut).id, '--json');
+    const r = await cli(env, 'forget', (laid[0] as LaidOut).id, '--json', '--yes');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ forgotten: 1, purged: false });
     expect(r.err).toContain("still in the index's write-ahead log");
@@ -141,7 +141,17 @@ describe('forget acts only on an exact reference, and asks on a terminal', () =>
     const asJson = await cli(env, 'forget', part, '--json');
     expect(JSON.parse(asJson.out)).toMatchObject({ error: expect.stringContaining('only partly matches'), code: 2, candidates: expect.arrayContaining([expect.stringContaining(row.name)]) });
     expect(await rows(env)).toHaveLength(3);
-    expect((await cli(env, 'forget', row.name)).code).toBe(0);
+    // #40.8: no terminal to ask on: refused (exit 2) unless --yes.
+    const unasked = await cli(env, 'forget', row.name);
+    expect(unasked.code).toBe(2);
+    expect(unasked.err).toContain('add --yes');
+    expect(await rows(env)).toHaveLength(3);
+    const folder = await cli(env, 'forget', '--folder', '/');
+    expect(folder.code).toBe(2);
+    expect(folder.err).toMatch(/not a terminal.*would forget 3 sessions/);
+    expect(await rows(env)).toHaveLength(3);
+    expect(JSON.parse((await cli(env, 'forget', row.name, '--json')).out)).toMatchObject({ error: expect.stringContaining('add --yes'), code: 2 });
+    expect((await cli(env, 'forget', row.name, '--yes')).code).toBe(0);
     expect(await rows(env)).toHaveLength(2);
   });
 

@@ -149,7 +149,7 @@ describe('privacy', () => {
     const state = env.RECAPWRAP_STATE_DIR as string;
     for (const f of filesUnder(state)) expect(readFileSync(f).includes(key.slice(8)), f).toBe(false);
 
-    expect(cli(env, 'forget', placed.id).code).toBe(0);
+    expect(cli(env, 'forget', placed.id, '--yes').code).toBe(0);
     expect(cli(env, 'sessions').code).toBe(1); // refreshed, and not indexed again: the transcript is still there
     expect(cli(env, 'index', '--rebuild').code).toBe(0);
     expect(cli(env, 'search', 'pomegranate').code).toBe(1);
@@ -188,7 +188,7 @@ describe('transcript text on the terminal', () => {
     const outputs = [cli(t.env, 'sessions'), cli(t.env, 'search', 'the'), cli(t.env, 'show', 'evil')];
     const rows = json<Row[]>(t.env, 'sessions');
     expect(rows.map((r) => [r.cwd, r.id])).toEqual([[evilCwd, evilId]]);
-    outputs.push(cli(t.env, 'name', (rows[0] as Row).name, 'calm'), cli(t.env, 'forget', 'calm'));
+    outputs.push(cli(t.env, 'name', (rows[0] as Row).name, 'calm'), cli(t.env, 'forget', 'calm', '--yes'));
     for (const r of outputs) {
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/evil|01a208c9/);

@@ -103,4 +103,36 @@ describe.skipIf(!hasTmux)('resume REF', () => {
     expect(cwd).toBe(w.project);
     expect(argv).toEqual(['--fork', w.transcript]);
   });
+
+  // #43.3: REF resolves first with --json too (it was taken for search words: `[]`), and a failure is JSON.
+  it('REF --json and --fork --json say the session and the command without running it; an error is {"error", "code"}', () => {
+    const w = world('8e2a0f4b-1111-4222-8333-444455556666');
+    const cli = (...args: string[]) => {
+      try {
+        return { out: execFileSync(process.execPath, [CLI_BIN, 'resume', ...args], { cwd: w.elsewhere, env: { ...process.env, ...w.env, PATH: `${w.bin}:${process.env.PATH}` }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), code: 0 };
+      } catch (error) {
+        const e = error as { stdout: string; status: number };
+        return { out: e.stdout, code: e.status };
+      }
+    };
+    const plain = cli('8e2a0f', '--json');
+    expect(plain.code).toBe(0);
+    expect(JSON.parse(plain.out)).toEqual({
+      session: { id: '8e2a0f4b-1111-4222-8333-444455556666', name: expect.any(String), agent: 'pi' },
+      cwd: w.project,
+      command: ['recapwrap', 'pi', '--session', w.transcript],
+      fork: false,
+      fresh: false,
+    });
+    const fork = cli('8e2a0f', '--fork', '--json');
+    expect(fork.code).toBe(0);
+    expect(JSON.parse(fork.out)).toMatchObject({ command: ['recapwrap', 'pi', '--fork', w.transcript], fork: true });
+    expect(existsSync(w.argvFile)).toBe(false); // nothing was run
+    const gone = cli('8e2a0f', '--json', '--cwd', join(w.base, 'no-such-folder'));
+    expect(gone.code).toBe(1);
+    expect(JSON.parse(gone.out)).toEqual({ error: `no folder ${join(w.base, 'no-such-folder')}`, code: 1 });
+    const bad = cli('8e2a0f', '--json', '--agent', 'nope');
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.out)).toMatchObject({ code: 2 });
+  });
 });

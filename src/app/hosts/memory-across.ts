@@ -16,6 +16,7 @@ import type { Parsed } from './remote-schema.js';
 import { resumeArgv } from './ssh-argv.js';
 import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import { askHost, hostLine } from './transport.js';
+import { formatCount } from '../../util/plural.js';
 
 interface Result { out: string; err: string; code: number }
 
@@ -160,7 +161,7 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     results.forEach((res, i) => {
       const name = (hosts[i] as HostSpec).name;
       if (!res.ok) err += hostLine(name, res.problem);
-      else out += options.json ? '' : `host ${name}: pulled ${res.pulled} new or changed files; indexed ${res.stats.indexed} of ${res.stats.read} changed session files; ${res.sessions} sessions in its copy\n`;
+      else out += options.json ? '' : `host ${name}: pulled ${formatCount(res.pulled, 'new or changed file')}; indexed ${res.stats.indexed} of ${formatCount(res.stats.read, 'changed session file')}; ${formatCount(res.sessions, 'session')} in its copy\n`;
     });
     if (options.json) out = stringifyJsonSafely(results.map((res, i) => ({ host: (hosts[i] as HostSpec).name, ...(res.ok ? { pulled: res.pulled, ...res.stats, sessions: res.sessions } : { error: res.problem }) })), 2) + '\n';
     return { out, err, code: results.some((x) => x.ok) ? 0 : 1 };

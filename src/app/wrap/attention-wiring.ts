@@ -16,6 +16,7 @@ import { readTmuxTerminalInfo, setTmuxAttention } from '../../display/tmux-atten
 import type { Session, TranscriptEvent } from '../../transcripts/types.js';
 import type { ActivityState, Disposable, Env } from '../../types.js';
 import { debugLog, type DebugLog } from '../../util/debug-log.js';
+import type { FocusReports } from './focus-evidence-wiring.js';
 
 /** The parts of a WrapRun attention uses. */
 export interface AttentionWrap {
@@ -38,6 +39,8 @@ export interface AttentionWiringInput {
   /** Agent id (or the command) for the text and RECAPWRAP_AGENT. */
   agent: string;
   startedAt: number;
+  /** Whether focus reports can be trusted (focus-evidence-wiring.ts); without it, the idle rule (a focus-out aside). */
+  focusReports?: FocusReports;
   /** The session's latest recap line (the state file's), for the text and RECAPWRAP_RECAP. */
   recapLine(): string | undefined;
   /** The marker changed (the state file records it for ls, board and next). */
@@ -172,7 +175,9 @@ export function startAttention(input: AttentionWiringInput): AttentionWiring {
     if (!disposed) writer?.writeAtBoundary(wrap(buildOscNotification(kind, text)));
   }
 
+  if (input.focusReports?.hold) send({ type: 'focus-reports', hold: true });
   disposables.push(
+    ...(input.focusReports ? [input.focusReports.onChange((hold) => send({ type: 'focus-reports', hold }))] : []),
     input.wrap.onFocus((focused) => send({ type: 'focus', focused })),
     input.wrap.onInput(() => send({ type: 'input' })),
   );

@@ -11,6 +11,8 @@ import type { Options } from '../../config/options-table.js';
 import { socketPathFor } from '../../display/control-socket.js';
 import { StateWriter } from '../../display/state-file.js';
 import { TmuxRecapDisplay } from '../../display/tmux-display.js';
+import { readTmuxFocusEvents } from '../../display/tmux-focus.js';
+import type { TmuxFocusOption } from '../../focus/focus-evidence.js';
 import { SessionTracker } from '../../transcripts/tracker.js';
 import type { LaunchPlan, TranscriptAdapter } from '../../transcripts/types.js';
 import type { Disposable, Env } from '../../types.js';
@@ -20,6 +22,7 @@ import { agentRecapsMode, decideOwnRecap } from '../own-recaps.js';
 import { startActivityReport } from './activity-report.js';
 import { startAttention } from './attention-wiring.js';
 import { startControlSocket } from './control-wiring.js';
+import { startFocusEvidence } from './focus-evidence-wiring.js';
 import { startLiveRecap, viewRecapLine, type RecapDisplay } from './live-recap.js';
 import type { PickerScreen } from '../picker/picker-session.js';
 import { startPickerKey, type PickerPlace } from './picker-key.js';
@@ -50,6 +53,8 @@ export interface LivePartsInput {
    * inside tmux the picker opens in a tmux popup and needs no copy.
    */
   pickerScreen?: PickerScreen;
+  /** Inside tmux: its focus-events option as the start's check read it (run-wrap), if it asked. */
+  tmuxFocusAtStart?: Promise<TmuxFocusOption>;
 }
 
 export interface LiveParts {
@@ -62,6 +67,12 @@ const NO_DISPLAY: RecapDisplay = { show: () => {}, clear: () => {} };
 export function startLiveParts(input: LivePartsInput): LiveParts {
   const { adapter, run, options, env, cwd, startedAt } = input;
   const log = debugLog;
+  // Whether focus reports say where the user is (#43), before anything else listens to them.
+  const focusReports = startFocusEvidence({
+    wrap: run,
+    ...(env.TMUX ? { readTmuxOption: () => readTmuxFocusEvents(env), startOption: input.tmuxFocusAtStart } : {}),
+    log,
+  });
   const drafter = createRecapEngine({ options, agent: adapter.id, command: input.command, env });
   const now = () => new Date().toISOString();
   const { stateDir, runtimeDir } = input.folders;
@@ -96,6 +107,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     cwd,
     agent: adapter.id,
     startedAt,
+    focusReports,
     recapLine: () => state.current.lastRecap?.line,
     onMark: (mark) => state.update({ attention: mark }, { now: true }),
   });
@@ -119,12 +131,15 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
       // A closed turn gets its offline recap line at once, so ls, board and status say where it stands
       // before any recap was shown.
       const quick = (activity === 'idle' || activity === 'waiting') && state.current.lastRecap?.stamp !== session.stamp;
+      const quickLine = quick ? drafter.quickLine(session) : undefined;
       state.update({
         sessionFile: session.file,
         sessionId: session.id,
         ...(changed ? { state: activity, stateSince: now() } : {}),
-        ...(quick ? { lastRecap: { line: drafter.quickLine(session), stamp: session.stamp, createdAt: now() } } : {}),
+        ...(quickLine !== undefined ? { lastRecap: { line: quickLine, stamp: session.stamp, createdAt: now() } } : {}),
       });
+      // @recap says what the state file (status, ls) says (#43): a status line built on it is never a turn behind.
+      if (quickLine !== undefined) tmux?.setRecap(viewRecapLine(quickLine));
       attention.report(activity, session);
       if (activity === 'idle' || activity === 'waiting') memory.turnEnd(session);
     },
@@ -141,6 +156,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     display,
     drafter,
     room,
+    focusReports,
     onShown: (text, session) => state.update({ lastRecap: { line: text, stamp: session.stamp, createdAt: now() } }, { now: true }),
     // The agent's own recap, or recapwrap's for a return the agent recaps itself: no bar, but tmux and the state file carry it.
     onQuietRecap: (text, session) => {
@@ -183,6 +199,7 @@ export function startLiveParts(input: LivePartsInput): LiveParts {
     async stop() {
       stopped = true;
       focus.dispose();
+      focusReports.dispose();
       picker?.dispose();
       await attention.dispose();
       state.update({ state: 'exited', stateSince: now() });

@@ -15,6 +15,7 @@ import { isMidTurn } from '../../transcripts/activity.js';
 import type { Session } from '../../transcripts/types.js';
 import type { Disposable } from '../../types.js';
 import type { DebugLog } from '../../util/debug-log.js';
+import type { FocusReports } from './focus-evidence-wiring.js';
 
 /** Wait this long after the agent's first output before counting its first screen as drawn. */
 export const FIRST_SCREEN_SETTLE_MS = 300;
@@ -83,6 +84,8 @@ export interface LiveRecapDeps {
   onQuietRecap?(text: string, session: Session, kind: 'own' | 'published'): void;
   /** Called on every new session snapshot (state file, tmux @recap_state). */
   onSessionChange?(session: Session): void;
+  /** Whether focus reports can be trusted (focus-evidence-wiring.ts); without it they never hold (the idle timer). */
+  focusReports?: FocusReports;
   /** The cells a recap has on the display now (recap-room.ts); undefined when it cannot say. */
   room?: () => number | undefined;
   config: TriggerConfig;
@@ -222,7 +225,9 @@ export function startLiveRecap(deps: LiveRecapDeps): LiveRecap {
       );
   }
 
+  if (deps.focusReports?.hold) send({ type: 'focus-reports', hold: true });
   disposables.push(
+    ...(deps.focusReports ? [deps.focusReports.onChange((hold) => send({ type: 'focus-reports', hold }))] : []),
     deps.wrap.onFocus((focused) => send({ type: 'focus', focused })),
     deps.wrap.onInput((data) => {
       if (deps.hotkey && findHotkey(deps.hotkey, data).index >= 0) {

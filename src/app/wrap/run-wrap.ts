@@ -105,12 +105,12 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (tmuxNotice) {
     const early = await settleWithin(tmuxNotice, TMUX_CHECK_WAIT_MS);
     if (early.settled) {
-      if (early.value) process.stderr.write(early.value + '\n');
+      if (early.value.notice) process.stderr.write(early.value.notice + '\n');
     } else {
       debugLog('wrap', 'tmux focus-events: no answer yet; going on without it', { waitedMs: TMUX_CHECK_WAIT_MS });
       // Still above the agent's screen while it has printed nothing (through the run: raw mode, in
       // order with its output); otherwise once it has exited.
-      void tmuxNotice.then((notice) => {
+      void tmuxNotice.then(({ notice }) => {
         if (!notice) return;
         const { run } = started;
         if (!run) process.stderr.write(notice + '\n');
@@ -168,7 +168,9 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (adapter && folders) {
     try {
       const { startLiveParts } = await import('./live-parts.js');
-      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display, pickerScreen: overlay });
+      // The focus-events option the start read (#43): the live parts decide from it whether focus reports hold.
+      const tmuxFocusAtStart = tmuxNotice?.then(({ state }) => state);
+      live = startLiveParts({ adapter, launch: plan.launch, run, options: opts, cwd, env, startedAt, command: options.command, folders, display, pickerScreen: overlay, tmuxFocusAtStart });
     } catch (error) {
       debugLog('wrap', 'recap machinery failed to start', { error: (error as Error).message });
     }

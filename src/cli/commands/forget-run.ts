@@ -2,7 +2,8 @@
  * `recapwrap forget REF` / `forget --folder DIR` (memory-run.ts opens the index and calls this): a session
  * named exactly (its id, a unique id prefix, its exact name or @@name; a looser match lists the candidates
  * and forgets nothing), or every session of a folder and below. On a terminal it shows what will go and
- * asks first (`--yes` skips that); without one it goes ahead, as scripts expect. It cannot be undone.
+ * asks first (`--yes` skips that); without one it refuses unless `--yes` is given, as `gh` does (#40.8):
+ * a script or a pipe must say it means it. It cannot be undone.
  */
 import { resolve } from 'node:path';
 import { getHomeDir } from '../../config/paths.js';
@@ -61,6 +62,10 @@ export async function runForget(memory: SessionMemory, ref: string | undefined, 
     rows = memory.list({ folder: dir, limit: Number.MAX_SAFE_INTEGER });
     if (rows.length === 0) return fail(`no sessions in the index for ${shortenDir(dir as string, home, 1000)}`, 1);
     what = `${rows.length} session${rows.length === 1 ? '' : 's'} of ${shortenDir(dir as string, home, 1000)}`;
+  }
+  // No terminal to ask on: only with --yes (exit 2, a usage error, like gh's "--yes required").
+  if (!deps.confirm && !options.yes) {
+    return { out: '', err: `recapwrap: not a terminal, so forget cannot ask: this would forget ${what} for good; add --yes to forget ${rows.length === 1 ? 'it' : `these ${rows.length}`}. Nothing forgotten:\n${listed(rows, deps)}`, code: 2 };
   }
   if (deps.confirm && !options.yes) {
     const ok = await deps.confirm(`recapwrap: this forgets ${what} for good (it cannot be undone):\n${listed(rows, deps)}Forget ${rows.length === 1 ? 'it' : `these ${rows.length}`}? [y/N] `);

@@ -11,6 +11,7 @@ import { HIT_END, HIT_START } from '../../memory/types.js';
 import { AGENT_IDS, isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { formatSince, shortenDir } from '../../util/age.js';
+import { formatCount } from '../../util/plural.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import { shellQuote } from '../../util/shell-quote.js';
 import { displayWidth, truncateToWidth } from '../../util/text-width.js';
@@ -134,7 +135,7 @@ function card(raw: SessionCard, deps: MemoryDeps): string {
     `  ${sanitizeLine(c.title ?? c.headline)}`,
     `folder:     ${c.cwd ? shortenDir(c.cwd, home, 1000) : '-'}   project: ${sanitizeLine(c.project)}${c.gitBranch ? `   branch: ${sanitizeLine(c.gitBranch)}` : ''}`,
     `updated:    ${formatSince(c.updatedAt, deps.now)} ago (${c.updatedAt.slice(0, 16).replace('T', ' ')} UTC), started ${c.createdAt.slice(0, 16).replace('T', ' ')} UTC`,
-    `activity:   ${c.counts.prompts} prompts, ${c.counts.turns} turns, ${c.counts.toolCalls} tool calls; ${c.status}${c.model ? `; model ${sanitizeLine(c.model)}` : ''}`,
+    `activity:   ${formatCount(c.counts.prompts, 'prompt')}, ${formatCount(c.counts.turns, 'turn')}, ${formatCount(c.counts.toolCalls, 'tool call')}; ${c.status}${c.model ? `; model ${sanitizeLine(c.model)}` : ''}`,
     `recap:      ${sanitizeLine(c.line.replace(/^recap:\s*/, ''))}`,
   ];
   if (c.description) lines.push(`about:      ${sanitizeLine(c.description)}`);
@@ -146,10 +147,14 @@ function card(raw: SessionCard, deps: MemoryDeps): string {
   if (c.tags.length) lines.push(`tags:       ${c.tags.map(sanitizeLine).join(', ')}`);
   lines.push(`generator:  ${c.generator.type}${c.generator.model ? ` (${sanitizeLine(c.generator.model)})` : ''}${c.noteAt ? ` (your note of ${c.noteAt.slice(0, 16).replace('T', ' ')} UTC)` : ''}`);
   lines.push(...lineageLines(c));
-  lines.push(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`);
-  lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`);
-  if (c.forkCommand) lines.push(`fork:       recapwrap resume ${shellWord(c.name, home)} --fork   (${c.forkCommand.map((a) => shellWord(a, home)).join(' ')})`);
-  return lines.map((l) => truncateToWidth(l, Math.max(deps.columns, 20))).join('\n') + '\n';
+  // Lines made to be copied (an id, a path, a command) are printed whole: the terminal wraps them, a cut
+  // would leave half an id (#43.5). The others are cut to the width.
+  const whole = new Set([lines[0] as string]);
+  const keep = (line: string) => (whole.add(line), line);
+  lines.push(keep(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`));
+  lines.push(keep(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`));
+  if (c.forkCommand) lines.push(keep(`fork:       recapwrap resume ${shellWord(c.name, home)} --fork   (${c.forkCommand.map((a) => shellWord(a, home)).join(' ')})`));
+  return lines.map((l) => (whole.has(l) ? l : truncateToWidth(l, Math.max(deps.columns, 20)))).join('\n') + '\n';
 }
 
 /** The shortest prefix (8 characters or more) of each id that the index resolves to that session alone. */
@@ -235,7 +240,7 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
  * `{"error": "…", "code": N}` (the message also stays on stderr for a person), the sessions a reference
  * matched as `candidates` when the message lists them.
  */
-function jsonOnFailure(r: Result): Result {
+export function jsonOnFailure(r: Result): Result {
   if (r.code === 0 || r.out.trim() !== '') return r;
   const lines = r.err.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('recapwrap: warning: '));
   const first = lines.find((l) => l.startsWith('recapwrap: ')) ?? lines[0] ?? 'failed';
@@ -277,7 +282,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     memory.store.checkpoint(0);
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
-    return { out: `indexed ${stats.indexed} of ${stats.read} changed session files (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} session${total === 1 ? '' : 's'} in the index\n`, err: '', code: 0 };
+    return { out: `indexed ${stats.indexed} of ${formatCount(stats.read, 'changed session file')} (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} session${total === 1 ? '' : 's'} in the index\n`, err: '', code: 0 };
   }
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);
@@ -318,14 +323,18 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       if (looksLikeId(wanted)) return fail(`the name ${sanitizeLine(wanted)} looks like a session id (a REF would be taken for one); choose a name with a word in it`);
     }
     await refreshForRead(memory, deps, notes, verb === 'show');
-    const ref = args[0] as string;
-    const found = memory.resolve(ref, { cwd: deps.cwd });
+    // show also takes a transcript's path and REF~N (#43.7: show-ref.ts).
+    const shown = verb === 'show' ? (await import('./show-ref.js')).readShowRef(memory, args[0] as string, deps.cwd, home) : undefined;
+    if (shown?.kind === 'error') return fail(shown.message, shown.code);
+    const ref = shown?.kind === 'ref' ? shown.ref : (args[0] as string);
+    const found = shown?.kind === 'id' ? { ok: true as const, row: { id: shown.id } } : memory.resolve(ref, { cwd: deps.cwd });
     if (!found.ok) return ambiguous(ref, found.candidates, deps, memory);
     const id = found.row.id;
     if (verb === 'show') {
       const c = memory.card(id) as SessionCard;
-      if (options.json) return { out: stringifyJsonSafely(rowJson(c, home), 2) + '\n', err: '', code: 0 };
-      return { out: card(c, deps), err: '', code: 0 };
+      const parents = shown && shown.depth > 0 ? memory.lineage(id, shown.depth) : undefined;
+      if (options.json) return { out: stringifyJsonSafely({ ...rowJson(c, home), ...(parents ? { parents: parents.map((p) => rowJson(p, home)) } : {}) }, 2) + '\n', err: '', code: 0 };
+      return { out: card(c, deps) + (parents ? parentCards(c, parents, shown?.depth ?? 0, deps) : ''), err: '', code: 0 };
     }
     if (verb === 'name') {
       let name: string;
@@ -343,6 +352,12 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
 }
 
 // With a note: the recap the index wrote beside it; a fork: the session it came from; and the sessions forked from it.
+// `show REF~N`: the cards of the sessions REF was forked from, nearest first, or why there are none.
+function parentCards(c: SessionCard, parents: readonly SessionCard[], depth: number, deps: MemoryDeps): string {
+  if (parents.length === 0) return `\n~${depth}: ${sanitizeLine(c.name)} was forked from no session the index holds (~N names the sessions a fork came from)\n`;
+  return parents.map((p, i) => `\n~${i + 1}: forked from, ${i === 0 ? 'its parent' : `${i + 1} generations up`}\n${card(p, deps)}`).join('');
+}
+
 function lineageLines(c: SessionCard): string[] {
   const lines: string[] = [];
   if (c.latest) lines.push(`latest:     ${sanitizeLine(c.latest.line.replace(/^recap:\s*/, ''))} (${c.latest.generator.type})`);

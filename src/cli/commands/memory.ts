@@ -96,7 +96,7 @@ export function registerMemory(program: Command): void {
     .description("delete sessions' rows and text from the index for good, never indexed again (cannot be undone; asks first on a terminal)")
     .argument('[ref]', 'session id, unique id prefix, exact name or @@name (a looser match lists the candidates, forgets nothing)')
     .option('--folder <dir>', "forget every session of this folder and below")
-    .option('-y, --yes', 'do not ask first (on a terminal it shows what will go and asks)', false)
+    .option('-y, --yes', 'do not ask first (on a terminal it shows what will go and asks; without one, --yes is required)', false)
     .option('--json', 'print how many were forgotten as JSON', false)
     .action(async function (this: Command, ref: string | undefined, options: MemoryCliOptions) {
       await run(this, 'forget', ref === undefined ? [] : [ref], options);

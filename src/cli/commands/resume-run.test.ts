@@ -133,7 +133,7 @@ describe('recapwrap resume', () => {
 });
 
 describe('recapwrap resume REF', () => {
-  const plan = { agent: 'codex' as const, cwd: '/elsewhere/billing', command: 'codex', args: ['resume', 'abc'], fresh: false, name: 'billing-fk', draft: 'fix the FK' };
+  const plan = { agent: 'codex' as const, id: 'abc', cwd: '/elsewhere/billing', command: 'codex', args: ['resume', 'abc'], fresh: false, name: 'billing-fk', draft: 'fix the FK' };
 
   it('a REF naming one session relaunches it in its own folder with its draft, without listing', async () => {
     const asked: Array<[string, string, boolean]> = [];

@@ -70,6 +70,20 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
     .join('\n');
 }
 
+/** What `resume REF --json` prints: the session REF named and the command that resumes it (run under recapwrap, in `cwd`). */
+function resumePlanJson(plan: import('../../app/resume-ref.js').ResumePlan, fork: boolean): Record<string, unknown> {
+  return {
+    session: { id: plan.id, name: plan.name, agent: plan.agent },
+    cwd: plan.cwd,
+    command: ['recapwrap', plan.command, ...plan.args],
+    fork,
+    // The transcript is gone: a new session of the agent, its reference typed as a draft.
+    fresh: plan.fresh,
+    ...(plan.draft === undefined ? {} : { draft: plan.draft }),
+    ...(plan.note === undefined ? {} : { note: plan.note }),
+  };
+}
+
 export interface ResumeDeps {
   env: Env;
   cwd: string;
@@ -78,6 +92,11 @@ export interface ResumeDeps {
   interactive: boolean;
   /** One answer typed at the picker; null when input has ended (Ctrl-D). */
   ask(question: string): Promise<string | null>;
+  /**
+   * On a terminal: the arrow-key picker (resume-picker.ts); resolves to the index chosen, or null when the
+   * user left. Without it, the numbered list and a question (`ask`).
+   */
+  pick?(sessions: readonly PastSession[]): Promise<number | null>;
   /** Print to the terminal (the listing and the picker's replies). */
   write(text: string): void;
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
@@ -87,6 +106,13 @@ export interface ResumeDeps {
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
+  const r = await runResumeCommand(query, options, deps);
+  // With --json, stdout is JSON whatever happened, as for sessions, search and show (#43.3).
+  if (!options.json || r.code === 0 || r.out.trim() !== '') return r;
+  return (await import('./memory-run.js')).jsonOnFailure(r);
+}
+
+async function runResumeCommand(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
   if (options.agent !== undefined && !isAgentId(options.agent)) {
     return { out: '', err: `recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``)}\n`, code: 2 };
   }
@@ -115,8 +141,9 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
     if (across.kind === 'done') return { out: '', err: across.err, code: across.code };
     if (across.err) process.stderr.write(across.err);
   }
-  // REF naming one session of the index (any folder): relaunch it at once; otherwise it filters the list.
-  if (query !== undefined && !options.list && !options.json && pick === undefined) {
+  // REF naming one session of the index (any folder): relaunch it at once (with --json: say what would
+  // run); otherwise it filters the list.
+  if (query !== undefined && !options.list && pick === undefined) {
     const planRef =
       deps.planRef ??
       (async (ref: string, at: string, next: boolean, folder?: string, fork?: boolean) =>
@@ -125,6 +152,7 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
     const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd, Boolean(options.fork));
     // Each line of the message clean (its parts from a transcript were cleaned where it was made), indent kept.
     if (result.kind === 'error') return { out: '', err: `recapwrap: ${result.message.split('\n').map((l) => /^\s*/.exec(l)?.[0] + sanitizeLine(l)).join('\n')}\n`, code: 1 };
+    if (result.kind === 'plan' && options.json) return { out: stringifyJsonSafely(resumePlanJson(result.plan, Boolean(options.fork)), 2) + '\n', err: '', code: 0 };
     if (result.kind === 'plan') {
       const { plan } = result;
       if (plan.note) process.stderr.write(`recapwrap: ${sanitizeLine(plan.note)}\n`);
@@ -151,6 +179,14 @@ export async function runResume(query: string | undefined, options: ResumeCliOpt
   let withNext = Boolean(options.next);
   if (index === undefined) {
     if (!deps.interactive) return { out: listing, err: err + 'recapwrap: not a terminal: pick one with --pick N\n', code: 2 };
+  }
+  // On a terminal, the same picker as the popup's (#43.4): a long list no longer scrolls out of the pane.
+  if (index === undefined && deps.pick) {
+    const at = await deps.pick(sessions);
+    if (at === null) return { out: '', err, code: 0 };
+    index = at + 1;
+  }
+  if (index === undefined) {
     deps.write(listing);
     // A typo asks again; only q (or the end of input) leaves.
     for (;;) {

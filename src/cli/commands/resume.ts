@@ -51,6 +51,7 @@ export function registerResume(program: Command): void {
             );
           }),
         write: (text) => process.stdout.write(text),
+        pick: async (sessions) => (await import('./resume-picker.js')).pickPastSession(sessions, { stdin: process.stdin, stdout: process.stdout, now: Date.now() }),
         launch: async (command, args, agent, cwd, draft) => {
           const { runWrap } = await import('../../app/wrap/run-wrap.js');
           // The agent resumes in the session's folder (agents find their sessions by cwd).

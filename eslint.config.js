@@ -63,6 +63,10 @@ export const PURE_FILES = [
   'src/app/hosts/ssh-argv.ts',
   'src/app/hosts/remote-schema.ts',
   'src/app/hosts/merge.ts',
+  // reader, sharing forms (#41)
+  'src/reader/export-format.ts',
+  'src/reader/markdown.ts',
+  'src/reader/html.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

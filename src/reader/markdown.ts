@@ -1,0 +1,207 @@
+/**
+ * A reader document as markdown (`read --md`, MCP `read_session`): for a person, or to hand a past session
+ * to another agent. A metadata table, then each prompt as a numbered heading, the agent's answers as it
+ * wrote them, tool calls and their cut outputs in fences no transcript text can close, edits as `diff`.
+ * Pure. It does not render the agent's markdown (the reader of the file does), only frames it.
+ */
+import type { Block, ReaderDocument, ReaderMeta, ReaderView, ToolBlock } from './document.js';
+import {
+  cutOutput, describeToolStatus, formatClock, formatDay, formatSpan, isBlockShown, longestRun, neutralizeControls,
+} from './export-format.js';
+
+export interface MarkdownOptions {
+  view: ReaderView;
+  /** Thinking in full rather than one line (and at all in the focused view). */
+  thinking?: boolean;
+  /** IANA time zone of the times shown (the machine's when unset). */
+  timeZone?: string;
+  /** Sub-agent levels shown inline beyond the first (`full` shows every level). */
+  subagentDepth?: number;
+}
+
+/** A fence of backticks longer than any run of backticks inside `body` (at least three). */
+export function fenceFor(body: string): string {
+  return '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+}
+
+function fenced(body: string, info = ''): string {
+  const fence = fenceFor(body);
+  return `${fence}${info}\n${body}\n${fence}`;
+}
+
+/** Inline code that holds any text on one line: delimiters longer than its backtick runs, padded when needed. */
+export function inlineCode(text: string): string {
+  const one = text.replace(/\s*\n\s*/g, ' ');
+  const ticks = '`'.repeat(longestRun(one, '`') + 1);
+  const pad = one.startsWith('`') || one.endsWith('`') || (one.startsWith(' ') && one.endsWith(' ') && one.trim() !== '') ? ' ' : '';
+  return `${ticks}${pad}${one}${pad}${ticks}`;
+}
+
+/** Text for a table cell or a heading: one line, pipes and backslashes escaped. */
+function cellText(text: string): string {
+  return neutralizeControls(text).replace(/\s*\n\s*/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').trim();
+}
+
+function quote(text: string): string {
+  return text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
+}
+
+function renderMetaTable(meta: ReaderMeta, timeZone: string | undefined): string {
+  const rows: [string, string][] = [];
+  const add = (label: string, value: string | undefined) => {
+    if (value !== undefined && value !== '') rows.push([label, value]);
+  };
+  add('Agent', meta.agent);
+  add('Session', inlineCode(meta.id));
+  add('Name', meta.name && cellText(meta.name));
+  add('Host', meta.host && cellText(meta.host));
+  add('Folder', meta.cwd && inlineCode(meta.cwd));
+  add('Git branch', meta.gitBranch && inlineCode(meta.gitBranch));
+  add('Model', meta.models.length ? cellText(meta.models.join(', ')) : undefined);
+  add('Span', formatSpan(meta.startedAt, meta.updatedAt, timeZone));
+  const counts = [`${meta.prompts} prompts`, `${meta.answers} answers`, `${meta.toolCalls} tool calls`];
+  if (meta.branches) counts.push(`${meta.branches} ${meta.branches === 1 ? 'branch' : 'branches'} beyond the main line`);
+  add('Counts', counts.join(' · '));
+  if (meta.skipped) add('Skipped', `${meta.skipped} unreadable ${meta.skipped === 1 ? 'line' : 'lines'} of the file`);
+  add('File', inlineCode(meta.file));
+  add('Recap', meta.recap && cellText(meta.recap));
+  add('Your note', meta.note && cellText(meta.note));
+  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
+interface RenderState {
+  opts: MarkdownOptions;
+  thinking: boolean;
+  prompts: number;
+  lastDay?: string;
+}
+
+function stamp(ts: number | undefined, state: RenderState): string {
+  if (ts === undefined) return '';
+  const day = formatDay(ts, state.opts.timeZone);
+  const clock = formatClock(ts, state.opts.timeZone);
+  const withDay = day !== state.lastDay;
+  state.lastDay = day;
+  return withDay ? `${day} ${clock}` : clock;
+}
+
+function renderTool(block: ToolBlock, state: RenderState, depth: number): string[] {
+  const out: string[] = [];
+  const status = describeToolStatus(block);
+  const head = [`**${cellText(block.name) || 'tool'}**`];
+  if (block.diff) head.push(inlineCode(block.diff.file), `+${block.diff.added} −${block.diff.removed}${block.diff.created ? ' (new file)' : ''}`);
+  else if (block.summary) head.push(inlineCode(block.summary));
+  if (status) head.push(status);
+  out.push(`🔧 ${head.join(' · ')}`);
+  if (block.diff && block.diff.unified !== '') {
+    const diffText = neutralizeControls(block.diff.unified.replace(/\n$/, ''));
+    const lines = diffText.split('\n');
+    const limit = state.opts.view === 'full' ? Infinity : DIFF_PREVIEW_LINES;
+    const shown = lines.length > limit ? [...lines.slice(0, limit)] : lines;
+    out.push(fenced(shown.join('\n'), 'diff'));
+    if (lines.length > shown.length) out.push(`… ${lines.length - shown.length} more lines of the diff`);
+  } else if (block.output && block.output.text !== '') {
+    const cut = cutOutput(block.output, state.opts.view);
+    const body = neutralizeControls(cut.lines.join('\n'));
+    if (body.trim() !== '') out.push(fenced(cut.more ? `${body}\n… ${cut.more} more lines` : body));
+    else if (cut.more) out.push(`… ${cut.more} more lines`);
+  }
+  if (block.children && block.children.length) {
+    const label = block.childLabel ? ` (${cellText(block.childLabel)})` : '';
+    const maxDepth = state.opts.view === 'full' ? Infinity : (state.opts.subagentDepth ?? 0);
+    if (depth < maxDepth + 1) {
+      const inner = renderBlocks(block.children, state, depth + 1);
+      out.push(quote([`**Sub-agent${label}**`, ...inner].join('\n\n')));
+    } else {
+      out.push(`> **Sub-agent${label}**: ${block.children.length} blocks folded (\`--full\` shows them)`);
+    }
+  }
+  return out;
+}
+
+/** Lines of an edit's diff the default view shows (the full view shows all of it). */
+export const DIFF_PREVIEW_LINES = 40;
+
+function renderBlock(block: Block, state: RenderState, depth: number): string[] {
+  switch (block.kind) {
+    case 'prompt': {
+      const when = stamp(block.ts, state);
+      const title = `Prompt ${block.turn}/${state.prompts}${when ? ` · ${when}` : ''}`;
+      const text = neutralizeControls(block.text);
+      // A sub-agent's prompt is the parent's instructions, not the person's: no numbered heading.
+      if (depth > 0) return ['**Its instructions**', quote(text)];
+      return [`## ${title}`, block.command ? inlineCode(text) : quote(text)];
+    }
+    case 'answer': {
+      const text = neutralizeControls(block.text).trim();
+      return text === '' ? [] : [text];
+    }
+    case 'thinking': {
+      if (!state.thinking) return [`*Thinking: ${block.chars.toLocaleString('en-US')} characters, folded.*`];
+      return [quote(`*Thinking*\n\n${neutralizeControls(block.text)}`)];
+    }
+    case 'tool':
+      return renderTool(block, state, depth);
+    case 'compaction': {
+      const what = block.source === 'branch' ? 'Branch summary' : 'Compacted here';
+      const when = block.ts === undefined ? '' : ` · ${stamp(block.ts, state)}`;
+      const lines = ['---', `**${what}**${when}: the history above stays; the agent went on from this summary:`];
+      if (block.summary.trim() !== '') lines.push(quote(neutralizeControls(block.summary.trim())));
+      lines.push('---');
+      return lines;
+    }
+    case 'branch':
+      return ['---', `## Branch ${block.index} · ${cellText(block.label)}`];
+    case 'notice': {
+      const label = NOTICE_LABELS[block.tone];
+      return [`*${label}:* ${neutralizeControls(block.text).trim()}`];
+    }
+    default:
+      return block satisfies never;
+  }
+}
+
+const NOTICE_LABELS = {
+  error: '⚠ Error',
+  aborted: '⏹ Interrupted',
+  model: 'Model',
+  recap: 'Recap',
+  exit: 'Session end',
+  info: 'Note',
+} as const satisfies Record<string, string>;
+
+function renderBlocks(blocks: Block[], state: RenderState, depth: number): string[] {
+  const out: string[] = [];
+  for (const block of blocks) {
+    if (!isBlockShown(block, state.opts.view, state.thinking)) continue;
+    out.push(...renderBlock(block, state, depth));
+  }
+  return out;
+}
+
+/** The title line: your name for the session, else its title, else its id. */
+function titleOf(meta: ReaderMeta): string {
+  return cellText(meta.name ?? meta.title ?? meta.id) || meta.id;
+}
+
+/**
+ * A document as markdown, in one view. Each part is separated by a blank line, and the text ends with
+ * one newline. Pure.
+ */
+export function renderMarkdown(doc: ReaderDocument, opts: MarkdownOptions): string {
+  const state: RenderState = { opts, thinking: opts.thinking ?? false, prompts: doc.meta.prompts };
+  const parts = [`# ${titleOf(doc.meta)}`];
+  if (doc.meta.title && doc.meta.name && doc.meta.title !== doc.meta.name) parts.push(`*${cellText(doc.meta.title)}*`);
+  parts.push(renderMetaTable(doc.meta, opts.timeZone));
+  const view = opts.view === 'default' ? '' : ` (${opts.view} view${opts.view === 'focused' ? ': prompts and final answers' : ''})`;
+  parts.push(`*Rendered by recapwrap read${view}. ${formatViewHint(opts)}*`);
+  parts.push(...renderBlocks(doc.blocks, state, 0));
+  return `${parts.join('\n\n')}\n`;
+}
+
+function formatViewHint(opts: MarkdownOptions): string {
+  if (opts.view === 'full') return 'Tool outputs in full, as far as the file kept them.';
+  if (opts.view === 'focused') return 'Tool calls and steps left out; the default view has them.';
+  return `Tool outputs cut to their first lines; \`--full\` has the rest.`;
+}
+

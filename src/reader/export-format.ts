@@ -4,7 +4,7 @@
  * the same way, and transcript text made inert for a medium that draws it (controls, bidi overrides).
  * Pure: no I/O, no clock (the time zone is an option, so goldens do not depend on the machine's).
  */
-import type { Block, ReaderOutput, ReaderView, ToolBlock } from './document.js';
+import type { Block, ReaderMeta, ReaderOutput, ReaderView, ToolBlock } from './document.js';
 
 /** Lines of a tool output the default view shows (the terminal's preview). */
 export const PREVIEW_LINES = 6;
@@ -165,4 +165,40 @@ export function longestRun(text: string, ch: string): number {
     } else run = 0;
   }
   return best;
+}
+
+export interface MetaRow {
+  label: string;
+  value: string;
+  /** An identifier or a path: shown as code. */
+  code?: boolean;
+}
+
+/** The header's rows, in order, for the markdown table and the HTML page alike (empty ones left out). */
+export function listMetaRows(meta: ReaderMeta, timeZone?: string): MetaRow[] {
+  const rows: MetaRow[] = [];
+  const add = (label: string, value: string | undefined, code?: boolean) => {
+    if (value !== undefined && value !== '') rows.push(code ? { label, value, code } : { label, value });
+  };
+  add('Agent', meta.agent);
+  add('Session', meta.id, true);
+  add('Name', meta.name);
+  add('Host', meta.host);
+  add('Folder', meta.cwd, true);
+  add('Git branch', meta.gitBranch, true);
+  add('Model', meta.models.join(', '));
+  add('Span', formatSpan(meta.startedAt, meta.updatedAt, timeZone));
+  const counts = [`${meta.prompts} prompts`, `${meta.answers} answers`, `${meta.toolCalls} tool calls`];
+  if (meta.branches) counts.push(`${meta.branches} ${meta.branches === 1 ? 'branch' : 'branches'} beyond the main line`);
+  add('Counts', counts.join(' · '));
+  if (meta.skipped) add('Skipped', `${meta.skipped} unreadable ${meta.skipped === 1 ? 'line' : 'lines'} of the file`);
+  add('File', meta.file, true);
+  add('Recap', meta.recap);
+  add('Your note', meta.note);
+  return rows;
+}
+
+/** The page's and the markdown's title: your name for the session, else its title, else its id. */
+export function titleOf(meta: ReaderMeta): string {
+  return (meta.name ?? meta.title ?? meta.id).replace(/\s+/g, ' ').trim() || meta.id;
 }

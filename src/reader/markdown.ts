@@ -6,7 +6,7 @@
  */
 import type { Block, ReaderDocument, ReaderMeta, ReaderView, ToolBlock } from './document.js';
 import {
-  cutOutput, describeToolStatus, formatClock, formatDay, formatSpan, isBlockShown, longestRun, neutralizeControls,
+  cutOutput, describeToolStatus, formatClock, formatDay, isBlockShown, listMetaRows, longestRun, neutralizeControls, titleOf,
 } from './export-format.js';
 
 export interface MarkdownOptions {
@@ -47,26 +47,8 @@ function quote(text: string): string {
 }
 
 function renderMetaTable(meta: ReaderMeta, timeZone: string | undefined): string {
-  const rows: [string, string][] = [];
-  const add = (label: string, value: string | undefined) => {
-    if (value !== undefined && value !== '') rows.push([label, value]);
-  };
-  add('Agent', meta.agent);
-  add('Session', inlineCode(meta.id));
-  add('Name', meta.name && cellText(meta.name));
-  add('Host', meta.host && cellText(meta.host));
-  add('Folder', meta.cwd && inlineCode(meta.cwd));
-  add('Git branch', meta.gitBranch && inlineCode(meta.gitBranch));
-  add('Model', meta.models.length ? cellText(meta.models.join(', ')) : undefined);
-  add('Span', formatSpan(meta.startedAt, meta.updatedAt, timeZone));
-  const counts = [`${meta.prompts} prompts`, `${meta.answers} answers`, `${meta.toolCalls} tool calls`];
-  if (meta.branches) counts.push(`${meta.branches} ${meta.branches === 1 ? 'branch' : 'branches'} beyond the main line`);
-  add('Counts', counts.join(' · '));
-  if (meta.skipped) add('Skipped', `${meta.skipped} unreadable ${meta.skipped === 1 ? 'line' : 'lines'} of the file`);
-  add('File', inlineCode(meta.file));
-  add('Recap', meta.recap && cellText(meta.recap));
-  add('Your note', meta.note && cellText(meta.note));
-  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+  const rows = listMetaRows(meta, timeZone).map((row) => `| ${row.label} | ${row.code ? inlineCode(row.value) : cellText(row.value)} |`);
+  return ['| | |', '|---|---|', ...rows].join('\n');
 }
 
 interface RenderState {
@@ -179,18 +161,13 @@ function renderBlocks(blocks: Block[], state: RenderState, depth: number): strin
   return out;
 }
 
-/** The title line: your name for the session, else its title, else its id. */
-function titleOf(meta: ReaderMeta): string {
-  return cellText(meta.name ?? meta.title ?? meta.id) || meta.id;
-}
-
 /**
  * A document as markdown, in one view. Each part is separated by a blank line, and the text ends with
  * one newline. Pure.
  */
 export function renderMarkdown(doc: ReaderDocument, opts: MarkdownOptions): string {
   const state: RenderState = { opts, thinking: opts.thinking ?? false, prompts: doc.meta.prompts };
-  const parts = [`# ${titleOf(doc.meta)}`];
+  const parts = [`# ${cellText(titleOf(doc.meta))}`];
   if (doc.meta.title && doc.meta.name && doc.meta.title !== doc.meta.name) parts.push(`*${cellText(doc.meta.title)}*`);
   parts.push(renderMetaTable(doc.meta, opts.timeZone));
   const view = opts.view === 'default' ? '' : ` (${opts.view} view${opts.view === 'focused' ? ': prompts and final answers' : ''})`;

@@ -264,11 +264,10 @@ function $$(s,r){return Array.prototype.slice.call((r||d).querySelectorAll(s))}
 function shown(el){return el.checkVisibility?el.checkVisibility():!!(el.offsetParent||el.getClientRects().length)}
 function setView(v){cur=v;views.forEach(function(x){b.classList.toggle("v-"+x,x===v)});
 $$("[data-view]").forEach(function(e){e.setAttribute("aria-pressed",String(e.getAttribute("data-view")===v))});
-$$("details.rest").forEach(function(e){e.open=v==="full"});b.setAttribute("data-view",v);find(true)}
-function setThinking(on){b.classList.toggle("th",on);var t=d.getElementById("tgl-th");if(t)t.setAttribute("aria-pressed",String(on));find(true)}
+$$("details.rest").forEach(function(e){e.open=v==="full"});b.setAttribute("data-view",v);find()}
+function setThinking(on){b.classList.toggle("th",on);var t=d.getElementById("tgl-th");if(t)t.setAttribute("aria-pressed",String(on));find()}
 function prompts(){return $$(".b.prompt:not(.inner)").filter(shown)}
-function barH(){var bar=d.querySelector(".bar");return bar?bar.getBoundingClientRect().height:0}
-function jump(dir){var ps=prompts(),h=barH()+4,t=null;
+function jump(dir){var ps=prompts(),t=null;if(!ps.length)return;var h=parseFloat(getComputedStyle(ps[0]).scrollMarginTop)||0;
 if(dir>0){for(var i=0;i<ps.length;i++){if(ps[i].getBoundingClientRect().top>h+2){t=ps[i];break}}}
 else{for(var j=ps.length-1;j>=0;j--){if(ps[j].getBoundingClientRect().top<h-2){t=ps[j];break}}}
 if(t){t.scrollIntoView({block:"start"});mark(t)}}
@@ -283,7 +282,7 @@ var box=d.getElementById("find"),out=d.getElementById("found"),hits=[],at=-1,las
 var hl=typeof Highlight==="function"&&typeof CSS!=="undefined"&&CSS.highlights;
 function clear(){hits=[];at=-1;if(hl){CSS.highlights.delete("find");CSS.highlights.delete("find-now")}
 $$(".hit").forEach(function(e){e.classList.remove("hit")})}
-function find(keep){if(!box)return;var q=box.value.trim().toLowerCase();if(keep&&!q)return;clear();lastQ=q;
+function find(){if(!box)return;var q=box.value.trim().toLowerCase();clear();lastQ=q;
 if(!q){out.textContent="";return}
 var w=d.createTreeWalker(main,NodeFilter.SHOW_TEXT),n,vis=new Map();
 while((n=w.nextNode())){var p=n.parentElement,ok=vis.get(p);
@@ -295,9 +294,9 @@ out.textContent=hits.length?"":"no match";if(hits.length)step(1)}
 function step(dir){if(!hits.length)return;at=(at+dir+hits.length)%hits.length;var r=hits[at],el=r.startContainer.parentElement;
 openTo(el);if(hl)CSS.highlights.set("find-now",new Highlight(r));else{$$(".hit").forEach(function(e){e.classList.remove("hit")});el.classList.add("hit")}
 el.scrollIntoView({block:"center"});out.textContent=(at+1)+"/"+hits.length}
-var timer=0;if(box){box.addEventListener("input",function(){clearTimeout(timer);timer=setTimeout(function(){find(false)},120)});
-box.addEventListener("keydown",function(e){if(e.key==="Enter"){e.preventDefault();if(box.value.trim().toLowerCase()!==lastQ)find(false);else step(e.shiftKey?-1:1)}
-else if(e.key==="Escape"){box.blur()}})}
+var timer=0;if(box){box.addEventListener("input",function(){clearTimeout(timer);timer=setTimeout(function(){find()},120)});
+box.addEventListener("keydown",function(e){if(e.key==="Enter"){e.preventDefault();if(box.value.trim().toLowerCase()!==lastQ)find();else step(e.shiftKey?-1:1)}
+else if(e.key==="Escape"){box.blur()}});box.addEventListener("search",function(){find()})}
 $$("[data-view]").forEach(function(e){e.addEventListener("click",function(){setView(e.getAttribute("data-view"))})});
 var th=d.getElementById("tgl-th");if(th)th.addEventListener("click",function(){setThinking(!b.classList.contains("th"))});
 var pv=d.getElementById("prev"),nx=d.getElementById("next");if(pv)pv.addEventListener("click",function(){jump(-1)});if(nx)nx.addEventListener("click",function(){jump(1)});

@@ -50,7 +50,8 @@ export function diffTexts(file: string, before: string, after: string, created =
   let added = 0;
   let removed = 0;
   for (const h of patch.hunks) {
-    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    // An empty side starts before line 1 (`-0,0`), as diff(1) writes it.
+    lines.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`);
     for (const l of h.lines) {
       if (l.startsWith('\\')) continue; // "\ No newline at end of file"
       if (l.startsWith('+')) added++;

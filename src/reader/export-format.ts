@@ -4,10 +4,12 @@
  * the same way, and transcript text made inert for a medium that draws it (controls, bidi overrides).
  * Pure: no I/O, no clock (the time zone is an option, so goldens do not depend on the machine's).
  */
-import type { Block, ReaderMeta, ReaderOutput, ReaderView, ToolBlock } from './document.js';
+import type { Block, ReaderDiff, ReaderMeta, ReaderOutput, ReaderView, ToolBlock } from './document.js';
 
-/** Lines of a tool output the default view shows (the terminal's preview). */
-export const PREVIEW_LINES = 6;
+/** Lines of a tool output the default view shows: the terminal's preview (terminal.ts). */
+export const PREVIEW_LINES = 4;
+/** Lines of an edit's diff the default view shows: the terminal's (terminal.ts). */
+export const DIFF_PREVIEW_LINES = 12;
 /** Characters of one output line a preview keeps (a 10 MB single line stays one short line). */
 export const PREVIEW_LINE_CHARS = 240;
 
@@ -46,7 +48,7 @@ export function cutOutput(output: ReaderOutput, view: ReaderView): OutputCut {
     const lines = kept === 0 ? [] : trimTrailingBlankLines(text.split('\n').slice(0, kept));
     return { lines, more: total - kept };
   }
-  // Only the preview's lines are split off: a large output is not split whole to show six of them.
+  // Only the preview's lines are split off: a large output is not split whole to show four of them.
   const lines: string[] = [];
   let from = 0;
   while (lines.length < PREVIEW_LINES && lines.length < kept) {
@@ -201,4 +203,14 @@ export function listMetaRows(meta: ReaderMeta, timeZone?: string): MetaRow[] {
 /** The page's and the markdown's title: your name for the session, else its title, else its id. */
 export function titleOf(meta: ReaderMeta): string {
   return (meta.name ?? meta.title ?? meta.id).replace(/\s+/g, ' ').trim() || meta.id;
+}
+
+/** Every file a tool call changed: `diffs` when the builder set it (multi-file patches), else `diff`. */
+export function diffsOf(block: ToolBlock): ReaderDiff[] {
+  return block.diffs ?? (block.diff ? [block.diff] : []);
+}
+
+/** `1 more line`, `34 more lines`. */
+export function moreLines(n: number, what = 'line'): string {
+  return `${n} more ${what}${n === 1 ? '' : 's'}`;
 }

@@ -57,12 +57,12 @@ describe('renderHtml', () => {
   test('the rest of an output is one click away only when small', () => {
     const small = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
     const smallHtml = renderHtml(toolDoc(small), { view: 'default' });
-    expect(smallHtml).toContain('<details class="rest"><summary>… 24 more lines</summary><pre class="out" dir="auto">line 6\n');
+    expect(smallHtml).toContain('<details class="rest"><summary>… 26 more lines</summary><pre class="out" dir="auto">line 4\n');
     const big = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'x'.repeat(20)}`).join('\n');
     expect(big.length).toBeGreaterThan(HTML_REST_MAX_CHARS);
     const bigHtml = renderHtml(toolDoc(big), { view: 'default' });
     expect(bigHtml).not.toContain('line 1999');
-    expect(bigHtml).toContain('… 1994 more lines (');
+    expect(bigHtml).toContain('… 1996 more lines (');
     // What the builder already cut is never offered as "the rest".
     const cutHtml = renderHtml(toolDoc('a\nb\nc\nd\ne\nf\ng', { totalLines: 500, cut: true }), { view: 'default' });
     expect(cutHtml).not.toContain('<details class="rest">');

@@ -8,9 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
-import type { Block, ReaderDocument, ReaderOutput, ReaderView, ToolBlock } from './document.js';
+import type { Block, ReaderDiff, ReaderDocument, ReaderOutput, ReaderView, ToolBlock } from './document.js';
 import {
-  cutOutput, describeToolStatus, formatClock, formatDay, isBlockShown, listMetaRows, neutralizeControls, titleOf,
+  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, isBlockShown, listMetaRows, moreLines, neutralizeControls, titleOf,
 } from './export-format.js';
 
 export interface HtmlOptions {
@@ -24,8 +24,6 @@ export interface HtmlOptions {
 
 /** The rest of an output is put in the page (one click away) only up to this size; beyond, the preview says how much there was. */
 export const HTML_REST_MAX_CHARS = 4096;
-/** Lines of a diff shown before the rest is folded. */
-export const HTML_DIFF_PREVIEW_LINES = 40;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -121,9 +119,9 @@ function renderOutput(output: ReaderOutput, state: RenderState): void {
   const rest = whole.lines.slice(preview.lines.length);
   const restChars = output.text.length - preview.lines.join('\n').length;
   if (!output.cut && rest.length > 0 && restChars <= HTML_REST_MAX_CHARS) {
-    state.out.push(`<details class="rest"><summary>… ${preview.more} more lines</summary><pre class="out" dir="auto">${renderLines(rest)}</pre></details>`);
+    state.out.push(`<details class="rest"><summary>… ${moreLines(preview.more)}</summary><pre class="out" dir="auto">${renderLines(rest)}</pre></details>`);
   } else {
-    state.out.push(`<p class="more">… ${preview.more} more lines (${output.totalChars.toLocaleString('en-US')} characters in all; not kept in this file)</p>`);
+    state.out.push(`<p class="more">… ${moreLines(preview.more)} (${output.totalChars.toLocaleString('en-US')} characters in all; not kept in this file)</p>`);
   }
 }
 
@@ -136,28 +134,35 @@ function renderDiffLines(lines: string[]): string {
     .join('\n');
 }
 
+function renderDiff(diff: ReaderDiff, state: RenderState, named: boolean): void {
+  if (named) state.out.push(`<div class="call df"><code dir="auto">${escapeHtml(diff.file)}</code> <span class="st"><span class="ad">+${diff.added}</span> <span class="dl">−${diff.removed}</span>${diff.created ? ' new file' : ''}</span></div>`);
+  if (diff.unified === '') return;
+  const lines = diff.unified.replace(/\n$/, '').split('\n');
+  state.out.push(`<pre class="diff" dir="auto">${renderDiffLines(lines.slice(0, DIFF_PREVIEW_LINES))}</pre>`);
+  if (lines.length <= DIFF_PREVIEW_LINES) return;
+  const rest = lines.slice(DIFF_PREVIEW_LINES);
+  if (diff.unified.length <= HTML_REST_MAX_CHARS * 4) {
+    state.out.push(`<details class="rest"><summary>… ${moreLines(rest.length)} of the diff</summary><pre class="diff" dir="auto">${renderDiffLines(rest)}</pre></details>`);
+  } else state.out.push(`<p class="more">… ${moreLines(rest.length)} of the diff (not kept in this file)</p>`);
+}
+
 function renderTool(block: ToolBlock, state: RenderState, depth: number): void {
   const err = block.status === 'error' || (block.exitCode !== undefined && block.exitCode !== 0);
   openBlock(block, 'tool', state, err ? ' err' : '');
   const status = describeToolStatus(block);
-  const what = block.diff
-    ? `<code dir="auto">${escapeHtml(block.diff.file)}</code> <span class="st"><span class="ad">+${block.diff.added}</span> <span class="dl">−${block.diff.removed}</span>${block.diff.created ? ' new file' : ''}</span>`
-    : block.summary ? `<code dir="auto">${escapeHtml(block.summary)}</code>` : '';
+  const diffs = diffsOf(block);
+  const one = diffs.length === 1 ? diffs[0]! : undefined;
+  const counts = (added: number, removed: number, created?: boolean) => ` <span class="st"><span class="ad">+${added}</span> <span class="dl">−${removed}</span>${created ? ' new file' : ''}</span>`;
+  let what = one ? `<code dir="auto">${escapeHtml(one.file)}</code>${counts(one.added, one.removed, one.created)}` : block.summary ? `<code dir="auto">${escapeHtml(block.summary)}</code>` : '';
+  if (diffs.length > 1) what += ` <span class="st">${diffs.length} files</span>${counts(diffs.reduce((n, d) => n + d.added, 0), diffs.reduce((n, d) => n + d.removed, 0))}`;
   state.out.push(`<div class="call"><span class="tn">${escapeHtml(block.name) || 'tool'}</span> ${what}${status ? ` <span class="st">${escapeHtml(status)}</span>` : ''} ${anchorLink(block.anchor)}</div>`);
-  if (block.diff && block.diff.unified !== '') {
-    const lines = block.diff.unified.replace(/\n$/, '').split('\n');
-    state.out.push(`<pre class="diff" dir="auto">${renderDiffLines(lines.slice(0, HTML_DIFF_PREVIEW_LINES))}</pre>`);
-    if (lines.length > HTML_DIFF_PREVIEW_LINES) {
-      const rest = lines.slice(HTML_DIFF_PREVIEW_LINES);
-      if (block.diff.unified.length <= HTML_REST_MAX_CHARS * 4) {
-        state.out.push(`<details class="rest"><summary>… ${rest.length} more lines of the diff</summary><pre class="diff" dir="auto">${renderDiffLines(rest)}</pre></details>`);
-      } else state.out.push(`<p class="more">… ${rest.length} more lines of the diff (not kept in this file)</p>`);
-    }
-  } else if (block.output && block.output.text !== '') renderOutput(block.output, state);
+  for (const diff of diffs) renderDiff(diff, state, diffs.length > 1);
+  if (diffs.length === 0 && block.output && block.output.text !== '') renderOutput(block.output, state);
   if (block.children && block.children.length) {
-    const label = `Sub-agent${block.childLabel ? `: ${escapeHtml(block.childLabel)}` : ''} · ${block.children.length} blocks`;
-    // One level open, as in the terminal; deeper levels folded.
-    state.out.push(`<details class="sub"${depth === 0 ? ' open' : ''}><summary>${label}</summary>`);
+    const calls = block.children.filter((b) => b.kind === 'tool').length;
+    const label = `Sub-agent${block.childLabel ? `: <span dir="auto">${escapeHtml(block.childLabel)}</span>` : ''} · ${calls} tool ${calls === 1 ? 'call' : 'calls'}`;
+    // Folded, as in the terminal (the full view opens every level).
+    state.out.push(`<details class="sub"><summary>${label}</summary>`);
     renderBlocks(block.children, state, depth + 1);
     state.out.push('</details>');
   }
@@ -264,7 +269,7 @@ function $$(s,r){return Array.prototype.slice.call((r||d).querySelectorAll(s))}
 function shown(el){return el.checkVisibility?el.checkVisibility():!!(el.offsetParent||el.getClientRects().length)}
 function setView(v){cur=v;views.forEach(function(x){b.classList.toggle("v-"+x,x===v)});
 $$("[data-view]").forEach(function(e){e.setAttribute("aria-pressed",String(e.getAttribute("data-view")===v))});
-$$("details.rest").forEach(function(e){e.open=v==="full"});b.setAttribute("data-view",v);find()}
+$$("details.rest,details.sub").forEach(function(e){e.open=v==="full"});b.setAttribute("data-view",v);find()}
 function setThinking(on){b.classList.toggle("th",on);var t=d.getElementById("tgl-th");if(t)t.setAttribute("aria-pressed",String(on));find()}
 function prompts(){return $$(".b.prompt:not(.inner)").filter(shown)}
 function jump(dir){var ps=prompts(),t=null;if(!ps.length)return;var h=parseFloat(getComputedStyle(ps[0]).scrollMarginTop)||0;

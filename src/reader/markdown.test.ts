@@ -79,7 +79,7 @@ describe('renderMarkdown', () => {
     }
   });
 
-  test('a sub-agent shows one level inline by default; deeper levels fold to one line unless full', () => {
+  test('a sub-agent is folded by default (one line and the start of its answer, as the terminal); full shows every level', () => {
     const doc = sampleDocument();
     const task = doc.blocks.find((b) => b.kind === 'tool' && b.children) as Extract<Block, { kind: 'tool' }>;
     task.children!.push({
@@ -87,10 +87,11 @@ describe('renderMarkdown', () => {
       children: [{ kind: 'answer', anchor: 't2.1.4.1', turn: 2, text: 'deep answer', final: true }],
     });
     const md = renderMarkdown(doc, { view: 'default' });
-    expect(md).toContain('> No drift left.');
-    expect(md).toContain('> **Sub-agent (deeper)**: 1 blocks folded');
-    expect(md).not.toContain('deep answer');
-    expect(renderMarkdown(doc, { view: 'full' })).toContain('> > deep answer');
+    expect(md).toContain('> **Sub-agent (code-reviewer)**: 2 tool calls; `--full` shows its work\n>\n> No drift left.');
+    expect(md).not.toContain('schema.ts');
+    const full = renderMarkdown(doc, { view: 'full' });
+    expect(full).toContain('> 🔧 **Read** · `src/billing/schema.ts`');
+    expect(full).toContain('> > deep answer');
   });
 
   test('a hostile transcript: no escape sequence or bidi control survives, a 10 MB line is cut, fences hold', () => {

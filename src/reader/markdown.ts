@@ -4,9 +4,9 @@
  * wrote them, tool calls and their cut outputs in fences no transcript text can close, edits as `diff`.
  * Pure. It does not render the agent's markdown (the reader of the file does), only frames it.
  */
-import type { Block, ReaderDocument, ReaderMeta, ReaderView, ToolBlock } from './document.js';
+import type { AnswerBlock, Block, ReaderDiff, ReaderDocument, ReaderMeta, ReaderView, ToolBlock } from './document.js';
 import {
-  cutOutput, describeToolStatus, formatClock, formatDay, isBlockShown, listMetaRows, longestRun, neutralizeControls, titleOf,
+  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, isBlockShown, listMetaRows, longestRun, moreLines, neutralizeControls, PREVIEW_LINES, titleOf,
 } from './export-format.js';
 
 export interface MarkdownOptions {
@@ -15,7 +15,7 @@ export interface MarkdownOptions {
   thinking?: boolean;
   /** IANA time zone of the times shown (the machine's when unset). */
   timeZone?: string;
-  /** Sub-agent levels shown inline beyond the first (`full` shows every level). */
+  /** Sub-agent levels shown whole outside the full view (default 0: folded, as in the terminal). */
   subagentDepth?: number;
 }
 
@@ -67,42 +67,56 @@ function stamp(ts: number | undefined, state: RenderState): string {
   return withDay ? `${day} ${clock}` : clock;
 }
 
+function renderDiff(diff: ReaderDiff, state: RenderState, out: string[], named: boolean): void {
+  if (named) out.push(`${inlineCode(diff.file)} · +${diff.added} −${diff.removed}${diff.created ? ' (new file)' : ''}`);
+  if (diff.unified === '') return;
+  const lines = neutralizeControls(diff.unified.replace(/\n$/, '')).split('\n');
+  const shown = state.opts.view === 'full' ? lines : lines.slice(0, DIFF_PREVIEW_LINES);
+  out.push(fenced(shown.join('\n'), 'diff'));
+  if (lines.length > shown.length) out.push(`… ${moreLines(lines.length - shown.length)} of the diff`);
+}
+
 function renderTool(block: ToolBlock, state: RenderState, depth: number): string[] {
   const out: string[] = [];
   const status = describeToolStatus(block);
+  const diffs = diffsOf(block);
   const head = [`**${cellText(block.name) || 'tool'}**`];
-  if (block.diff) head.push(inlineCode(block.diff.file), `+${block.diff.added} −${block.diff.removed}${block.diff.created ? ' (new file)' : ''}`);
+  if (diffs.length === 1) head.push(inlineCode(diffs[0]!.file), `+${diffs[0]!.added} −${diffs[0]!.removed}${diffs[0]!.created ? ' (new file)' : ''}`);
   else if (block.summary) head.push(inlineCode(block.summary));
+  if (diffs.length > 1) head.push(`${diffs.length} files +${diffs.reduce((n, d) => n + d.added, 0)} −${diffs.reduce((n, d) => n + d.removed, 0)}`);
   if (status) head.push(status);
   out.push(`🔧 ${head.join(' · ')}`);
-  if (block.diff && block.diff.unified !== '') {
-    const diffText = neutralizeControls(block.diff.unified.replace(/\n$/, ''));
-    const lines = diffText.split('\n');
-    const limit = state.opts.view === 'full' ? Infinity : DIFF_PREVIEW_LINES;
-    const shown = lines.length > limit ? [...lines.slice(0, limit)] : lines;
-    out.push(fenced(shown.join('\n'), 'diff'));
-    if (lines.length > shown.length) out.push(`… ${lines.length - shown.length} more lines of the diff`);
-  } else if (block.output && block.output.text !== '') {
+  for (const diff of diffs) renderDiff(diff, state, out, diffs.length > 1);
+  if (diffs.length === 0 && block.output && block.output.text !== '') {
     const cut = cutOutput(block.output, state.opts.view);
     const body = neutralizeControls(cut.lines.join('\n'));
-    if (body.trim() !== '') out.push(fenced(cut.more ? `${body}\n… ${cut.more} more lines` : body));
-    else if (cut.more) out.push(`… ${cut.more} more lines`);
+    if (body.trim() !== '') out.push(fenced(cut.more ? `${body}\n… ${moreLines(cut.more)}` : body));
+    else if (cut.more) out.push(`… ${moreLines(cut.more)}`);
   }
-  if (block.children && block.children.length) {
-    const label = block.childLabel ? ` (${cellText(block.childLabel)})` : '';
-    const maxDepth = state.opts.view === 'full' ? Infinity : (state.opts.subagentDepth ?? 0);
-    if (depth < maxDepth + 1) {
-      const inner = renderBlocks(block.children, state, depth + 1);
-      out.push(quote([`**Sub-agent${label}**`, ...inner].join('\n\n')));
-    } else {
-      out.push(`> **Sub-agent${label}**: ${block.children.length} blocks folded (\`--full\` shows them)`);
-    }
-  }
+  if (block.children && block.children.length) out.push(...renderChildren(block, state, depth));
   return out;
 }
 
-/** Lines of an edit's diff the default view shows (the full view shows all of it). */
-export const DIFF_PREVIEW_LINES = 40;
+/**
+ * A sub-agent's work, quoted under the call that started it: folded in the default view (one line and
+ * the start of its last answer, as the terminal shows it), every level in full.
+ */
+function renderChildren(block: ToolBlock, state: RenderState, depth: number): string[] {
+  const children = block.children ?? [];
+  const label = `**Sub-agent${block.childLabel ? ` (${cellText(block.childLabel)})` : ''}**`;
+  if (state.opts.view === 'full' || depth < (state.opts.subagentDepth ?? 0)) {
+    return [quote([label, ...renderBlocks(children, state, depth + 1)].join('\n\n'))];
+  }
+  const calls = children.filter((b) => b.kind === 'tool').length;
+  const answer = [...children].reverse().find((b): b is AnswerBlock => b.kind === 'answer');
+  const lines = [`${label}: ${calls} tool ${calls === 1 ? 'call' : 'calls'}; \`--full\` shows its work`];
+  if (answer) {
+    const text = neutralizeControls(answer.text).trim().split('\n');
+    lines.push('', ...text.slice(0, PREVIEW_LINES));
+    if (text.length > PREVIEW_LINES) lines.push('', `… ${moreLines(text.length - PREVIEW_LINES)}`);
+  }
+  return [quote(lines.join('\n'))];
+}
 
 function renderBlock(block: Block, state: RenderState, depth: number): string[] {
   switch (block.kind) {

@@ -20,6 +20,7 @@ import type { Block, ReaderView } from '../../reader/document.js';
 import { findAnchor } from '../../reader/find-anchor.js';
 import { renderOutline } from '../../reader/outline.js';
 import { TerminalRenderer } from '../../reader/terminal.js';
+import { checkExportFlags } from './read-export.js';
 import { findLiveState } from './status.js';
 
 export interface ReadCliOptions {
@@ -34,6 +35,8 @@ export interface ReadCliOptions {
   agent?: string;
   color?: boolean;
   pager?: boolean;
+  md?: boolean;
+  html?: string;
 }
 
 export interface ReadDeps {
@@ -198,6 +201,8 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   const turn = parseWhole('--turn', options.turn, 1, Number.MAX_SAFE_INTEGER);
   if (typeof turn === 'object') return err(turn.error, 2);
   if (options.at !== undefined && !options.at.trim()) return err('`--at` needs words to look for', 2);
+  const exportConflict = checkExportFlags(options);
+  if (exportConflict) return err(exportConflict, 2);
 
   const target = await resolveTarget(ref, options, deps);
   if ('error' in target) return err(target.error, target.code);
@@ -206,6 +211,10 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   const cells = width ?? (deps.tty ? Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, deps.columns ?? PIPED_WIDTH)) : PIPED_WIDTH);
   const color = options.color ?? (deps.tty && !deps.env.NO_COLOR);
   const readOptions = { agent, index: target.index, ...(view === 'full' ? { outputMaxChars: 1024 * 1024 } : {}) };
+  if (options.md || options.html !== undefined) {
+    const { runReadExport } = await import('./read-export.js');
+    return runReadExport(options, { file: target.file, readOptions, view, thinking: Boolean(options.thinking), turn, at: options.at }, deps);
+  }
 
   let stream;
   try {

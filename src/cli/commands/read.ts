@@ -18,6 +18,8 @@ export function registerRead(program: Command): void {
     .option('--turn <n>', 'start at prompt N')
     .option('--at <words>', 'start at the first message holding these words')
     .option('--outline', 'one line per prompt: the prompt, tools run, files touched with +N/−M, time spent', false)
+    .option('--md', 'markdown on stdout (a metadata table, prompts as headings, tool calls fenced, outputs cut): for a file or another agent', false)
+    .option('--html <file>', 'one self-contained HTML page (no request leaves it, strict CSP; views, find, #t12 links); - for stdout')
     .option('--width <n>', 'cells per line (default: the terminal\'s width, 80 when piped)')
     .option('--pane <id>', 'the live session of this recapwrap tmux pane')
     .option('--agent <id>', `the agent that wrote a transcript file, when not detected: ${formatAgentIds()}`)

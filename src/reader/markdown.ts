@@ -180,14 +180,38 @@ function renderBlocks(blocks: Block[], state: RenderState, depth: number): strin
  * one newline. Pure.
  */
 export function renderMarkdown(doc: ReaderDocument, opts: MarkdownOptions): string {
-  const state: RenderState = { opts, thinking: opts.thinking ?? false, prompts: doc.meta.prompts };
+  const parts = [renderMarkdownHeader(doc, opts)];
+  for (const part of renderMarkdownParts(doc, opts)) parts.push(part.text);
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** The title, the metadata table and a line saying which view this is. */
+export function renderMarkdownHeader(doc: ReaderDocument, opts: MarkdownOptions): string {
   const parts = [`# ${cellText(titleOf(doc.meta))}`];
   if (doc.meta.title && doc.meta.name && doc.meta.title !== doc.meta.name) parts.push(`*${cellText(doc.meta.title)}*`);
   parts.push(renderMetaTable(doc.meta, opts.timeZone));
   const view = opts.view === 'default' ? '' : ` (${opts.view} view${opts.view === 'focused' ? ': prompts and final answers' : ''})`;
   parts.push(`*Rendered by recapwrap read${view}. ${formatViewHint(opts)}*`);
-  parts.push(...renderBlocks(doc.blocks, state, 0));
-  return `${parts.join('\n\n')}\n`;
+  return parts.join('\n\n');
+}
+
+export interface MarkdownPart {
+  /** The top-level block this part renders (a page of MCP read_session starts at one). */
+  anchor: string;
+  turn: number;
+  text: string;
+}
+
+/** The markdown of each top-level block the view shows, in order (joined by a blank line, the body of renderMarkdown). */
+export function renderMarkdownParts(doc: ReaderDocument, opts: MarkdownOptions): MarkdownPart[] {
+  const state: RenderState = { opts, thinking: opts.thinking ?? false, prompts: doc.meta.prompts };
+  const parts: MarkdownPart[] = [];
+  for (const block of doc.blocks) {
+    if (!isBlockShown(block, opts.view, state.thinking)) continue;
+    const text = renderBlock(block, state, 0);
+    if (text.length) parts.push({ anchor: block.anchor, turn: block.turn, text: text.join('\n\n') });
+  }
+  return parts;
 }
 
 function formatViewHint(opts: MarkdownOptions): string {

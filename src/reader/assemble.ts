@@ -26,7 +26,7 @@ export const TEXT_MAX_CHARS = 256 * 1024;
 // A turn with more blocks than this is handed out before its end (all but what may still change).
 const PENDING_FLUSH_BLOCKS = 256;
 const SUMMARY_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'notebook_path', 'pattern', 'query', 'url', 'description', 'prompt'] as const;
-const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|exit code)[:\s]+(-?\d+)/i;
+const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|Command exited with code)[:\s]+(-?\d+)/i;
 // What Codex puts before a command's output (its chunk id, wall time, exit code, token count).
 const CODEX_OUTPUT_HEAD = /^Chunk ID: [^\n]*\n(?:Wall time: [^\n]*\n)?(?:Process exited with code -?\d+\n)?(?:Original token count: [^\n]*\n)?Output:\n?/;
 const CODEX_WALL_TIME = /^(?:Chunk ID: [^\n]*\n)?Wall time: ([\d.]+) seconds/;
@@ -224,6 +224,8 @@ export class DocumentAssembler {
     const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
+    // A patch run through a shell tool: the files it changes say more than the heredoc.
+    if (diffs.length > 0 && !e.paths.length) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
     const child = this.options.childrenOf?.(e);
     if (child && child.blocks.length > 0) {
       block.children = reanchor(child.blocks, block.anchor, block.turn);

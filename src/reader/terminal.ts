@@ -21,6 +21,8 @@ export interface TerminalOptions {
   color: boolean;
   /** `N` in `› 3/N`; left out when unknown. */
   prompts?: number;
+  /** The session's folder: paths under it are shown relative to it. */
+  cwd?: string;
   /** Time zone for the times shown (tests pin it); the system's by default. */
   timeZone?: string;
 }
@@ -441,7 +443,7 @@ export class TerminalRenderer {
     const indent = '    '.repeat(depth);
     switch (b.kind) {
       case 'prompt': {
-        if (depth > 0) return wrap([{ text: safe(b.text), style: SGR.bold }], width, { text: `${indent}› task: `, style: SGR.magenta }, { text: `${indent}  `, style: '' }, this.opts.color);
+        if (depth > 0) return wrap([{ text: safe(b.text), style: SGR.bold }], width, { text: `${indent}task: `, style: SGR.magenta }, { text: `${indent}  `, style: '' }, this.opts.color);
         const n = this.opts.prompts ? `${b.turn}/${this.opts.prompts}` : `${b.turn}`;
         const when = this.when(b.ts);
         const mark = `› ${n}${when ? `  ${when}` : ''}${b.command ? '  (command)' : ''}`;
@@ -500,11 +502,12 @@ export class TerminalRenderer {
     const head = `${indent}▸ ${safe(b.name)}`;
     const statusText = ` ${b.status === 'ok' ? '✓' : b.status === 'error' ? `✗${b.exitCode !== undefined ? ` exit ${b.exitCode}` : ''}` : '…'}${tail ? ` ${tail}` : ''}`;
     const room = Math.max(10, width - displayWidth(head) - displayWidth(counts) - displayWidth(statusText) - 1);
-    const summary = safe(b.summary).replace(/\s+/g, ' ');
+    const summary = shortPath(safe(b.summary).replace(/\s+/g, ' '), this.opts.cwd);
     const cut = displayWidth(summary) > room ? `${graphemesUpTo(summary, room - 1)}…` : summary;
     const lines = [`${this.c(head, SGR.cyan)}${cut ? ` ${cut}` : ''}${this.c(counts, SGR.dim)} ${status}${tail ? this.c(` ${tail}`, SGR.dim) : ''}`];
     for (const d of diffs) lines.push(...this.diff(d, indent, diffs.length > 1));
-    if (b.output && diffs.length === 0) {
+    // A sub-agent's result is its final answer, shown under it (folded) or with its work (--full).
+    if (b.output && diffs.length === 0 && !(b.children && b.children.length > 0)) {
       const text = b.output.text.split('\n');
       const show = view === 'full' ? text : text.slice(0, PREVIEW_LINES);
       for (const l of show) lines.push(...wrapCode(safe(l), width, { text: `${indent}  │ `, style: SGR.dim }, b.status === 'error' ? SGR.red : '', color));
@@ -521,7 +524,7 @@ export class TerminalRenderer {
   private diff(d: ReaderDiff, indent: string, named: boolean): string[] {
     const { view, width, color } = this.opts;
     const lines: string[] = [];
-    if (named || d.created) lines.push(this.c(`${indent}  ${safe(d.file)}${d.created ? ' (new file)' : ''} +${d.added} −${d.removed}`, SGR.dim));
+    if (named || d.created) lines.push(this.c(`${indent}  ${shortPath(safe(d.file), this.opts.cwd)}${d.created ? ' (new file)' : ''} +${d.added} −${d.removed}`, SGR.dim));
     const all = d.unified ? d.unified.split('\n') : [];
     const show = view === 'full' ? all : all.slice(0, DIFF_PREVIEW_LINES);
     for (const l of show) {
@@ -550,6 +553,13 @@ export class TerminalRenderer {
   }
 }
 
+/** A path under the session's folder, relative to it (the tool lines and the outline). */
+export function shortPath(path: string, cwd: string | undefined): string {
+  if (!cwd) return path;
+  const base = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return path.startsWith(base) ? path.slice(base.length) : path;
+}
+
 function graphemesUpTo(text: string, width: number): string {
   let out = '';
   let used = 0;
@@ -563,7 +573,7 @@ function graphemesUpTo(text: string, width: number): string {
 
 /** The whole document as terminal text (tests, and the pager path when the document is built whole). */
 export function renderTerminal(doc: { meta: ReaderMeta; blocks: readonly Block[] }, opts: TerminalOptions): string {
-  const r = new TerminalRenderer({ ...opts, prompts: opts.prompts ?? doc.meta.prompts });
+  const r = new TerminalRenderer({ ...opts, prompts: opts.prompts ?? doc.meta.prompts, cwd: opts.cwd ?? doc.meta.cwd });
   const lines = [...r.header(doc.meta)];
   for (const b of doc.blocks) lines.push(...r.block(b));
   return `${lines.join('\n')}\n`;

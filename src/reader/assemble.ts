@@ -17,6 +17,11 @@ export interface AssembleOptions {
   outputMaxChars?: number;
   /** Most characters of one prompt, answer, thinking or summary kept. */
   textMaxChars?: number;
+  /**
+   * Only what an outline needs (`read --outline`): prompts, tool names, diffs and times; answers,
+   * thinking and outputs are left empty (their cleaning is most of a big session's cost).
+   */
+  lean?: boolean;
   /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
   childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
 }
@@ -150,7 +155,7 @@ export class DocumentAssembler {
   }
 
   private output(raw: string): ReaderOutput | undefined {
-    if (!raw.trim()) return undefined;
+    if (this.options.lean || !raw.trim()) return undefined;
     const { text, cut } = cleanText(raw, this.outputMax);
     return { text: text.replace(/^\n+|\s+$/g, ''), totalLines: countLines(raw.trim()), totalChars: raw.length, ...(cut ? { cut: true } : {}) };
   }
@@ -172,10 +177,10 @@ export class DocumentAssembler {
       }
       case 'assistant':
         this.counts.answers++;
-        this.add({ kind: 'answer', text: this.text(e.text), final: false, anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        this.add({ kind: 'answer', text: this.options.lean ? '' : this.text(e.text), final: false, anchor: this.anchor(), turn: this.turn, ts: e.ts });
         return;
       case 'thinking': {
-        const text = this.text(e.text);
+        const text = this.options.lean ? '' : this.text(e.text);
         this.add({ kind: 'thinking', text, chars: e.chars ?? e.text.length, anchor: this.anchor(), turn: this.turn, ts: e.ts });
         return;
       }

@@ -211,7 +211,7 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   try {
     // A file of a usual size is read whole first (its counts and `N` known); a big one is streamed.
     if (options.outline || options.at !== undefined || fileSize(target.file) <= WHOLE_READ_MAX_BYTES) {
-      const doc = await buildDocument(target.file, readOptions);
+      const doc = await buildDocument(target.file, { ...readOptions, lean: options.outline });
       if (options.outline) {
         const sink = openSink(deps, deps.tty && options.pager !== false);
         await write(sink.out, renderOutline(doc, { width: cells }), sink.closed);

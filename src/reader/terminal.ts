@@ -231,7 +231,7 @@ function renderTable(rows: Seg[][][], width: number, indent: string, color: bool
 }
 
 /** Markdown as terminal lines (width cells, every line after `indent`). */
-export function renderMarkdown(text: string, width: number, color: boolean, indent = ''): string[] {
+export function renderTerminalMarkdown(text: string, width: number, color: boolean, indent = ''): string[] {
   const tokens = md.parse(text, {});
   const out: string[] = [];
   // List context: each level's marker counter (undefined for bullets) and the prefix of its lines.
@@ -454,7 +454,7 @@ export class TerminalRenderer {
       }
       case 'answer':
         if (view === 'focused' && !b.final) return [];
-        return [...renderMarkdown(b.text, width, this.opts.color, indent), ''];
+        return [...renderTerminalMarkdown(b.text, width, this.opts.color, indent), ''];
       case 'thinking': {
         if (view === 'focused') return [];
         if (this.opts.thinking) {
@@ -474,7 +474,7 @@ export class TerminalRenderer {
         const label = b.source === 'compaction' ? '═══ compacted: the agent summarized what came before ═══' : '═══ branch summary ═══';
         const lines = ['', this.c(`${indent}${label}`, SGR.bold + SGR.yellow)];
         if (view === 'focused') return [...lines, ''];
-        const body = renderMarkdown(b.summary, width, this.opts.color, `${indent}  `);
+        const body = renderTerminalMarkdown(b.summary, width, this.opts.color, `${indent}  `);
         if (view === 'full' || body.length <= SUMMARY_PREVIEW_LINES) lines.push(...body);
         else lines.push(...body.slice(0, SUMMARY_PREVIEW_LINES), this.c(`${indent}  … ${body.length - SUMMARY_PREVIEW_LINES} more lines (--full)`, SGR.dim));
         return [...lines, ''];
@@ -545,7 +545,7 @@ export class TerminalRenderer {
     const answer = [...kids].reverse().find((k) => k.kind === 'answer');
     const lines = [this.c(`${label} (${plural(calls, 'tool call')}; --full shows its work)`, SGR.magenta)];
     if (answer && answer.kind === 'answer') {
-      const text = renderMarkdown(answer.text, this.opts.width, this.opts.color, `${indent}    `);
+      const text = renderTerminalMarkdown(answer.text, this.opts.width, this.opts.color, `${indent}    `);
       lines.push(...text.slice(0, PREVIEW_LINES));
       if (text.length > PREVIEW_LINES) lines.push(this.c(`${indent}    … ${plural(text.length - PREVIEW_LINES, 'more line')}`, SGR.dim));
     }

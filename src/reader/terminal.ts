@@ -21,6 +21,8 @@ export interface TerminalOptions {
   color: boolean;
   /** `N` in `› 3/N`; left out when unknown. */
   prompts?: number;
+  /** The home folder: the header shows paths under it as `~/…`. */
+  home?: string;
   /** The session's folder: paths under it are shown relative to it. */
   cwd?: string;
   /** Time zone for the times shown (tests pin it); the system's by default. */
@@ -396,7 +398,8 @@ export class TerminalRenderer {
       lines.push(...wrap([{ text: safe(value), style: '' }], w, { text: label.padEnd(8), style: SGR.dim }, { text: ' '.repeat(8), style: '' }, this.opts.color));
     };
     if (meta.name && meta.title && meta.title !== meta.name) row('title', meta.title);
-    row('folder', meta.cwd);
+    const tilde = (p: string | undefined) => (p && this.opts.home && (p === this.opts.home || p.startsWith(`${this.opts.home}/`)) ? `~${p.slice(this.opts.home.length)}` : p);
+    row('folder', tilde(meta.cwd));
     row('model', meta.models.join(', '));
     if (meta.startedAt !== undefined) {
       const start = dateParts(meta.startedAt, this.opts.timeZone);
@@ -410,7 +413,7 @@ export class TerminalRenderer {
       row('counts', counts.join(' · '));
     }
     row('id', meta.id);
-    row('file', meta.file);
+    row('file', tilde(meta.file));
     row('note', meta.note);
     row('recap', meta.recap);
     lines.push(this.c('─'.repeat(Math.min(w, 60)), SGR.dim));

@@ -231,7 +231,7 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   }
 
   if (turn !== undefined && stream.counted && turn > stream.meta.prompts) return err(`no prompt ${turn}: the session has ${stream.meta.prompts} prompt${stream.meta.prompts === 1 ? '' : 's'}`, 1);
-  const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, cwd: stream.meta.cwd, ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
+  const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, cwd: stream.meta.cwd, home: getHomeDir(deps.env), ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
   const sink = openSink(deps, deps.tty && options.pager !== false);
   let code = 0;
   try {

@@ -17,6 +17,11 @@ export interface AssembleOptions {
   outputMaxChars?: number;
   /** Most characters of one prompt, answer, thinking or summary kept. */
   textMaxChars?: number;
+  /**
+   * Only what an outline needs (`read --outline`): prompts, tool names, diffs and times; answers,
+   * thinking and outputs are left empty (their cleaning is most of a big session's cost).
+   */
+  lean?: boolean;
   /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
   childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
 }
@@ -26,7 +31,7 @@ export const TEXT_MAX_CHARS = 256 * 1024;
 // A turn with more blocks than this is handed out before its end (all but what may still change).
 const PENDING_FLUSH_BLOCKS = 256;
 const SUMMARY_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'notebook_path', 'pattern', 'query', 'url', 'description', 'prompt'] as const;
-const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|exit code)[:\s]+(-?\d+)/i;
+const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|Command exited with code)[:\s]+(-?\d+)/i;
 // What Codex puts before a command's output (its chunk id, wall time, exit code, token count).
 const CODEX_OUTPUT_HEAD = /^Chunk ID: [^\n]*\n(?:Wall time: [^\n]*\n)?(?:Process exited with code -?\d+\n)?(?:Original token count: [^\n]*\n)?Output:\n?/;
 const CODEX_WALL_TIME = /^(?:Chunk ID: [^\n]*\n)?Wall time: ([\d.]+) seconds/;
@@ -150,7 +155,7 @@ export class DocumentAssembler {
   }
 
   private output(raw: string): ReaderOutput | undefined {
-    if (!raw.trim()) return undefined;
+    if (this.options.lean || !raw.trim()) return undefined;
     const { text, cut } = cleanText(raw, this.outputMax);
     return { text: text.replace(/^\n+|\s+$/g, ''), totalLines: countLines(raw.trim()), totalChars: raw.length, ...(cut ? { cut: true } : {}) };
   }
@@ -172,10 +177,10 @@ export class DocumentAssembler {
       }
       case 'assistant':
         this.counts.answers++;
-        this.add({ kind: 'answer', text: this.text(e.text), final: false, anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        this.add({ kind: 'answer', text: this.options.lean ? '' : this.text(e.text), final: false, anchor: this.anchor(), turn: this.turn, ts: e.ts });
         return;
       case 'thinking': {
-        const text = this.text(e.text);
+        const text = this.options.lean ? '' : this.text(e.text);
         this.add({ kind: 'thinking', text, chars: e.chars ?? e.text.length, anchor: this.anchor(), turn: this.turn, ts: e.ts });
         return;
       }
@@ -224,6 +229,8 @@ export class DocumentAssembler {
     const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
+    // A patch run through a shell tool: the files it changes say more than the heredoc.
+    if (diffs.length > 0 && !e.paths.length) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
     const child = this.options.childrenOf?.(e);
     if (child && child.blocks.length > 0) {
       block.children = reanchor(child.blocks, block.anchor, block.turn);

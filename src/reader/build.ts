@@ -19,6 +19,10 @@ import { cleanLine } from './clean.js';
 import type { Block, ReaderDocument, ReaderMeta } from './document.js';
 
 const READ_CHUNK_BYTES = 1 << 18;
+/** The first read is small: the first screen needs the first turns only. */
+const FIRST_CHUNK_BYTES = 1 << 16;
+/** Lines parsed before the header at most (Claude writes its model a few dozen lines in). */
+const HEADER_LINES = 200;
 /** Lines up to this long are read (a 10 MB tool output on one line is a record like any other). */
 const READER_MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** A sub-agent file larger than this is not read inline. */
@@ -36,7 +40,7 @@ export interface IndexFacts {
   prompts?: number;
 }
 
-export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars'> {
+export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean'> {
   agent?: AgentId;
   index?: IndexFacts;
 }
@@ -167,7 +171,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     throw new Error(await describeUndetected(file));
   }
   const adapter = getAdapter(agent);
-  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars };
+  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean };
   assembleOptions.childrenOf = childrenFinder(agent, file, assembleOptions);
   const assembler = new DocumentAssembler(assembleOptions);
   let entries = 0;
@@ -186,13 +190,17 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
   let left = opened.size;
   let skippedLong = 0;
 
-  // The first chunk is read now: the header (id, folder, model, start) comes from it.
-  const readChunk = async (): Promise<boolean> => {
+  // Lines read and not yet given to the parser: the blocks are made as the caller takes them, a line
+  // at a time, so the first screen needs only the first turns of the file parsed.
+  let pending: string[] = [];
+  let at = 0;
+  const readChunk = async (bytes: number): Promise<boolean> => {
     if (left <= 0) return false;
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, left), null);
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(bytes, left), null);
     if (bytesRead === 0) return false;
     left -= bytesRead;
-    for (const line of reader.push(buffer.subarray(0, bytesRead))) parser.push(line);
+    pending = pending.slice(at).concat(reader.push(buffer.subarray(0, bytesRead)));
+    at = 0;
     return true;
   };
   let snap: SessionSnapshot | undefined;
@@ -209,7 +217,17 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
         chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
       }
       wholeSnap = adapter.parseWhole?.(Buffer.concat(chunks).toString('utf8'));
-    } else await readChunk();
+    } else {
+      await readChunk(FIRST_CHUNK_BYTES);
+      // The header's facts (id, folder, model) come from the first lines.
+      for (let seen = 0; at < pending.length && seen < HEADER_LINES; seen++) {
+        parser.push(pending[at++] as string);
+        if (seen % 8 === 7) {
+          const s = parser.snapshot();
+          if (s.cwd && s.model) break;
+        }
+      }
+    }
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error instanceof Error && (error as NodeJS.ErrnoException).code === undefined ? error : describeError(file, error);
@@ -222,10 +240,14 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
       if (wholeSnap) {
         assembler.pushEvents(wholeSnap.events);
       } else {
-        for (;;) {
-          yield* assembler.take();
-          if (!(await readChunk())) break;
-        }
+        yield* assembler.take();
+        do {
+          while (at < pending.length) {
+            parser.push(pending[at++] as string);
+            const ready = assembler.take();
+            if (ready.length > 0) yield* ready;
+          }
+        } while (await readChunk(READ_CHUNK_BYTES));
         const last = reader.flush();
         if (last !== undefined) parser.push(last);
         skippedLong = reader.skippedLongLines;

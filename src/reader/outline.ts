@@ -5,7 +5,7 @@
  */
 import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import type { Block, ReaderDocument, ToolBlock } from './document.js';
-import { formatDuration } from './terminal.js';
+import { formatDuration, shortPath } from './terminal.js';
 
 export interface OutlineTurn {
   turn: number;
@@ -72,11 +72,11 @@ function two(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-function clock(ts: number, timeZone: string | undefined): string {
+function clock(ts: number, timeZone: string | undefined): { day: string; time: string } {
   const d = new Date(ts);
-  if (!timeZone) return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  if (!timeZone) return { day: `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`, time: `${two(d.getHours())}:${two(d.getMinutes())}` };
   const p = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+  return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
 }
 
 /** The outline as text: a line per prompt (and one per branch start), each cut to `width` cells. */
@@ -86,6 +86,14 @@ export function renderOutline(doc: ReaderDocument, opts: { width: number; timeZo
   const n = doc.meta.prompts;
   const numWidth = String(n).length;
   const lines: string[] = [];
+  // The date on the first line and where the day changes; the time of day otherwise.
+  let lastDay: string | undefined;
+  const when = (ts: number) => {
+    const c = clock(ts, opts.timeZone);
+    const shown = c.day === lastDay ? c.time : `${c.day} ${c.time}`;
+    lastDay = c.day;
+    return shown;
+  };
   for (const b of doc.blocks) {
     if (b.kind === 'branch') {
       lines.push(`━ branch ${b.index} (${b.label})`);
@@ -95,9 +103,9 @@ export function renderOutline(doc: ReaderDocument, opts: { width: number; timeZo
     const t = byAnchor.get(b.anchor) as OutlineTurn;
     const parts: string[] = [];
     if (t.tools.length > 0) parts.push(t.tools.map((x) => (x.count > 1 ? `${x.name}×${x.count}` : x.name)).join(', '));
-    if (t.files.length > 0) parts.push(t.files.map((f) => `${f.file} +${f.added} −${f.removed}`).join(', '));
+    if (t.files.length > 0) parts.push(t.files.map((f) => `${shortPath(f.file, doc.meta.cwd)} +${f.added} −${f.removed}`).join(', '));
     if (t.durationMs !== undefined) parts.push(formatDuration(t.durationMs));
-    const head = `› ${String(t.turn).padStart(numWidth)}/${n}${t.ts !== undefined ? `  ${clock(t.ts, opts.timeZone)}` : ''}  `;
+    const head = `› ${String(t.turn).padStart(numWidth)}/${n}${t.ts !== undefined ? `  ${when(t.ts)}` : ''}  `;
     const tail = parts.length > 0 ? `  · ${parts.join(' · ')}` : '';
     // The prompt gets what the facts leave (at least 20 cells; then the facts are cut).
     const room = Math.max(Math.min(20, opts.width), opts.width - displayWidth(head) - displayWidth(tail));

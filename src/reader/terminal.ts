@@ -21,6 +21,10 @@ export interface TerminalOptions {
   color: boolean;
   /** `N` in `› 3/N`; left out when unknown. */
   prompts?: number;
+  /** The home folder: the header shows paths under it as `~/…`. */
+  home?: string;
+  /** The session's folder: paths under it are shown relative to it. */
+  cwd?: string;
   /** Time zone for the times shown (tests pin it); the system's by default. */
   timeZone?: string;
 }
@@ -229,7 +233,7 @@ function renderTable(rows: Seg[][][], width: number, indent: string, color: bool
 }
 
 /** Markdown as terminal lines (width cells, every line after `indent`). */
-export function renderMarkdown(text: string, width: number, color: boolean, indent = ''): string[] {
+export function renderTerminalMarkdown(text: string, width: number, color: boolean, indent = ''): string[] {
   const tokens = md.parse(text, {});
   const out: string[] = [];
   // List context: each level's marker counter (undefined for bullets) and the prefix of its lines.
@@ -394,7 +398,8 @@ export class TerminalRenderer {
       lines.push(...wrap([{ text: safe(value), style: '' }], w, { text: label.padEnd(8), style: SGR.dim }, { text: ' '.repeat(8), style: '' }, this.opts.color));
     };
     if (meta.name && meta.title && meta.title !== meta.name) row('title', meta.title);
-    row('folder', meta.cwd);
+    const tilde = (p: string | undefined) => (p && this.opts.home && (p === this.opts.home || p.startsWith(`${this.opts.home}/`)) ? `~${p.slice(this.opts.home.length)}` : p);
+    row('folder', tilde(meta.cwd));
     row('model', meta.models.join(', '));
     if (meta.startedAt !== undefined) {
       const start = dateParts(meta.startedAt, this.opts.timeZone);
@@ -408,7 +413,7 @@ export class TerminalRenderer {
       row('counts', counts.join(' · '));
     }
     row('id', meta.id);
-    row('file', meta.file);
+    row('file', tilde(meta.file));
     row('note', meta.note);
     row('recap', meta.recap);
     lines.push(this.c('─'.repeat(Math.min(w, 60)), SGR.dim));
@@ -441,7 +446,7 @@ export class TerminalRenderer {
     const indent = '    '.repeat(depth);
     switch (b.kind) {
       case 'prompt': {
-        if (depth > 0) return wrap([{ text: safe(b.text), style: SGR.bold }], width, { text: `${indent}› task: `, style: SGR.magenta }, { text: `${indent}  `, style: '' }, this.opts.color);
+        if (depth > 0) return wrap([{ text: safe(b.text), style: SGR.bold }], width, { text: `${indent}task: `, style: SGR.magenta }, { text: `${indent}  `, style: '' }, this.opts.color);
         const n = this.opts.prompts ? `${b.turn}/${this.opts.prompts}` : `${b.turn}`;
         const when = this.when(b.ts);
         const mark = `› ${n}${when ? `  ${when}` : ''}${b.command ? '  (command)' : ''}`;
@@ -452,7 +457,7 @@ export class TerminalRenderer {
       }
       case 'answer':
         if (view === 'focused' && !b.final) return [];
-        return [...renderMarkdown(b.text, width, this.opts.color, indent), ''];
+        return [...renderTerminalMarkdown(b.text, width, this.opts.color, indent), ''];
       case 'thinking': {
         if (view === 'focused') return [];
         if (this.opts.thinking) {
@@ -472,7 +477,7 @@ export class TerminalRenderer {
         const label = b.source === 'compaction' ? '═══ compacted: the agent summarized what came before ═══' : '═══ branch summary ═══';
         const lines = ['', this.c(`${indent}${label}`, SGR.bold + SGR.yellow)];
         if (view === 'focused') return [...lines, ''];
-        const body = renderMarkdown(b.summary, width, this.opts.color, `${indent}  `);
+        const body = renderTerminalMarkdown(b.summary, width, this.opts.color, `${indent}  `);
         if (view === 'full' || body.length <= SUMMARY_PREVIEW_LINES) lines.push(...body);
         else lines.push(...body.slice(0, SUMMARY_PREVIEW_LINES), this.c(`${indent}  … ${body.length - SUMMARY_PREVIEW_LINES} more lines (--full)`, SGR.dim));
         return [...lines, ''];
@@ -500,11 +505,12 @@ export class TerminalRenderer {
     const head = `${indent}▸ ${safe(b.name)}`;
     const statusText = ` ${b.status === 'ok' ? '✓' : b.status === 'error' ? `✗${b.exitCode !== undefined ? ` exit ${b.exitCode}` : ''}` : '…'}${tail ? ` ${tail}` : ''}`;
     const room = Math.max(10, width - displayWidth(head) - displayWidth(counts) - displayWidth(statusText) - 1);
-    const summary = safe(b.summary).replace(/\s+/g, ' ');
+    const summary = shortPath(safe(b.summary).replace(/\s+/g, ' '), this.opts.cwd);
     const cut = displayWidth(summary) > room ? `${graphemesUpTo(summary, room - 1)}…` : summary;
     const lines = [`${this.c(head, SGR.cyan)}${cut ? ` ${cut}` : ''}${this.c(counts, SGR.dim)} ${status}${tail ? this.c(` ${tail}`, SGR.dim) : ''}`];
     for (const d of diffs) lines.push(...this.diff(d, indent, diffs.length > 1));
-    if (b.output && diffs.length === 0) {
+    // A sub-agent's result is its final answer, shown under it (folded) or with its work (--full).
+    if (b.output && diffs.length === 0 && !(b.children && b.children.length > 0)) {
       const text = b.output.text.split('\n');
       const show = view === 'full' ? text : text.slice(0, PREVIEW_LINES);
       for (const l of show) lines.push(...wrapCode(safe(l), width, { text: `${indent}  │ `, style: SGR.dim }, b.status === 'error' ? SGR.red : '', color));
@@ -521,7 +527,7 @@ export class TerminalRenderer {
   private diff(d: ReaderDiff, indent: string, named: boolean): string[] {
     const { view, width, color } = this.opts;
     const lines: string[] = [];
-    if (named || d.created) lines.push(this.c(`${indent}  ${safe(d.file)}${d.created ? ' (new file)' : ''} +${d.added} −${d.removed}`, SGR.dim));
+    if (named || d.created) lines.push(this.c(`${indent}  ${shortPath(safe(d.file), this.opts.cwd)}${d.created ? ' (new file)' : ''} +${d.added} −${d.removed}`, SGR.dim));
     const all = d.unified ? d.unified.split('\n') : [];
     const show = view === 'full' ? all : all.slice(0, DIFF_PREVIEW_LINES);
     for (const l of show) {
@@ -542,12 +548,19 @@ export class TerminalRenderer {
     const answer = [...kids].reverse().find((k) => k.kind === 'answer');
     const lines = [this.c(`${label} (${plural(calls, 'tool call')}; --full shows its work)`, SGR.magenta)];
     if (answer && answer.kind === 'answer') {
-      const text = renderMarkdown(answer.text, this.opts.width, this.opts.color, `${indent}    `);
+      const text = renderTerminalMarkdown(answer.text, this.opts.width, this.opts.color, `${indent}    `);
       lines.push(...text.slice(0, PREVIEW_LINES));
       if (text.length > PREVIEW_LINES) lines.push(this.c(`${indent}    … ${plural(text.length - PREVIEW_LINES, 'more line')}`, SGR.dim));
     }
     return lines;
   }
+}
+
+/** A path under the session's folder, relative to it (the tool lines and the outline). */
+export function shortPath(path: string, cwd: string | undefined): string {
+  if (!cwd) return path;
+  const base = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return path.startsWith(base) ? path.slice(base.length) : path;
 }
 
 function graphemesUpTo(text: string, width: number): string {
@@ -563,7 +576,7 @@ function graphemesUpTo(text: string, width: number): string {
 
 /** The whole document as terminal text (tests, and the pager path when the document is built whole). */
 export function renderTerminal(doc: { meta: ReaderMeta; blocks: readonly Block[] }, opts: TerminalOptions): string {
-  const r = new TerminalRenderer({ ...opts, prompts: opts.prompts ?? doc.meta.prompts });
+  const r = new TerminalRenderer({ ...opts, prompts: opts.prompts ?? doc.meta.prompts, cwd: opts.cwd ?? doc.meta.cwd });
   const lines = [...r.header(doc.meta)];
   for (const b of doc.blocks) lines.push(...r.block(b));
   return `${lines.join('\n')}\n`;

@@ -181,7 +181,8 @@ export interface ParserOptions {
    * Each entry of the file as it is read, in file order, with its events: every branch, not only the active
    * one (the reader streams a session from these). `parentId` is null for a root and undefined for a format
    * with no parent links (the entry follows the one before). An entry may come again with the same id
-   * (Gemini CLI rewrites a message): the later one replaces it.
+   * (Gemini CLI rewrites a message): the later one replaces it. The parser does not keep the events it
+   * hands out this way (its snapshot then has the session's facts and no events from them).
    */
   onEntry?: (entry: ParsedEntry) => void;
   /** Read sidechain entries as the conversation (a Claude Code sub-agent's own file, `subagents/agent-*.jsonl`). */

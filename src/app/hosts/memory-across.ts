@@ -240,6 +240,8 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   const lines = text.split('\n');
   lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
   return lines
+    // `read` reads this machine's files only (a host's session: pull it with `index --host NAME --pull`).
+    .filter((l) => !l.startsWith('read:'))
     .map((l) => (l.startsWith('resume:') ? `resume:     ${sanitizeLine(commandLine(c.resumeCommand))}` : l))
     .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       recapwrap resume ${sanitizeLine(c.id)} --host ${sanitizeLine(c.host as string)} --fork   (${sanitizeLine(commandLine(c.forkCommand))})` : l))
     .join('\n');

@@ -142,6 +142,7 @@ function card(raw: SessionCard, deps: MemoryDeps): string {
   lines.push(`generator:  ${c.generator.type}${c.generator.model ? ` (${sanitizeLine(c.generator.model)})` : ''}${c.noteAt ? ` (your note of ${c.noteAt.slice(0, 16).replace('T', ' ')} UTC)` : ''}`);
   lines.push(...lineageLines(c));
   lines.push(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`);
+  if (c.transcriptExists) lines.push(`read:       recapwrap read ${shellWord(c.name, home)}`);
   lines.push(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`);
   if (c.forkCommand) lines.push(`fork:       recapwrap resume ${shellWord(c.name, home)} --fork   (${c.forkCommand.map((a) => shellWord(a, home)).join(' ')})`);
   return lines.map((l) => truncateToWidth(l, Math.max(deps.columns, 20))).join('\n') + '\n';

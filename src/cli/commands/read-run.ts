@@ -220,7 +220,7 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   try {
     // A file of a usual size is read whole first (its counts and `N` known); a big one is streamed.
     if (options.outline || options.at !== undefined || fileSize(target.file) <= WHOLE_READ_MAX_BYTES) {
-      const doc = await buildDocument(target.file, readOptions);
+      const doc = await buildDocument(target.file, { ...readOptions, lean: options.outline });
       if (options.outline) {
         const sink = openSink(deps, deps.tty && options.pager !== false);
         await write(sink.out, renderOutline(doc, { width: cells }), sink.closed);
@@ -240,7 +240,7 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   }
 
   if (turn !== undefined && stream.counted && turn > stream.meta.prompts) return err(`no prompt ${turn}: the session has ${stream.meta.prompts} prompt${stream.meta.prompts === 1 ? '' : 's'}`, 1);
-  const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
+  const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, cwd: stream.meta.cwd, home: getHomeDir(deps.env), ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
   const sink = openSink(deps, deps.tty && options.pager !== false);
   let code = 0;
   try {

@@ -194,7 +194,8 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
       const sourceId = entry.uuid;
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
       const parentId = entry.subtype === 'compact_boundary' ? compactParent(entry) : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
-      tree.add(entry.uuid, parentId, events);
+      // A full read's caller keeps the events it is handed: the tree keeps only the links.
+      tree.add(entry.uuid, parentId, options.onEntry ? [] : events);
       options.onEntry?.({ id: entry.uuid, parentId, events });
       promptAfterChain = false;
       return;

@@ -110,8 +110,9 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
   let dropped = 0;
 
   function add(event: TranscriptEvent): void {
+    // A full read's caller keeps the events it is handed.
+    if (options.onEntry) return options.onEntry({ id: event.sourceId, events: [event] });
     events.push(event);
-    options.onEntry?.({ id: event.sourceId, events: [event] });
     weight += eventWeight(event);
     if (overLimits(events.length, weight, limits)) {
       const bounded = boundLinear(events, limits);

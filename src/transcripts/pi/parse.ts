@@ -42,7 +42,8 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
     // v1 entries have no id: chain them in file order (a second record on one line gets its own id).
     const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${facts.lineNo}${tree.lastId === `L${facts.lineNo}` || tree.has(`L${facts.lineNo}`) ? `.${++glued}` : ''}`;
     const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (tree.lastId ?? null);
-    tree.add(id, parentId, events);
+    // A full read's caller keeps the events it is handed: the tree keeps only the links.
+    tree.add(id, parentId, options.onEntry ? [] : events);
     options.onEntry?.({ id, parentId, events });
   }
 

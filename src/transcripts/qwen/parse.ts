@@ -58,7 +58,8 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     // record before this one.
     let parentId = hasId ? (typeof rec.parentUuid === 'string' ? rec.parentUuid : null) : (leafId ?? null);
     if (parentId !== null && !tree.has(parentId)) parentId = tree.lastId ?? null;
-    tree.add(id, parentId, events);
+    // A full read's caller keeps the events it is handed: the tree keeps only the links.
+    tree.add(id, parentId, options.onEntry ? [] : events);
     options.onEntry?.({ id, parentId, events });
     if (movesLeaf) leafId = id;
   }

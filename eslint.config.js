@@ -67,6 +67,10 @@ export const PURE_FILES = [
   'src/app/hosts/merge.ts',
   // trust at the edges (#40)
   'src/config/project-rule.ts',
+  // reader, sharing forms (#41)
+  'src/reader/export-format.ts',
+  'src/reader/markdown.ts',
+  'src/reader/html.ts',
 ];
 
 export const FEATURE_LAYERS = ['pty', 'focus', 'transcripts', 'recap', 'display', 'memory'];

@@ -11,7 +11,7 @@ import type { AgentId } from '../transcripts/types.js';
 /** Every word the full CLI treats as a subcommand; fast-wrap.test.ts checks it against the program. */
 export const SUBCOMMAND_NAMES: readonly string[] = ['recap', 'transcript', 'status', 'ls', 'board', 'resume', 'config', 'doctor', 'demo', 'help', 'next', 'completion',
   // session memory (#25)
-  'index', 'sessions', 'search', 'show', 'name', 'forget', 'note',
+  'index', 'sessions', 'search', 'show', 'read', 'name', 'forget', 'note',
   // MCP server (#26)
   'mcp',
   // the picker in a tmux popup (hidden; run by a wrapper's pick key)

@@ -105,6 +105,11 @@ export interface ToolBlock extends BlockBase {
   durationMs?: number;
   output?: ReaderOutput;
   diff?: ReaderDiff;
+  /**
+   * Every file the call changed, when it changed more than one (a Codex `apply_patch` over several files);
+   * `diff` is then the first of them. Renderers that show `diffs` when set and `diff` otherwise show all.
+   */
+  diffs?: ReaderDiff[];
   /** Work of a sub-agent this call started, inline (its own blocks, turn numbers of the parent). */
   children?: Block[];
   /** The sub-agent's label (type or description), when `children` is set. */

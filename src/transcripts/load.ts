@@ -18,7 +18,8 @@ const READ_CHUNK_BYTES = 1 << 18;
 /** A single-document transcript (older Gemini CLI) is read whole: past this it is refused, not read. */
 export const MAX_WHOLE_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
-function describeError(file: string, error: unknown): Error {
+/** A read error said in one line the user can act on (missing, permission, folder, not a regular file). */
+export function describeError(file: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new Error(`No such file: ${file}`, { cause: error });
   if (code === 'EACCES' || code === 'EPERM') return new Error(`Cannot read ${file}: permission denied`, { cause: error });
@@ -60,7 +61,7 @@ export async function detectAgentFromFile(file: string): Promise<AgentId | undef
  * Why no agent was recognised, said the way the user can act on it (#28 point 8): an empty file is
  * empty (no --agent helps), a first line too long to sniff says so; anything else asks for --agent.
  */
-async function describeUndetected(file: string): Promise<string> {
+export async function describeUndetected(file: string): Promise<string> {
   let first: string[] = [];
   let size = 0;
   try {

@@ -5,6 +5,29 @@
  */
 import { THINKING_MAX_CHARS, type SessionSnapshot, type ThinkingEvent } from './types.js';
 
+// Depth of full reads running (withWholeText): parsers are synchronous, so this is the read under way.
+let wholeText = 0;
+
+/**
+ * Run a parser's step with every cap off (clip keeps the text whole) and tool arguments kept (toolInput):
+ * the reader's full read (ParserOptions.full). The caps are a memory bound of the recap path; a reader
+ * wants the text, and each parser's cap sites stay as they are.
+ */
+export function withWholeText<T>(full: boolean | undefined, step: () => T): T {
+  if (!full) return step();
+  wholeText++;
+  try {
+    return step();
+  } finally {
+    wholeText--;
+  }
+}
+
+/** `{ input }` inside a full read (the call's arguments, whole), `{}` otherwise. */
+export function toolInput(input: unknown): { input?: unknown } {
+  return wholeText > 0 && input !== undefined ? { input } : {};
+}
+
 /**
  * Cut text to max characters (code units), marking the cut with `...`. The result is a fresh string: a
  * plain slice would keep the whole original (a 3 MB tool output) alive for as long as the event lives,
@@ -13,7 +36,7 @@ import { THINKING_MAX_CHARS, type SessionSnapshot, type ThinkingEvent } from './
  * memory). Displays cut further and mark their own cuts with `…`.
  */
 export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
+  if (text.length <= max || wholeText > 0) return text;
   return copyString(text.slice(0, Math.max(0, max - 3)) + '...');
 }
 

@@ -61,6 +61,8 @@ export interface ToolCallEvent extends EventBase {
   command?: string;
   /** Files the call writes or edits (edit/write/patch tools), as written in the call. */
   paths: string[];
+  /** The call's arguments as the agent wrote them, whole: only in a full read (`ParserOptions.full`, the reader). */
+  input?: unknown;
   /**
    * The call needs the user's approval before it runs (Codex `sandbox_permissions: "require_escalated"`,
    * a confirmation the agent's file records). Until its result arrives the agent waits for the user.
@@ -72,8 +74,10 @@ export interface ToolResultEvent extends EventBase {
   callId?: string;
   name?: string;
   ok: boolean;
-  /** Short text of the output (≤ TOOL_RESULT_MAX_CHARS). */
+  /** Short text of the output (≤ TOOL_RESULT_MAX_CHARS; whole in a full read). */
   text: string;
+  /** The command's exit status, when the record says (full read). */
+  exitCode?: number;
 }
 /**
  * Compaction or branch summary: the agent's own account of what came before. A compaction summary
@@ -168,6 +172,28 @@ export interface HistoryLimits {
 export interface ParserOptions {
   /** Bounds of the history kept; the default holds a 100 MB transcript whole (history.ts HISTORY_LIMITS). */
   limits?: HistoryLimits;
+  /**
+   * A full read (the reader, #41): texts are kept whole (no EVENT_TEXT/TOOL_RESULT/THINKING caps), tool
+   * calls carry their arguments (`input`). The recap path never sets it.
+   */
+  full?: boolean;
+  /**
+   * Each entry of the file as it is read, in file order, with its events: every branch, not only the active
+   * one (the reader streams a session from these). `parentId` is null for a root and undefined for a format
+   * with no parent links (the entry follows the one before). An entry may come again with the same id
+   * (Gemini CLI rewrites a message): the later one replaces it. The parser does not keep the events it
+   * hands out this way (its snapshot then has the session's facts and no events from them).
+   */
+  onEntry?: (entry: ParsedEntry) => void;
+  /** Read sidechain entries as the conversation (a Claude Code sub-agent's own file, `subagents/agent-*.jsonl`). */
+  sidechain?: boolean;
+}
+
+/** One record of a session file as a full read sees it (ParserOptions.onEntry). */
+export interface ParsedEntry {
+  id: string;
+  parentId?: string | null;
+  events: TranscriptEvent[];
 }
 
 /**

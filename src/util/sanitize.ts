@@ -61,3 +61,21 @@ export function stringifyJsonSafely(value: unknown, space?: number): string {
     return out;
   });
 }
+
+const TAB = /\t/g;
+const OTHER_LINE_BREAKS = /\r\n|[\r\v\f\u0085\u2028\u2029]/g;
+
+/**
+ * Like sanitizeBlock but keeps the text's shape (the reader's answers, code and tool output, #41):
+ * indentation and blank lines stay, tabs become four spaces, trailing blanks go; escape sequences,
+ * controls and invisible characters are removed as everywhere.
+ */
+export function sanitizeText(text: string): string {
+  return String(text)
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(OTHER_LINE_BREAKS, '\n')
+    .replace(TAB, '    ')
+    .split('\n')
+    .map((line) => line.replace(INVISIBLE, (_, emojiJoin: string | undefined) => emojiJoin ?? '').trimEnd())
+    .join('\n');
+}

@@ -91,11 +91,11 @@ describe('recapwrap mcp on the project fixtures', () => {
     await c?.client.close();
   });
 
-  it('answers initialize and lists the four tools, each saying when to use it', async () => {
+  it('answers initialize and lists the five tools, each saying when to use it', async () => {
     process.stdout.write(`recapwrap mcp: initialize answered in ${c.initializeMs.toFixed(0)} ms (process start included; shared machine)\n`);
     expect(c.client.getServerVersion()).toMatchObject({ name: 'recapwrap' });
     const { tools } = await c.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_session', 'list_sessions', 'query_session', 'search_sessions']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_session', 'list_sessions', 'query_session', 'read_session', 'search_sessions']);
     for (const tool of tools) expect(tool.description, tool.name).toMatch(/earlier session|another pane|recent work/);
     expect(tools.find((t) => t.name === 'get_session')?.description).toContain('@@name');
     expect(tools.find((t) => t.name === 'search_sessions')?.inputSchema.required).toEqual(['query']);
@@ -234,5 +234,62 @@ describe.skipIf(!corpusPresent)('recapwrap mcp on the third-party corpus laid ou
     expect(asked.kind).toBe('excerpts');
     expect(asked.excerpts.join('\n').toLowerCase()).toContain(word);
     expect(c.wireErrors).toEqual([]);
+  });
+});
+
+describe('recapwrap mcp read_session (#41)', () => {
+  let c: Connected;
+  let session: LaidOut;
+  const PROMPTS = 5;
+
+  beforeAll(async () => {
+    const t = tempHome();
+    session = await layOutSession(t.home, 'claude', join(TRANSCRIPTS_DIR, 'claude', 'reader', 'compact-subagent', '41e0c0de-0000-4000-8000-00000000c1a0.jsonl'));
+    c = await connect(t.env);
+  });
+  afterAll(async () => {
+    await c?.client.close();
+  });
+
+  interface Page { text: string; prompts: number; turns?: { first: number; last: number }; from?: string; next?: { from: string; turn: number }; end?: boolean; matched?: { message: string; turn: number; allWords: boolean }; session: { id: string } }
+
+  it('pages through the whole session: the header first, whole messages, each page within maxChars, next.from to go on', async () => {
+    const pages: Page[] = [];
+    let args: Record<string, unknown> = { session: session.id.slice(0, 8), maxChars: 1000 };
+    for (let i = 0; i < 50; i++) {
+      const page = await call<Page>(c, 'read_session', args);
+      pages.push(page);
+      if (!page.next) break;
+      args = { session: session.id, maxChars: 1000, from: page.next.from };
+    }
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.at(-1)?.end).toBe(true);
+    expect(pages[0]?.session.id).toBe(session.id);
+    expect(pages[0]?.text).toMatch(/^# .+\n\n\| \| \|\n\|---\|---\|\n\| Agent \| claude \|/);
+    expect(pages[1]?.text).not.toContain('| Agent |');
+    for (const page of pages) expect(page.text.length).toBeLessThanOrEqual(1000);
+    const all = pages.map((p) => p.text).join('\n\n');
+    const headings = [...all.matchAll(/^## Prompt (\d+)\/(\d+)/gm)].map((m) => `${m[1]}/${m[2]}`);
+    expect(headings).toEqual(Array.from({ length: PROMPTS }, (_, i) => `${i + 1}/${PROMPTS}`));
+    expect(all).toContain('```diff');
+  });
+
+  it('starts at prompt `turn`, or at the first message holding the words of `around`', async () => {
+    const third = await call<Page>(c, 'read_session', { session: session.id, turn: 3 });
+    expect(third.text).toMatch(/^## Prompt 3\/5 · /);
+    expect(third.turns?.first).toBe(3);
+    const around = await call<Page>(c, 'read_session', { session: session.id, around: 'show notes.md once more', view: 'focused' });
+    expect(around.matched).toMatchObject({ turn: 5 });
+    expect(around.text).toMatch(/^## Prompt 5\/5/);
+    expect(around.text).not.toContain('🔧');
+  });
+
+  it('says what is wrong as a tool error: no such prompt, a bad page size, words found nowhere, two starts at once', async () => {
+    expect(await callError(c, 'read_session', { session: session.id, turn: 9 })).toBe('No prompt 9: the session has 5 prompts.');
+    expect(await callError(c, 'read_session', { session: session.id, maxChars: 10 })).toContain('Expected `maxChars` to be a whole number from 1000 to 100000');
+    expect(await callError(c, 'read_session', { session: session.id, from: '<script>' })).toContain('Expected `from` to be the `next.from` of a previous page');
+    expect(await callError(c, 'read_session', { session: session.id, around: 'zzyzx qwfp' })).toMatch(/^No message of this session holds any of "zzyzx qwfp"/);
+    expect(await callError(c, 'read_session', { session: session.id, turn: 1, around: 'plan' })).toBe('Give at most one of `turn`, `around` and `from`.');
+    expect(await callError(c, 'read_session', { session: 'no-such-session-anywhere' })).toMatch(/^No session matches/);
   });
 });

@@ -77,6 +77,13 @@ describe('session memory on the project fixtures', () => {
     const shown = cli(env, 'show', (codex[0] as Row).name);
     expect(shown.code).toBe(0);
     expect(shown.out).toContain('resume:     recapwrap codex resume');
+    // The card offers `read`, and `read NAME` reads the session the index names (#41).
+    expect(shown.out).toContain(`read:       recapwrap read ${(codex[0] as Row).name}`);
+    const read = cli(env, 'read', (codex[0] as Row).name, '--width', '80');
+    expect(read.code).toBe(0);
+    expect(read.out.split('\n')[0]).toBe(`codex · ${(codex[0] as Row).name}`);
+    expect(read.out).toMatch(/^› 1\/\d+ {2}\d{4}-\d\d-\d\d \d\d:\d\d$/m);
+    expect(cli(env, 'read', 'no-such-session-anywhere')).toMatchObject({ code: 1, out: '' });
     expect(cli(env, 'name', (codex[0] as Row).id, 'My Codex Try').out).toContain('my-codex-try');
     expect(json<Row>(env, 'show', '@@my-codex-try').id).toBe((codex[0] as Row).id);
     expect(cli(env, 'index', '--rebuild').code).toBe(0);

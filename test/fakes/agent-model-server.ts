@@ -30,6 +30,11 @@ export interface AgentModelServer {
   thinking?: boolean;
   /** The answer after a tool result (default FINAL_ANSWER, which ends on a question); must name hello.txt. */
   finalAnswer?: string;
+  /**
+   * A scripted session (the reader fixtures of make-fixtures.ts): asked first for every request that
+   * asks for JSON of no schema; its step is the answer, `undefined` falls back to the rules above.
+   */
+  script?: (turn: Turn) => Step | undefined;
   close(): Promise<void>;
 }
 
@@ -40,13 +45,16 @@ export interface Turn {
   prompt: string;
   allText: string;
   cwd?: string;
+  /** Tool results since the user's last prompt: which step of a scripted turn this request asks for. */
+  rounds: number;
 }
 
+// `thought` (scripted steps): the reasoning put before the step when the server thinks (default THOUGHT).
 export type Step =
-  | { text: string }
-  | { tool: string; args: Record<string, unknown>; preface: string }
+  | { text: string; thought?: string }
+  | { tool: string; args: Record<string, unknown>; preface: string; thought?: string }
   // A freeform tool (Codex's apply_patch): its input is plain text.
-  | { custom: string; input: string; preface: string };
+  | { custom: string; input: string; preface: string; thought?: string };
 
 let callCounter = 0;
 const callId = (prefix: string) => `${prefix}_fake_${process.pid}_${++callCounter}`;
@@ -115,12 +123,14 @@ function chatTurn(body: Record<string, unknown>): Turn {
   const messages = (body.messages as ChatMessage[] | undefined) ?? [];
   const tools = (body.tools as Array<{ function?: { name?: string; parameters?: { properties?: object } } }> | undefined) ?? [];
   const allText = messages.map((m) => chatText(m.content, true)).join('\n');
+  const lastUser = messages.findLastIndex((m) => m.role === 'user');
   return {
     tools: tools.map((t) => ({ name: t.function?.name ?? '', params: Object.keys(t.function?.parameters?.properties ?? {}) })),
     afterTool: messages[messages.length - 1]?.role === 'tool',
-    prompt: chatText([...messages].reverse().find((m) => m.role === 'user')?.content),
+    prompt: chatText(messages[lastUser]?.content),
     allText,
     cwd: cwdFrom(allText),
+    rounds: messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length,
   };
 }
 
@@ -134,9 +144,11 @@ function anthropicTurn(body: Record<string, unknown>): Turn {
   const texts = messages.flatMap((m) => blocks(m.content).map((b) => (b.type === 'text' ? str(b.text) : str(b.content))));
   // What the person typed: text blocks that are not injected context (<system-reminder>, command caveats…).
   const userTexts = (m: { content: string | Block[] }) => blocks(m.content).filter((b) => b.type === 'text' && !/^\s*</.test(str(b.text))).map((b) => str(b.text));
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user' && userTexts(m).length > 0);
+  const lastIndex = messages.findLastIndex((m) => m.role === 'user' && userTexts(m).length > 0);
+  const lastUser = messages[lastIndex];
   const last = messages[messages.length - 1];
   return {
+    rounds: messages.slice(lastIndex + 1).flatMap((m) => (m.role === 'user' ? blocks(m.content) : [])).filter((b) => b.type === 'tool_result').length,
     tools: tools.map((t) => ({ name: t.name ?? '', params: Object.keys(t.input_schema?.properties ?? {}) })),
     afterTool: last?.role === 'user' && blocks(last.content).some((b) => b.type === 'tool_result'),
     prompt: lastUser ? (userTexts(lastUser).at(-1) ?? '') : '',
@@ -169,7 +181,9 @@ function responsesTurn(body: Record<string, unknown>): Turn {
   const input = (Array.isArray(body.input) ? body.input : [{ type: 'message', role: 'user', content: str(body.input) }]) as Item[];
   const tools = responsesTools(body);
   const text = (c: unknown) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => str(p?.text)).join('\n') : '');
-  const users = input.filter((i) => (i.type === 'message' || !i.type) && i.role === 'user').map((i) => text(i.content)).filter((t) => !/^<(environment_context|user_instructions|permissions)/.test(t.trim()));
+  const isPrompt = (i: Item) => (i.type === 'message' || !i.type) && i.role === 'user' && !/^<(environment_context|user_instructions|permissions)/.test(text(i.content).trim());
+  const users = input.filter(isPrompt).map((i) => text(i.content));
+  const lastPrompt = input.findLastIndex(isPrompt);
   const all = input.map((i) => text(i.content) || str(i.output)).join('\n') + str(body.instructions);
   const last = input[input.length - 1];
   return {
@@ -178,6 +192,7 @@ function responsesTurn(body: Record<string, unknown>): Turn {
     prompt: users[users.length - 1] ?? '',
     allText: all,
     cwd: cwdFrom(all),
+    rounds: input.slice(lastPrompt + 1).filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output').length,
   };
 }
 
@@ -190,7 +205,9 @@ function geminiTurn(body: Record<string, unknown>): Turn {
   const decls = ((body.tools as Array<{ functionDeclarations?: Array<{ name?: string; parameters?: { properties?: object }; parametersJsonSchema?: { properties?: object } }> }> | undefined) ?? []).flatMap((t) => t.functionDeclarations ?? []);
   const system = ((body.systemInstruction as { parts?: Part[] } | undefined)?.parts ?? []).map((p) => str(p.text)).join('\n');
   const texts = contents.flatMap((c) => (c.parts ?? []).map((p) => str(p.text)));
-  const userPrompts = contents.filter((c) => c.role === 'user').map((c) => (c.parts ?? []).map((p) => str(p.text)).filter((t) => t && !isReminder(t) && !isGeminiContext(t)).join('\n')).filter(Boolean);
+  const promptOf = (c: { role?: string; parts?: Part[] }) => (c.role === 'user' ? (c.parts ?? []).map((p) => str(p.text)).filter((t) => t && !isReminder(t) && !isGeminiContext(t)).join('\n') : '');
+  const userPrompts = contents.map(promptOf).filter(Boolean);
+  const lastPrompt = contents.findLastIndex((c) => promptOf(c) !== '');
   const last = contents[contents.length - 1];
   return {
     tools: decls.map((d) => ({ name: d.name ?? '', params: Object.keys(d.parametersJsonSchema?.properties ?? d.parameters?.properties ?? {}) })),
@@ -198,6 +215,7 @@ function geminiTurn(body: Record<string, unknown>): Turn {
     prompt: userPrompts[userPrompts.length - 1] ?? '',
     allText: texts.join('\n'),
     cwd: cwdFrom(`${system}\n${texts.join('\n')}`),
+    rounds: contents.slice(lastPrompt + 1).flatMap((c) => c.parts ?? []).filter((p) => p.functionResponse !== undefined).length,
   };
 }
 
@@ -239,17 +257,18 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
 const THOUGHT = 'The request needs one tool call; planning it.';
-// Reasoning goes before tool calls only (the final answer comes without), when the server is asked for it.
-const thinks = (step: Step, thinking: boolean) => thinking && !('text' in step);
+// Reasoning goes before tool calls only (the final answer comes without), when the server is asked for
+// it; a scripted text step with its own `thought` gets it too.
+const thinks = (step: Step, thinking: boolean) => thinking && (!('text' in step) || step.thought !== undefined);
 
 // APIs without freeform tools get the patch as a plain answer (never happens with their agents).
 function noCustom(step: Step): Exclude<Step, { custom: string }> {
-  return 'custom' in step ? { text: step.preface } : step;
+  return 'custom' in step ? { text: step.preface, thought: step.thought } : step;
 }
 
 async function answerChat(res: ServerResponse, body: Record<string, unknown>, anyStep: Step, slowMs: number, thinking = false): Promise<void> {
   const step = noCustom(anyStep);
-  const reasoning = thinks(step, thinking) ? { reasoning_content: THOUGHT } : {};
+  const reasoning = thinks(step, thinking) ? { reasoning_content: step.thought ?? THOUGHT } : {};
   const model = str(body.model) || 'fake-model';
   if (!body.stream) {
     const message = 'text' in step ? { role: 'assistant', content: step.text } : { role: 'assistant', ...reasoning, content: step.preface, tool_calls: [{ id: callId('call'), type: 'function', function: { name: step.tool, arguments: JSON.stringify(step.args) } }] };
@@ -278,7 +297,7 @@ async function answerAnthropic(res: ServerResponse, body: Record<string, unknown
   const step = noCustom(anyStep);
   const model = str(body.model) || 'fake-model';
   const content: object[] = 'text' in step ? [{ type: 'text', text: step.text }] : [{ type: 'text', text: step.preface }, { type: 'tool_use', id: callId('toolu'), name: step.tool, input: step.args }];
-  if (thinks(step, thinking)) content.unshift({ type: 'thinking', thinking: THOUGHT, signature: 'fake-signature' });
+  if (thinks(step, thinking)) content.unshift({ type: 'thinking', thinking: step.thought ?? THOUGHT, signature: 'fake-signature' });
   const stop = 'text' in step ? 'end_turn' : 'tool_use';
   const usage = { input_tokens: 100, output_tokens: 20 };
   // One id per answer: Claude Code joins the blocks of one id back into one message, so a shared id
@@ -317,7 +336,7 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
       : 'custom' in step
         ? [message(step.preface), { type: 'custom_tool_call', id: `ctc_${id}`, call_id: callId('call'), name: step.custom, input: step.input, status: 'completed' }]
         : [message(step.preface), { type: 'function_call', id: `fc_${id}`, call_id: callId('call'), name: step.tool, ...namespacedCall(body, step.tool), arguments: JSON.stringify(step.args), status: 'completed' }];
-  if (thinks(step, thinking)) output.unshift({ type: 'reasoning', id: `rs_${id}`, summary: [{ type: 'summary_text', text: THOUGHT }] });
+  if (thinks(step, thinking)) output.unshift({ type: 'reasoning', id: `rs_${id}`, summary: [{ type: 'summary_text', text: step.thought ?? THOUGHT }] });
   const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 120 };
   const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model, output, usage };
   if (!body.stream) return json(res, 200, response);
@@ -336,7 +355,7 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
 async function answerGemini(res: ServerResponse, streaming: boolean, anyStep: Step, slowMs: number, thinking = false): Promise<void> {
   const step = noCustom(anyStep);
   const parts: object[] = 'text' in step ? [{ text: step.text }] : [{ text: step.preface }, { functionCall: { name: step.tool, args: step.args } }];
-  if (thinks(step, thinking)) parts.unshift({ text: THOUGHT, thought: true });
+  if (thinks(step, thinking)) parts.unshift({ text: step.thought ?? THOUGHT, thought: true });
   const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 };
   const reply = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'fake-model' };
   if (!streaming) return json(res, 200, reply);
@@ -371,13 +390,14 @@ export async function startAgentModelServer(): Promise<AgentModelServer> {
       const slow = state.slowMs;
       const think = state.thinking === true;
       const final = state.finalAnswer ?? FINAL_ANSWER;
-      if (path.endsWith('/chat/completions')) return void answerChat(res, body, decideTurn(chatTurn(body), final), slow, think);
-      if (path.endsWith('/messages')) return void answerAnthropic(res, body, decideTurn(anthropicTurn(body), final), slow, think);
-      if (path.endsWith('/responses')) return void answerResponses(res, body, decideTurn(responsesTurn(body), final), slow, think);
+      const decide = (turn: Turn) => state.script?.(turn) ?? decideTurn(turn, final);
+      if (path.endsWith('/chat/completions')) return void answerChat(res, body, decide(chatTurn(body)), slow, think);
+      if (path.endsWith('/messages')) return void answerAnthropic(res, body, decide(anthropicTurn(body)), slow, think);
+      if (path.endsWith('/responses')) return void answerResponses(res, body, decide(responsesTurn(body)), slow, think);
       if (path.includes(':streamGenerateContent') || path.includes(':generateContent')) {
         // Gemini CLI's side calls (model routing, next speaker) ask for JSON of a schema.
         const schemaJson = geminiJsonAnswer(body);
-        const step = schemaJson === undefined ? decideTurn(geminiTurn(body), final) : { text: schemaJson };
+        const step = schemaJson === undefined ? decide(geminiTurn(body)) : { text: schemaJson };
         return void answerGemini(res, path.includes(':stream'), step, slow, think);
       }
       return json(res, 404, { error: { message: `no ${path}` } });

@@ -253,6 +253,8 @@ function renderCard<D extends AcrossDeps>(c: Card, deps: D, hooks: AcrossHooks<D
   const lines = text.split('\n');
   lines.splice(2, 0, `host:       ${sanitizeLine(c.host)}`);
   return lines
+    // `read` reads this machine's files only (a host's session: pull it with `index --host NAME --pull`).
+    .filter((l) => !l.startsWith('read:'))
     .map((l) => (l.startsWith('resume:') ? `resume:     ${formatCommandForTerminal(c.resumeCommand)}` : l))
     .map((l) => (l.startsWith('fork:') && c.forkCommand ? `fork:       ${formatCommandForTerminal(['recapwrap', 'resume', c.id, '--host', c.host as string, '--fork'])}   (${formatCommandForTerminal(c.forkCommand)})` : l))
     .join('\n');

@@ -14,6 +14,7 @@ import {
   TOOL_DESCRIPTIONS, TOOL_INPUTS, ToolError, getSession, listSessions, querySession, searchSessions,
   type ToolContext, type ToolName,
 } from './tools.js';
+import { readSession } from './read-session.js';
 
 export const MCP_SERVER_NAME = 'recapwrap';
 /** A refresh of the index is started again at a tool call once the last one is this old. */
@@ -111,7 +112,7 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
   };
 }
 
-/** The MCP server with the four tools registered (not connected). */
+/** The MCP server with its tools registered (not connected). */
 export function createMcpServer(ctx: ToolContext & { indexing?: () => boolean }, version: string, log: McpLog): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: {} } });
   const wrap = <A,>(name: ToolName, handler: (args: A, signal: AbortSignal) => Promise<unknown>) =>
@@ -137,6 +138,8 @@ export function createMcpServer(ctx: ToolContext & { indexing?: () => boolean },
     wrap('get_session', (args) => getSession(args, ctx)));
   server.registerTool('query_session', { title: 'Ask about a past session', description: TOOL_DESCRIPTIONS.query_session, inputSchema: TOOL_INPUTS.query_session, annotations: { readOnlyHint: true, openWorldHint: false } },
     wrap('query_session', (args, signal) => querySession(args, ctx, signal)));
+  server.registerTool('read_session', { title: 'Read a past session', description: TOOL_DESCRIPTIONS.read_session, inputSchema: TOOL_INPUTS.read_session, annotations: { readOnlyHint: true, openWorldHint: false } },
+    wrap('read_session', (args) => readSession(args, ctx)));
   return server;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The four MCP tools over the session memory: their names, descriptions (which tell the calling model
+ * The MCP tools over the session memory: their names, descriptions (which tell the calling model
  * when to use them), zod input schemas and handlers. Handlers return plain JSON-able results or throw a
  * ToolError; the server (server.ts) turns both into MCP tool results. No transport, no stdout here.
  */
@@ -88,6 +88,19 @@ export const TOOL_INPUTS = {
     session: sessionSchema,
     question: text('question', 'a question about the session', 2000).describe('what you want to know about that session'),
   },
+  read_session: {
+    session: sessionSchema,
+    turn: z.number(expected('turn', 'a prompt number from 1')).int(expected('turn', 'a prompt number from 1')).min(1, expected('turn', 'a prompt number from 1')).optional()
+      .describe('start at this prompt (1 = the first)'),
+    around: text('around', 'some words to look for', 500).optional().describe('start at the first message holding these words'),
+    from: z.string(expected('from', 'the `next.from` of a previous page')).regex(/^t\d{1,9}(?:\.\d{1,9}){0,8}$/, expected('from', 'the `next.from` of a previous page (like t5.3)')).optional()
+      .describe('the next page: the `next.from` a previous call returned'),
+    maxChars: z.number(expected('maxChars', 'a whole number from 1000 to 100000')).int(expected('maxChars', 'a whole number from 1000 to 100000'))
+      .min(1000, expected('maxChars', 'a whole number from 1000 to 100000')).max(100_000, expected('maxChars', 'a whole number from 1000 to 100000')).optional()
+      .describe('page size in characters (default 20000, at most 100000)'),
+    view: z.enum(['focused', 'default', 'full'], expected('view', 'focused, default or full')).optional()
+      .describe('focused: prompts and final answers; default: plus tool calls with short output previews; full: whole outputs'),
+  },
 } as const;
 
 export type ToolName = keyof typeof TOOL_INPUTS;
@@ -109,6 +122,11 @@ export const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
     'Ask one question about one past session ("what did we decide about the auth refactor?", "which test was still failing?"). ' +
     'Answered from that session\'s own text by a model when the user allowed one for past sessions; otherwise returns the passages of the session most relevant ' +
     `to the question, labelled as excerpts, for you to read. \`session\` is ${REF_TEXT}. Use it when the user mentions an earlier session, another pane, or @@name.`,
+  read_session:
+    'Read what actually happened in one past session: its conversation as markdown (prompts numbered as headings, the agent\'s answers, tool calls with the first lines of ' +
+    'their output, edits as diffs, compaction marked), one page at a time. Start at a prompt (`turn`), at the first message holding some words (`around`, e.g. words ' +
+    'from a search_sessions snippet), or at the beginning; each result says where the next page starts (`next.from`): pass it back as `from` to go on. ' +
+    `\`session\` is ${REF_TEXT}. Use it when the user mentions an earlier session and its card or excerpts are not enough: the exact exchange, command or output.`,
 };
 
 const SINCE_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

@@ -10,6 +10,7 @@ import { registerMcp } from './mcp.js';
 import { registerMemory } from './memory.js';
 import { registerNext } from './next.js';
 import { registerPickPopup } from './pick-popup.js';
+import { registerRead } from './read.js';
 import { registerRecap } from './recap.js';
 import { registerResume } from './resume.js';
 import { registerStatus } from './status.js';
@@ -29,6 +30,7 @@ export function registerSubcommands(program: Command): void {
   registerBoard(program);
   registerNext(program);
   registerMemory(program);
+  registerRead(program);
   registerMcp(program);
   registerCompletion(program);
   registerPickPopup(program);

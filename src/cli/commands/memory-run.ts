@@ -152,6 +152,7 @@ function card(raw: SessionCard, deps: MemoryDeps): string {
   const whole = new Set([lines[0] as string]);
   const keep = (line: string) => (whole.add(line), line);
   lines.push(keep(`transcript: ${shortenDir(c.transcript, home, 1000)}${c.transcriptExists ? '' : '  (gone: the agent deleted it; this is what the index kept)'}`));
+  if (c.transcriptExists) lines.push(keep(`read:       recapwrap read ${shellWord(c.name, home)}`));
   lines.push(keep(`resume:     recapwrap ${c.resumeCommand.map((a) => shellWord(a, home)).join(' ')}`));
   if (c.forkCommand) lines.push(keep(`fork:       recapwrap resume ${shellWord(c.name, home)} --fork   (${c.forkCommand.map((a) => shellWord(a, home)).join(' ')})`));
   return lines.map((l) => (whole.has(l) ? l : truncateToWidth(l, Math.max(deps.columns, 20)))).join('\n') + '\n';
@@ -301,14 +302,15 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const query = args[0] ?? '';
     const result = memory.searchRanked(query, filter, { allWords: options.allWords });
     if ('error' in result) return fail(result.error);
-    const { hits } = result;
-    if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
+    // Which prompt of each hit holds the words (#41): read from the shown hits' transcripts, within a budget.
+    const hits = await (await import('../../app/memory/hit-turns.js')).addHitTurns(result.hits, query);
+    if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet), ...(h.turn ? { turn: h.turn } : {}) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
     if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
     const width = nameColumn(hits);
     // No session holds every word: say so, and which words each of these closest ones holds.
     const closest = !result.complete;
     const text = hits
-      .map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth((closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '') + renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}`)
+      .map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth((closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '') + renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}${h.turn ? `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}` : ''}`)
       .join('\n');
     const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
     return { out: label + text + '\n', err: '', code: 0 };

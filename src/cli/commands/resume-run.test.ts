@@ -100,6 +100,18 @@ describe('recapwrap resume', () => {
     expect((await runResume(undefined, {}, deps([null]))).code).toBe(0);
   });
 
+  it('Nr at the prompt reads session N (#41), lists again and asks again', async () => {
+    const older = writePiSession('s1', 'fix the failing test', 'Fixed it.', 1);
+    writePiSession('s2', 'add a verbose flag', 'Added it.', 2);
+    const read: string[] = [];
+    const d = deps(['2r', 'q'], { read: async (file) => void read.push(file) });
+    const r = await runResume(undefined, {}, d);
+    expect(r.code).toBe(0);
+    expect(read).toEqual([older]);
+    expect(d.launched).toHaveLength(0);
+    expect(d.written.filter((w) => w.includes('add a verbose flag'))).toHaveLength(2);
+  });
+
   it('rows at 80 columns fit and do not quote the title again in the recap', async () => {
     writePiSession('s1', 'fix the failing test in the duration parser', 'I fixed the double conversion in src/duration.ts. Shall I run npm test again?', 1);
     const r = await runResume(undefined, { list: true }, deps([]));

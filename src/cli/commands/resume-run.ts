@@ -103,6 +103,14 @@ export interface ResumeDeps {
   launch(command: string, args: string[], agent: AgentId, cwd: string, draft?: string): Promise<number>;
   /** Whether QUERY names one session of the index, and how to relaunch it (default: app/resume-ref.ts). */
   planRef?(ref: string, cwd: string, next: boolean, folder?: string, fork?: boolean): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
+  /** Read a session's whole conversation (`Nr` at the picker; default: `recapwrap read FILE` through the pager). */
+  read?(file: string): Promise<void>;
+}
+
+// The picker's `Nr`: the session's conversation through the pager, as `recapwrap read FILE` shows it.
+async function readInPager(file: string): Promise<void> {
+  const { runRead } = await import('./read-run.js');
+  await runRead(file, {}, { env: process.env, cwd: process.cwd(), tty: Boolean(process.stdout.isTTY), columns: process.stdout.columns, stdout: process.stdout, stderr: (text) => process.stderr.write(text) });
 }
 
 export async function runResume(query: string | undefined, options: ResumeCliOptions, deps: ResumeDeps): Promise<{ out: string; err: string; code: number }> {
@@ -190,10 +198,20 @@ async function runResumeCommand(query: string | undefined, options: ResumeCliOpt
     deps.write(listing);
     // A typo asks again; only q (or the end of input) leaves.
     for (;;) {
-      const raw = await deps.ask(`resume which? [1-${sessions.length}, Enter = 1, N+ = with its next step typed, q = quit] `);
+      const raw = await deps.ask(`resume which? [1-${sessions.length}, Enter = 1, N+ = with its next step typed, Nr = read it first, q = quit] `);
       if (raw === null) return { out: '', err, code: 0 };
       let answer = raw.trim();
       if (answer === 'q' || answer === 'quit') return { out: '', err, code: 0 };
+      // `2r`: read session 2's conversation (recapwrap read), then choose again.
+      const toRead = /^(\d+)\s*r$/i.exec(answer);
+      if (toRead) {
+        const s = sessions[Number(toRead[1]) - 1];
+        if (s) {
+          await (deps.read ?? readInPager)(s.file);
+          deps.write(listing);
+          continue;
+        }
+      }
       // The second key: `2+` resumes session 2 with its next step typed as a draft (as --next).
       if (answer.endsWith('+')) {
         withNext = true;

@@ -16,7 +16,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
 
 // Chain entry types (they carry uuid/parentUuid).
@@ -134,6 +134,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
           args: compactArgs(b.input, TOOL_ARGS_MAX_CHARS),
           command: commandFromToolCall(b.name, b.input),
           paths: pathsFromToolCall(b.name, b.input),
+          ...toolInput(b.input),
           sourceId,
           ts,
         });
@@ -170,7 +171,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   }
 
   function push(line: string): void {
-    pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip);
+    withWholeText(options.full, () => pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip));
   }
 
   function pushEntry(entry: ClaudeEntry): void {
@@ -187,12 +188,15 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
     const requested = (entry as { requestSessionId?: unknown }).requestSessionId;
     if (typeof requested === 'string' && requested && requested !== entry.sessionId && requested.length <= 200) requestedBy = requested;
     if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
-      if (entry.isSidechain === true) return; // subagent lines of old versions: not the main conversation
+      // Subagent lines of old versions: not the main conversation (unless a sub-agent's own file is read).
+      if (entry.isSidechain === true && !options.sidechain) return;
       facts.seeTime(ts);
       const sourceId = entry.uuid;
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
       const parentId = entry.subtype === 'compact_boundary' ? compactParent(entry) : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
-      tree.add(entry.uuid, parentId, events);
+      // A full read's caller keeps the events it is handed: the tree keeps only the links.
+      tree.add(entry.uuid, parentId, options.onEntry ? [] : events);
+      options.onEntry?.({ id: entry.uuid, parentId, events });
       promptAfterChain = false;
       return;
     }

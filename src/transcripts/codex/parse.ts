@@ -17,7 +17,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { boundLinear, eventWeight, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { CodexLine, CodexPayload } from './schema.js';
 
 // Text Codex injects as a user message: environment, instructions, notices.
@@ -78,9 +78,10 @@ function parseArgs(raw: unknown): unknown {
 }
 
 // Tool output: a string, content parts, or {content, success}; ok unless it reports a failing exit code.
-function outputOf(raw: unknown): { text: string; ok: boolean } {
+function outputOf(raw: unknown): { text: string; ok: boolean; exitCode?: number } {
   let text: string;
   let ok = true;
+  let exitCode: number | undefined;
   if (typeof raw === 'string') text = raw;
   else if (Array.isArray(raw)) text = textFromParts(raw);
   else if (raw && typeof raw === 'object') {
@@ -91,12 +92,14 @@ function outputOf(raw: unknown): { text: string; ok: boolean } {
   // exec output is sometimes JSON with metadata.exit_code, sometimes "Process exited with code N".
   const parsed = text.trimStart().startsWith('{') ? (parseArgs(text) as { output?: unknown; metadata?: { exit_code?: number } }) : undefined;
   if (parsed && typeof parsed === 'object' && parsed.metadata) {
+    if (typeof parsed.metadata.exit_code === 'number') exitCode = parsed.metadata.exit_code;
     if (typeof parsed.metadata.exit_code === 'number' && parsed.metadata.exit_code !== 0) ok = false;
     if (typeof parsed.output === 'string') text = parsed.output;
   }
   const code = /(?:Process exited with code|Exit code:)\s*(-?\d+)/.exec(text);
   if (code && code[1] !== '0') ok = false;
-  return { text: clip(text.trim(), TOOL_RESULT_MAX_CHARS), ok };
+  if (code) exitCode ??= Number(code[1]);
+  return { text: clip(text.trim(), TOOL_RESULT_MAX_CHARS), ok, ...(exitCode !== undefined ? { exitCode } : {}) };
 }
 
 export function createCodexParser(options: ParserOptions = {}): TranscriptParser {
@@ -107,6 +110,8 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
   let dropped = 0;
 
   function add(event: TranscriptEvent): void {
+    // A full read's caller keeps the events it is handed.
+    if (options.onEntry) return options.onEntry({ id: event.sourceId, events: [event] });
     events.push(event);
     weight += eventWeight(event);
     if (overLimits(events.length, weight, limits)) {
@@ -185,6 +190,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
           args: typeof args === 'string' ? clip(args.replace(/\s+/g, ' '), TOOL_ARGS_MAX_CHARS) : compactArgs(args, TOOL_ARGS_MAX_CHARS),
           command: commandFromToolCall(name, args),
           paths: pathsFromToolCall(name, args),
+          ...toolInput(args),
           ...(approval ? { approval } : {}),
           sourceId: p.call_id ?? sourceId,
           ts,
@@ -198,7 +204,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
       case 'custom_tool_call_output':
       case 'local_shell_call_output': {
         const out = outputOf(p.output);
-        add({ kind: 'tool-result', callId: p.call_id, ok: out.ok, text: out.text, sourceId, ts });
+        add({ kind: 'tool-result', callId: p.call_id, ok: out.ok, text: out.text, ...(out.exitCode !== undefined ? { exitCode: out.exitCode } : {}), sourceId, ts });
         return;
       }
       default:
@@ -237,7 +243,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
 
   function push(line: string): void {
     facts.lineNo++;
-    pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip);
+    withWholeText(options.full, () => pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip));
   }
 
   function pushLegacy(raw: Record<string, unknown>): void {

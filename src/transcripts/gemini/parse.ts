@@ -22,7 +22,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, SessionFacts, takeRecords, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, SessionFacts, takeRecords, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -220,7 +220,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
   function push(line: string): void {
     facts.lineNo++;
     try {
-      pushLine(line);
+      withWholeText(options.full, () => pushLine(line));
     } catch {
       facts.skipped++; // a record this parser cannot take (e.g. nested past the stack): that record only
     }
@@ -286,7 +286,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     return cached;
   }
 
-  return { push, pushDocument, snapshot };
+  return { push, pushDocument: (d) => withWholeText(options.full, () => pushDocument(d)), snapshot };
 }
 
 /** The session of a pre-0.39 whole-file chat (one JSON document). */
@@ -417,6 +417,7 @@ function modelEvents(msg: GeminiMessage, sourceId: string, ts: number | undefine
       args: compactArgs(call.args, TOOL_ARGS_MAX_CHARS),
       command: commandFromToolCall(name, call.args),
       paths: pathsFromToolCall(name, call.args),
+      ...toolInput(call.args),
       ...(approval ? { approval } : {}),
       sourceId,
       ts: callTs,

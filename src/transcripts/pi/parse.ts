@@ -13,7 +13,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
 
 // Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
@@ -42,12 +42,14 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
     // v1 entries have no id: chain them in file order (a second record on one line gets its own id).
     const id = typeof entry.id === 'string' && entry.id ? entry.id : `L${facts.lineNo}${tree.lastId === `L${facts.lineNo}` || tree.has(`L${facts.lineNo}`) ? `.${++glued}` : ''}`;
     const parentId = typeof entry.id === 'string' && entry.id ? (entry.parentId ?? null) : (tree.lastId ?? null);
-    tree.add(id, parentId, events);
+    // A full read's caller keeps the events it is handed: the tree keeps only the links.
+    tree.add(id, parentId, options.onEntry ? [] : events);
+    options.onEntry?.({ id, parentId, events });
   }
 
   function push(line: string): void {
     facts.lineNo++;
-    pushJsonLine(line, pushEntry, facts.skip);
+    withWholeText(options.full, () => pushJsonLine(line, pushEntry, facts.skip));
   }
 
   function pushEntry(raw: Record<string, unknown>): void {
@@ -145,8 +147,8 @@ function messageEvents(m: PiMessage | undefined, sourceId: string, ts: number | 
       const command = typeof m.command === 'string' ? m.command : '';
       const ok = m.cancelled !== true && (m.exitCode === 0 || m.exitCode === undefined || m.exitCode === null);
       return [
-        { kind: 'tool-call', name: 'bash', args: clip(`command=${JSON.stringify(command)}`, TOOL_ARGS_MAX_CHARS), command, paths: [], sourceId, ts },
-        { kind: 'tool-result', name: 'bash', ok, text: clip(String(m.output ?? '').trim(), TOOL_RESULT_MAX_CHARS), sourceId, ts },
+        { kind: 'tool-call', name: 'bash', args: clip(`command=${JSON.stringify(command)}`, TOOL_ARGS_MAX_CHARS), command, paths: [], ...toolInput({ command }), sourceId, ts },
+        { kind: 'tool-result', name: 'bash', ok, text: clip(String(m.output ?? '').trim(), TOOL_RESULT_MAX_CHARS), ...(typeof m.exitCode === 'number' ? { exitCode: m.exitCode } : {}), sourceId, ts },
       ];
     }
     case 'branchSummary':
@@ -180,6 +182,7 @@ function assistantEvents(m: PiMessage, sourceId: string, ts: number | undefined)
         args: compactArgs(part.arguments, TOOL_ARGS_MAX_CHARS),
         command: commandFromToolCall(part.name, part.arguments),
         paths: pathsFromToolCall(part.name, part.arguments),
+        ...toolInput(part.arguments),
         sourceId,
         ts,
       });

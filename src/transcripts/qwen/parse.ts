@@ -15,7 +15,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
 
 // System subtypes that carry nothing a recap needs (known, so not counted as skipped).
@@ -58,12 +58,16 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
     // record before this one.
     let parentId = hasId ? (typeof rec.parentUuid === 'string' ? rec.parentUuid : null) : (leafId ?? null);
     if (parentId !== null && !tree.has(parentId)) parentId = tree.lastId ?? null;
-    tree.add(id, parentId, events);
+    // A full read's caller keeps the events it is handed: the tree keeps only the links.
+    tree.add(id, parentId, options.onEntry ? [] : events);
+    options.onEntry?.({ id, parentId, events });
     if (movesLeaf) leafId = id;
   }
 
   function addMeta(event: TranscriptEvent): void {
     if (leafId === undefined || !tree.addTo(leafId, [event])) preamble.push(event);
+    // A full read sees it where it was written: after the leaf it was recorded at.
+    options.onEntry?.({ id: `${leafId ?? ''}+meta${metaRevision}`, parentId: leafId ?? null, events: [event] });
     metaRevision++;
   }
 
@@ -153,7 +157,7 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
   function push(line: string): void {
     facts.lineNo++;
     // Qwen's own reader salvages lines holding several records (a crash before a newline): so does this.
-    pushJsonLine(line, (rec) => pushRecord(rec as QwenRecord), facts.skip);
+    withWholeText(options.full, () => pushJsonLine(line, (rec) => pushRecord(rec as QwenRecord), facts.skip));
   }
 
   function snapshot(): SessionSnapshot {
@@ -242,6 +246,7 @@ function assistantEvents(message: QwenContent | undefined, sourceId: string, ts:
         args: compactArgs(call.args, TOOL_ARGS_MAX_CHARS),
         command: commandFromToolCall(name, call.args),
         paths: pathsFromToolCall(name, call.args),
+        ...toolInput(call.args),
         sourceId,
         ts,
       });

@@ -1,0 +1,55 @@
+/**
+ * Which prompt of a search hit holds the words (#41): the index ranks sessions; this reads each shown
+ * hit's transcript with the reader's builder, a turn at a time, and stops at the first message holding
+ * every word (findAnchor's rule; else the message holding the most). Only for hits already ranked and
+ * cut to the shown count, within a time budget: a hit past it, or whose file is gone, gets no turn.
+ */
+import { existsSync } from 'node:fs';
+import { streamSession } from '../../reader/build.js';
+import type { Block } from '../../reader/document.js';
+import { findAnchor } from '../../reader/find-anchor.js';
+import type { SessionRow } from './api.js';
+
+/** All hits together wait at most this long for their turn (search stays quick on big archives). */
+export const HIT_TURNS_BUDGET_MS = 1500;
+/** Messages holding some of the words kept to choose the best among when none holds all. */
+const PARTIAL_KEEP = 64;
+
+/** The turn (prompt number, from 1) of the first message of a session file holding the words; undefined when none. */
+export async function findTurnInSession(file: string, words: string, deadline: number, agent?: SessionRow['agent']): Promise<number | undefined> {
+  const stream = await streamSession(file, agent ? { agent } : {});
+  const partial: Block[] = [];
+  try {
+    for await (const block of stream.blocks) {
+      const hit = findAnchor([block], words);
+      if (hit?.all) return hit.turn > 0 ? hit.turn : undefined;
+      if (hit && partial.length < PARTIAL_KEEP) partial.push(block);
+      if (Date.now() > deadline) break;
+    }
+  } finally {
+    await stream.blocks.return(undefined);
+  }
+  const best = findAnchor(partial, words);
+  return best && best.turn > 0 ? best.turn : undefined;
+}
+
+/**
+ * The hits with `turn` added where found (same order, same objects' fields). Hits are read one after
+ * another (a 2-core machine gains nothing from reading files side by side) until the budget is spent.
+ */
+export async function addHitTurns<T extends SessionRow>(hits: readonly T[], query: string, budgetMs = HIT_TURNS_BUDGET_MS, now: () => number = Date.now): Promise<(T & { turn?: number })[]> {
+  const deadline = now() + budgetMs;
+  const out: (T & { turn?: number })[] = [];
+  for (const hit of hits) {
+    let turn: number | undefined;
+    if (now() < deadline && hit.transcriptExists && existsSync(hit.transcript)) {
+      try {
+        turn = await findTurnInSession(hit.transcript, query, deadline, hit.agent);
+      } catch {
+        turn = undefined; // An unreadable transcript: the hit shows without its turn.
+      }
+    }
+    out.push(turn === undefined ? { ...hit } : { ...hit, turn });
+  }
+  return out;
+}

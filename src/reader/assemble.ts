@@ -1,0 +1,283 @@
+/**
+ * Pure: the reader's document from a full read's entries (ParsedEntry, in file order, every branch):
+ * prompts open numbered turns, a tool call's result, exit status and duration join its line, edits become
+ * diffs, compaction and errors are marked where they happened. A prompt written under an entry that
+ * already has a continuation starts a branch (pi's tree, a Claude Code rewind): the file's order is kept,
+ * so the first line written comes first and each branch follows as a BranchBlock. A parent that is not in
+ * the file (a broken chain) is read as a continuation: every message is shown.
+ * Blocks come out a turn at a time (`take`), so a caller can render them while the file is still read.
+ */
+import type { ParsedEntry, ToolCallEvent, TranscriptEvent } from '../transcripts/types.js';
+import type { Block, ReaderOutput, ToolBlock } from './document.js';
+import { cleanLine, cleanText, countLines } from './clean.js';
+import { diffsOfToolCall } from './diffs.js';
+
+export interface AssembleOptions {
+  /** Most characters of one tool output kept (the rest counted, `cut`). */
+  outputMaxChars?: number;
+  /** Most characters of one prompt, answer, thinking or summary kept. */
+  textMaxChars?: number;
+  /**
+   * Only what an outline needs (`read --outline`): prompts, tool names, diffs and times; answers,
+   * thinking and outputs are left empty (their cleaning is most of a big session's cost).
+   */
+  lean?: boolean;
+  /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
+  childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
+}
+
+export const OUTPUT_MAX_CHARS = 64 * 1024;
+export const TEXT_MAX_CHARS = 256 * 1024;
+// A turn with more blocks than this is handed out before its end (all but what may still change).
+const PENDING_FLUSH_BLOCKS = 256;
+const SUMMARY_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'notebook_path', 'pattern', 'query', 'url', 'description', 'prompt'] as const;
+const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|Command exited with code)[:\s]+(-?\d+)/i;
+// What Codex puts before a command's output (its chunk id, wall time, exit code, token count).
+const CODEX_OUTPUT_HEAD = /^Chunk ID: [^\n]*\n(?:Wall time: [^\n]*\n)?(?:Process exited with code -?\d+\n)?(?:Original token count: [^\n]*\n)?Output:\n?/;
+const CODEX_WALL_TIME = /^(?:Chunk ID: [^\n]*\n)?Wall time: ([\d.]+) seconds/;
+
+export interface DocumentCounts {
+  prompts: number;
+  answers: number;
+  toolCalls: number;
+  branches: number;
+  models: string[];
+  title?: string;
+}
+
+function summaryOf(e: ToolCallEvent): string {
+  if (e.command) return cleanLine(e.command, 400);
+  if (e.paths.length > 0) return cleanLine(e.paths.length > 1 ? `${e.paths[0] as string} (+${e.paths.length - 1} more)` : (e.paths[0] as string), 400);
+  const input = e.input;
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const rec = input as Record<string, unknown>;
+    for (const k of SUMMARY_KEYS) if (typeof rec[k] === 'string' && rec[k]) return cleanLine(rec[k], 400);
+  }
+  return cleanLine(e.args, 400);
+}
+
+export class DocumentAssembler {
+  private turn = 0;
+  private inTurn = 0;
+  private pending: Block[] = [];
+  private ready: Block[] = [];
+  private readonly turnOf = new Map<string, number>();
+  private readonly hasChild = new Set<string>();
+  private readonly calls = new Map<string, ToolBlock>();
+  private readonly unanswered: ToolBlock[] = [];
+  private readonly callTs = new WeakMap<ToolBlock, number>();
+  private lastModel: string | undefined;
+  readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, models: [] };
+  private readonly outputMax: number;
+  private readonly textMax: number;
+
+  constructor(private readonly options: AssembleOptions = {}) {
+    this.outputMax = options.outputMaxChars ?? OUTPUT_MAX_CHARS;
+    this.textMax = options.textMaxChars ?? TEXT_MAX_CHARS;
+  }
+
+  /** One entry of the file, in file order. */
+  push(entry: ParsedEntry): void {
+    const parent = entry.parentId;
+    if (typeof parent === 'string' && this.turnOf.has(parent)) {
+      if (this.hasChild.has(parent) && entry.events.some(opensBranch)) this.openBranch(this.turnOf.get(parent) as number);
+      this.hasChild.add(parent);
+    }
+    for (const e of entry.events) this.pushEvent(e);
+    this.turnOf.set(entry.id, this.turn);
+  }
+
+  /** Events of a format read whole (no entries): one after the other. */
+  pushEvents(events: readonly TranscriptEvent[]): void {
+    for (const e of events) this.pushEvent(e);
+  }
+
+  /** Blocks complete so far (each handed out once). */
+  take(): Block[] {
+    if (this.pending.length > PENDING_FLUSH_BLOCKS) this.flushEarly();
+    const out = this.ready;
+    this.ready = [];
+    return out;
+  }
+
+  /** The rest, at the end of the file. */
+  finish(): Block[] {
+    this.flushTurn();
+    return this.take();
+  }
+
+  private anchor(): string {
+    return `t${this.turn}.${++this.inTurn}`;
+  }
+
+  private add(block: Block): void {
+    this.pending.push(block);
+  }
+
+  private openBranch(fromTurn: number): void {
+    this.flushTurn();
+    this.counts.branches++;
+    const label = fromTurn === 0 ? 'from the start' : `from prompt ${fromTurn}`;
+    this.ready.push({ kind: 'branch', anchor: this.anchor(), turn: this.turn, index: this.counts.branches, label });
+  }
+
+  // The turn is over: its last answer is the final one.
+  private flushTurn(): void {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const b = this.pending[i] as Block;
+      if (b.kind === 'answer') {
+        b.final = true;
+        break;
+      }
+    }
+    this.ready.push(...this.pending);
+    this.pending = [];
+  }
+
+  // A very long turn: hand out what can no longer change (before its last answer and its first call without a result).
+  private flushEarly(): void {
+    let upTo = this.pending.length;
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      if ((this.pending[i] as Block).kind === 'answer') {
+        upTo = i;
+        break;
+      }
+    }
+    const open = this.pending.findIndex((b) => b.kind === 'tool' && b.status === 'pending');
+    if (open !== -1) upTo = Math.min(upTo, open);
+    if (upTo === 0) return;
+    this.ready.push(...this.pending.splice(0, upTo));
+  }
+
+  private text(raw: string): string {
+    const { text, cut } = cleanText(raw, this.textMax);
+    return cut ? `${text}\n… [cut: ${raw.length - text.length} more characters]` : text;
+  }
+
+  private output(raw: string): ReaderOutput | undefined {
+    if (this.options.lean || !raw.trim()) return undefined;
+    const { text, cut } = cleanText(raw, this.outputMax);
+    return { text: text.replace(/^\n+|\s+$/g, ''), totalLines: countLines(raw.trim()), totalChars: raw.length, ...(cut ? { cut: true } : {}) };
+  }
+
+  private pushEvent(e: TranscriptEvent): void {
+    switch (e.kind) {
+      case 'user': {
+        const text = this.text(e.text);
+        if (e.midTurn) {
+          this.add({ kind: 'notice', tone: 'info', text: `typed during the turn: ${text}`, anchor: this.anchor(), turn: this.turn, ts: e.ts });
+          return;
+        }
+        this.flushTurn();
+        this.turn++;
+        this.inTurn = 0;
+        this.counts.prompts++;
+        this.add({ kind: 'prompt', text, anchor: `t${this.turn}`, turn: this.turn, ts: e.ts, ...(e.command ? { command: true } : {}) });
+        return;
+      }
+      case 'assistant':
+        this.counts.answers++;
+        this.add({ kind: 'answer', text: this.options.lean ? '' : this.text(e.text), final: false, anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      case 'thinking': {
+        const text = this.options.lean ? '' : this.text(e.text);
+        this.add({ kind: 'thinking', text, chars: e.chars ?? e.text.length, anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      }
+      case 'tool-call':
+        this.toolCall(e);
+        return;
+      case 'tool-result':
+        this.toolResult(e);
+        return;
+      case 'summary':
+        this.add({ kind: 'compaction', source: e.source, summary: this.text(e.text), anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      case 'aborted':
+        this.add({ kind: 'notice', tone: 'aborted', text: cleanLine(e.text ?? 'interrupted'), anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      case 'error':
+        this.add({ kind: 'notice', tone: 'error', text: this.text(e.text), anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      case 'model': {
+        const model = cleanLine(e.model, 200);
+        if (!model || model === this.lastModel) return;
+        if (!this.counts.models.includes(model)) this.counts.models.push(model);
+        if (this.lastModel !== undefined) this.add({ kind: 'notice', tone: 'model', text: `model: ${model}`, anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        this.lastModel = model;
+        return;
+      }
+      case 'title':
+        this.counts.title = cleanLine(e.text, 300);
+        return;
+      case 'agent-recap':
+        this.add({ kind: 'notice', tone: 'recap', text: this.text(e.text), anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      case 'exit':
+        this.add({ kind: 'notice', tone: 'exit', text: cleanLine(e.text ?? 'session ended'), anchor: this.anchor(), turn: this.turn, ts: e.ts });
+        return;
+      case 'turn-end':
+        return;
+      default:
+        e satisfies never;
+    }
+  }
+
+  private toolCall(e: ToolCallEvent): void {
+    this.counts.toolCalls++;
+    const block: ToolBlock = { kind: 'tool', name: cleanLine(e.name, 200), summary: summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+    const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
+    if (diffs.length > 0) block.diff = diffs[0];
+    if (diffs.length > 1) block.diffs = diffs;
+    // A patch run through a shell tool: the files it changes say more than the heredoc.
+    if (diffs.length > 0 && !e.paths.length) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
+    const child = this.options.childrenOf?.(e);
+    if (child && child.blocks.length > 0) {
+      block.children = reanchor(child.blocks, block.anchor, block.turn);
+      block.childLabel = cleanLine(child.label, 200);
+    }
+    if (e.ts !== undefined) this.callTs.set(block, e.ts);
+    if (e.callId) this.calls.set(e.callId, block);
+    else this.unanswered.push(block);
+    this.add(block);
+  }
+
+  private toolResult(e: Extract<TranscriptEvent, { kind: 'tool-result' }>): void {
+    let block: ToolBlock | undefined;
+    if (e.callId) {
+      block = this.calls.get(e.callId);
+      if (block) this.calls.delete(e.callId);
+    } else block = this.unanswered.shift();
+    if (!block) {
+      // A result whose call is not in the file (or was answered already): shown on its own line.
+      block = { kind: 'tool', name: cleanLine(e.name ?? 'tool', 200), summary: '', status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+      this.add(block);
+    } else if (block.status !== 'pending') return;
+    let raw = e.text;
+    const wall = CODEX_WALL_TIME.exec(raw);
+    raw = raw.replace(CODEX_OUTPUT_HEAD, '');
+    const code = e.exitCode ?? (EXIT_CODE_TEXT.exec(e.text.slice(0, 4096))?.[1] !== undefined ? Number(EXIT_CODE_TEXT.exec(e.text.slice(0, 4096))?.[1]) : undefined);
+    block.status = e.ok && (code === undefined || code === 0) ? 'ok' : 'error';
+    if (code !== undefined) block.exitCode = code;
+    const started = this.callTs.get(block);
+    if (wall) block.durationMs = Math.round(Number(wall[1]) * 1000);
+    else if (started !== undefined && e.ts !== undefined && e.ts > started) block.durationMs = e.ts - started;
+    const output = this.output(raw);
+    if (output) block.output = output;
+  }
+}
+
+// A prompt (or a branch summary) opens a branch when its parent already has a continuation.
+function opensBranch(e: TranscriptEvent): boolean {
+  return (e.kind === 'user' && !e.midTurn) || (e.kind === 'summary' && e.source === 'branch');
+}
+
+/** Sub-agent blocks placed under the call that started them: anchors below the call's, the parent's turn. */
+export function reanchor(blocks: Block[], anchor: string, turn: number): Block[] {
+  return blocks.map((b, i) => {
+    const a = `${anchor}.${i + 1}`;
+    const moved = { ...b, anchor: a, turn } as Block;
+    if (moved.kind === 'tool' && moved.children) moved.children = reanchor(moved.children, a, turn);
+    return moved;
+  });
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { buildDocument } from './build.js';
+import type { Block, ReaderDocument, ToolBlock } from './document.js';
+import { findAnchor } from './find-anchor.js';
+import { renderOutline } from './outline.js';
+import { renderTerminal } from './terminal.js';
+
+const FIXTURES = 'test/fixtures/transcripts';
+// Real files the agents wrote (reader fixtures made with the real CLIs, and the older two-turn ones).
+const SESSIONS = {
+  'pi-branches': `${FIXTURES}/pi/reader/branches.jsonl`,
+  'claude-compact-subagent': `${FIXTURES}/claude/reader/compact-subagent/41e0c0de-0000-4000-8000-00000000c1a0.jsonl`,
+  'claude-broken-chain': `${FIXTURES}/claude/reader/broken-chain.jsonl`,
+  'codex-patch-exec': `${FIXTURES}/codex/reader/patch-exec.jsonl`,
+  'qwen-edit-shell': `${FIXTURES}/qwen/reader/edit-shell.jsonl`,
+  'gemini-2turns': `${FIXTURES}/gemini/interactive-2turns.jsonl`,
+} as const;
+
+const tools = (doc: ReaderDocument): ToolBlock[] => doc.blocks.filter((b): b is ToolBlock => b.kind === 'tool');
+const kinds = (blocks: readonly Block[]) => blocks.map((b) => b.kind);
+
+describe('golden text per view', () => {
+  for (const [name, file] of Object.entries(SESSIONS)) {
+    it(name, async () => {
+      const doc = await buildDocument(file);
+      for (const view of ['focused', 'default', 'full'] as const) {
+        const text = renderTerminal(doc, { view, width: 100, color: false, timeZone: 'UTC' });
+        await expect(text).toMatchFileSnapshot(`./__golden__/${name}.${view}.txt`);
+      }
+      await expect(renderOutline(doc, { width: 120, timeZone: 'UTC' })).toMatchFileSnapshot(`./__golden__/${name}.outline.txt`);
+    });
+  }
+});
+
+describe('buildDocument', () => {
+  it('pi: both branches of the tree, the second after the main line, from the prompt it left', async () => {
+    const doc = await buildDocument(SESSIONS['pi-branches']);
+    expect(doc.meta.branches).toBe(1);
+    const branch = doc.blocks.find((b) => b.kind === 'branch');
+    expect(branch).toMatchObject({ index: 1, label: 'from prompt 1' });
+    // Prompts 1 and 2 on the main line, prompt 3 on the branch.
+    const prompts = doc.blocks.filter((b) => b.kind === 'prompt');
+    expect(prompts.map((p) => p.anchor)).toEqual(['t1', 't2', 't3']);
+    expect(doc.blocks.indexOf(branch as Block)).toBeGreaterThan(doc.blocks.indexOf(prompts[1] as Block));
+    expect(doc.blocks.indexOf(branch as Block)).toBeLessThan(doc.blocks.indexOf(prompts[2] as Block));
+    expect(doc.blocks.some((b) => b.kind === 'compaction' && b.source === 'branch')).toBe(true);
+  });
+
+  it('Claude: compaction marked with its summary, the history before it kept, the sub-agent inline at its call', async () => {
+    const doc = await buildDocument(SESSIONS['claude-compact-subagent']);
+    const compaction = doc.blocks.findIndex((b) => b.kind === 'compaction');
+    expect(compaction).toBeGreaterThan(0);
+    expect(doc.blocks.slice(0, compaction).filter((b) => b.kind === 'prompt').length).toBeGreaterThanOrEqual(3);
+    const agent = tools(doc).find((t) => t.children);
+    expect(agent?.childLabel).toBe('general-purpose: Count the words');
+    expect(kinds(agent?.children ?? [])).toContain('tool');
+    // Sub-agent anchors sit under the call's, with the parent's turn.
+    expect(agent?.children?.[0]?.anchor).toBe(`${agent?.anchor}.1`);
+    expect(new Set(agent?.children?.map((c) => c.turn))).toEqual(new Set([agent?.turn]));
+  });
+
+  it('Claude: a failing Bash call has its exit status; edits are diffs', async () => {
+    const doc = await buildDocument(SESSIONS['claude-compact-subagent']);
+    const failed = tools(doc).find((t) => t.summary === 'ls missing-dir');
+    expect(failed).toMatchObject({ status: 'error', exitCode: 2 });
+    const edit = tools(doc).find((t) => t.name === 'Edit');
+    expect(edit?.diff).toMatchObject({ added: 1, removed: 1 });
+    expect(edit?.diff?.unified).toContain('+# Release plan');
+  });
+
+  it('a file whose parent chain is broken still shows every message', async () => {
+    const broken = await buildDocument(SESSIONS['claude-broken-chain']);
+    const whole = await buildDocument(SESSIONS['claude-compact-subagent']);
+    expect(broken.meta.prompts).toBe(whole.meta.prompts);
+    expect(broken.meta.answers).toBe(whole.meta.answers);
+    expect(broken.blocks.filter((b) => b.kind === 'prompt').map((b) => b.kind === 'prompt' && b.text)).toEqual(whole.blocks.filter((b) => b.kind === 'prompt').map((b) => b.kind === 'prompt' && b.text));
+    expect(broken.meta.branches).toBe(0);
+  });
+
+  it('Codex: apply_patch becomes the same diff as the other agents\' edits; exit codes and durations from the output', async () => {
+    const doc = await buildDocument(SESSIONS['codex-patch-exec']);
+    const patches = tools(doc).filter((t) => t.diff);
+    expect(patches.map((t) => [t.diff?.file, t.diff?.added, t.diff?.removed])).toEqual([['notes.md', 5, 0], ['notes.md', 1, 1]]);
+    expect(patches[0]?.diff?.created).toBe(true);
+    const failing = tools(doc).find((t) => t.status === 'error');
+    expect(failing?.exitCode).toBe(2);
+  });
+
+  it('Qwen and Gemini: prompts, answers, tool lines', async () => {
+    const qwen = await buildDocument(SESSIONS['qwen-edit-shell']);
+    expect(tools(qwen).find((t) => t.name === 'edit')?.diff).toMatchObject({ added: 1, removed: 1 });
+    const gemini = await buildDocument(SESSIONS['gemini-2turns']);
+    expect(gemini.meta).toMatchObject({ agent: 'gemini', prompts: 2, toolCalls: 2 });
+    expect(gemini.blocks.filter((b) => b.kind === 'answer' && b.final).length).toBe(2);
+  });
+
+  it('the final answer of each turn is marked (what --focused keeps)', async () => {
+    const doc = await buildDocument(SESSIONS['pi-branches']);
+    const text = renderTerminal(doc, { view: 'focused', width: 100, color: false });
+    expect(text).toContain('Done: the last item now reads ship it by Friday.');
+    expect(text).not.toContain('Adding the deadline.');
+    expect(text).not.toContain('▸ ');
+  });
+
+  it('missing, folder and unknown files: one-line errors', async () => {
+    await expect(buildDocument(`${FIXTURES}/nope.jsonl`)).rejects.toThrow(/^No such file: /);
+    await expect(buildDocument(FIXTURES)).rejects.toThrow(/is a folder/);
+  });
+});
+
+describe('findAnchor', () => {
+  it('the first block holding every word, else the one holding most', async () => {
+    const doc = await buildDocument(SESSIONS['pi-branches']);
+    expect(findAnchor(doc, 'MISSING-DIR failed')).toMatchObject({ all: true, turn: 2 });
+    expect(findAnchor(doc, 'deadline')).toMatchObject({ anchor: 't3', all: true });
+    expect(findAnchor(doc, 'deadline zzzunknown')).toMatchObject({ anchor: 't3', all: false });
+    expect(findAnchor(doc, 'zzzunknown')).toBeUndefined();
+    expect(findAnchor(doc.blocks, '   ')).toBeUndefined();
+  });
+});

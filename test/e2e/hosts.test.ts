@@ -324,4 +324,28 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       tmux.kill();
     }
   }, 60_000);
+
+  // Last: it forgets the host's session the tests above use.
+  it('forget --host box REF forgets it there (its own recapwrap) and a pull honours the forgotten list: the copy drops it and never copies it again', async () => {
+    // bare's copy (the same home, pulled above) still has it.
+    expect((JSON.parse((await cli(env, 'search', '--host', 'bare', '--json', 'claude')).out) as Item[]).map((h) => h.id)).toContain(remote.id);
+    const forgot = await cli(env, 'forget', '--host', 'box', '--yes', remote.id);
+    expect(forgot.err).toBe('');
+    expect(forgot).toMatchObject({ code: 0, out: `forgot "${remote.id}" on host box; it is not indexed again (nor copied by a pull)\n` });
+    const ids = async (host: string) => (JSON.parse((await cli(env, 'search', '--host', host, '--json', 'claude')).out || '[]') as Item[]).map((h) => h.id);
+    expect(await ids('box')).not.toContain(remote.id);
+    // The next pull reads the host's forgotten list: not copied, and taken out of the copy (row and file).
+    const copied = () => readdirSync(join(root, 'state', 'hosts', 'bare', 'home', '.claude', 'projects'), { recursive: true }).map(String);
+    expect(copied().some((f) => f.endsWith(`${remote.id}.jsonl`))).toBe(true);
+    const pull = await cli(env, 'index', '--host', 'bare', '--pull');
+    expect(pull.code).toBe(0);
+    expect(await ids('bare')).not.toContain(remote.id);
+    expect(copied().some((f) => f.endsWith(`${remote.id}.jsonl`))).toBe(false);
+    // Again: still not copied (rsync leaves it out).
+    expect((await cli(env, 'index', '--host', 'bare', '--pull')).out).toMatch(/pulled 0 new or changed files/);
+    expect(copied().some((f) => f.endsWith(`${remote.id}.jsonl`))).toBe(false);
+    // HOST:REF, and the host's own refusal said as it is, exit as there.
+    const none = await cli(env, 'forget', 'box:no-such-session-there', '--yes');
+    expect(none).toMatchObject({ code: 1, out: '', err: 'recapwrap: host box: no session is named or has the id "no-such-session-there"; nothing forgotten\n' });
+  }, 60_000);
 });

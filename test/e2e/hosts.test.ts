@@ -326,7 +326,13 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
   }, 60_000);
 
   // Last: it forgets the host's session the tests above use.
-  it('forget --host box REF forgets it there (its own recapwrap) and a pull honours the forgotten list: the copy drops it and never copies it again', async () => {
+  it('name and note HOST:REF are kept there; forget --host box REF forgets it there (its own recapwrap) and a pull honours the forgotten list: the copy drops it and never copies it again', async () => {
+    // Your name and note of a host's session are kept there, by its recapwrap (HOST:REF).
+    const named = await cli(env, 'name', `box:${remote.id}`, 'walrus-on-box');
+    expect(named).toMatchObject({ code: 0, out: `named claude session ${remote.id} on host box: walrus-on-box\n` });
+    const noted = await cli(env, 'note', 'box:walrus-on-box', 'tried it from another machine');
+    expect(noted).toMatchObject({ code: 0, out: `noted walrus-on-box (claude ${remote.id}) on host box: tried it from another machine\n` });
+    expect(JSON.parse((await cli(env, 'show', '--json', 'box:walrus-on-box')).out)).toMatchObject({ id: remote.id, name: 'walrus-on-box', note: 'tried it from another machine' });
     // bare's copy (the same home, pulled above) still has it.
     expect((JSON.parse((await cli(env, 'search', '--host', 'bare', '--json', 'claude')).out) as Item[]).map((h) => h.id)).toContain(remote.id);
     const forgot = await cli(env, 'forget', '--host', 'box', '--yes', remote.id);

@@ -208,6 +208,9 @@ describe('forget --host NAME REF of a host read from its copy', () => {
     const { readForgotten } = await import('../../memory/forgotten.js');
     const listed = forgottenUnder(readForgotten(join(mirrorDir(env, 'forgetme'), 'forgotten')).map((e) => JSON.stringify(e)).join('\n'), join(mirrorDir(env, 'forgetme'), 'home'));
     expect(listed.map((e) => e.rel)).toEqual([`.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${id}.jsonl`]);
+    // name and note are kept by a host's recapwrap: a copy has none to keep them.
+    const named = await runMemoryCommand('name', [`gpu:${ID}`, 'my-walrus'], {}, deps);
+    expect(named).toMatchObject({ code: 2, err: 'recapwrap: host gpu: it is read from its copy (mirror: true), which has no recapwrap to keep your name; give it there\n' });
     // One host at a time, a session (not a folder).
     expect((await runMemoryCommand('forget', [id], { allHosts: true, yes: true }, deps)).code).toBe(2);
   });

@@ -22,7 +22,7 @@ import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
 /** The verbs whose REF may be `HOST:REF`. */
-const HOST_REF_VERBS: readonly MemoryVerb[] = ['show'];
+const HOST_REF_VERBS: readonly MemoryVerb[] = ['show', 'forget', 'name', 'note'];
 
 interface Result { out: string; err: string; code: number }
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
@@ -224,6 +224,18 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
     if ('error' in applied) return options.json ? jsonOnFailure(fail(applied.error)) : fail(applied.error);
     args = [applied.ref, ...args.slice(1)];
     options = applied.flags;
+  }
+  // name / note HOST:REF: written there, by the host's own recapwrap (app/hosts/label-across.ts).
+  if ((verb === 'name' || verb === 'note') && options.host?.length === 1 && !options.allHosts) {
+    const { labelOnHost } = await import('../../app/hosts/label-across.js');
+    const r = await labelOnHost(verb, options.host[0] as string, args, options, { env: deps.env, cwd: deps.cwd });
+    return options.json ? jsonOnFailure(r) : r;
+  }
+  // forget --host NAME REF: there over ssh, and in the copy a pull made (app/hosts/forget-across.ts).
+  if (verb === 'forget' && (options.allHosts || options.host?.length)) {
+    const { forgetAcrossHosts } = await import('../../app/hosts/forget-across.js');
+    const r = await forgetAcrossHosts(args[0], options, { env: deps.env, cwd: deps.cwd, json: options.json, yes: options.yes, folder: options.folder, confirm: deps.confirm });
+    return options.json ? jsonOnFailure(r) : r;
   }
   // --host NAME / --all-hosts (#35): this machine's JSON answer merged with the hosts' (app/hosts).
   if (options.allHosts || options.host?.length || options.pull) {

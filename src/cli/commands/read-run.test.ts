@@ -129,6 +129,22 @@ describe('recapwrap read', () => {
     expect(turn.out).not.toContain('› 4  ');
   });
 
+  it('--host NAME reads the copy of that host\'s sessions pulled here, through the copy\'s own index', async () => {
+    // The copy as `index --host bare --pull` leaves it: <state>/hosts/bare/{meta.json, home/…}, indexed there.
+    const copy = join(dir, 'state', 'hosts', 'bare');
+    const sessions = join(copy, 'home', '.pi', 'agent', 'sessions', '--home-dev-proj-pi-reader--');
+    mkdirSync(sessions, { recursive: true });
+    copyFileSync(FIXTURE, join(sessions, '2026-11-28T08-43-52-000Z_01a22153-4174-770c-b982-163a512f310b.jsonl'));
+    writeFileSync(join(copy, 'meta.json'), JSON.stringify({ remoteHome: '/home/dev', pulledAt: new Date().toISOString() }));
+    const r = await read('01a22153', { host: 'bare' });
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toMatch(/^pi · .+ · on bare$/);
+    expect(r.out).toContain('› 3/3');
+    expect(await read('01a22153', { host: 'other' })).toMatchObject({ code: 1, err: "recapwrap: no copy of other's sessions here: read reads files of this machine; pull them first: recapwrap index --host other --pull\n" });
+    expect((await read(undefined, { host: 'bare' })).code).toBe(2);
+  });
+
   it('errors: one line each, exit codes as show', async () => {
     expect(await read(join(dir, 'missing.jsonl'))).toMatchObject({ code: 1, out: '', err: `recapwrap: No such file: ${join(dir, 'missing.jsonl')}\n` });
     const empty = join(dir, 'empty.jsonl');

@@ -158,6 +158,9 @@ describe('recapwrap read', () => {
     expect((await read(FIXTURE, { turn: '0' })).code).toBe(2);
     expect((await read(FIXTURE, { agent: 'vim' })).code).toBe(2);
     expect(await read(FIXTURE, { pane: '%1' })).toMatchObject({ code: 2, err: 'recapwrap: give a REF or --pane ID, not both\n' });
+    // On a terminal, a pager that cannot be run is said (the text would be lost without a word).
+    const noPager = await read(FIXTURE, {}, { tty: true, env: { HOME: join(dir, 'home'), PAGER: join(dir, 'no-such-pager') } });
+    expect(noPager).toMatchObject({ code: 1, err: `recapwrap: the pager \`${join(dir, 'no-such-pager')}\` could not be run (exit 127); set $PAGER, or use --no-pager\n` });
     // A file named here by its bare name is read as a file, not looked up in the index.
     copyFileSync(FIXTURE, join(dir, 'mine.jsonl'));
     expect((await read('mine.jsonl')).out).toContain('› 1/3');

@@ -149,16 +149,19 @@ function parseWhole(flag: string, text: string | undefined, min: number, max: nu
 }
 
 /** Where the rendering goes: the pager's stdin on a terminal, else stdout; `closed` once the reader stopped reading. */
-function openSink(deps: ReadDeps, usePager: boolean): { out: Writable; closed: () => boolean; done: () => Promise<void> } {
+/** The pager's exit when the shell could not run it (not found, not executable). */
+const PAGER_NOT_RUN = new Set([126, 127]);
+
+function openSink(deps: ReadDeps, usePager: boolean): { out: Writable; closed: () => boolean; done: () => Promise<string | undefined> } {
   let closed = false;
   if (usePager) {
     const command = deps.env.PAGER?.trim() || DEFAULT_PAGER;
     // `less` without -R shows colours as text: give it R unless the user set LESS.
     const env = { ...deps.env, LESS: deps.env.LESS ?? 'R' };
     const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'inherit', 'inherit'], env });
-    const exited = new Promise<void>((done) => {
-      child.on('close', () => done());
-      child.on('error', () => done());
+    const exited = new Promise<number | null>((done) => {
+      child.on('close', (code) => done(code));
+      child.on('error', () => done(127));
     });
     child.stdin.on('error', () => {
       closed = true; // the pager quit (q) before everything was written
@@ -169,9 +172,11 @@ function openSink(deps: ReadDeps, usePager: boolean): { out: Writable; closed: (
     return {
       out: child.stdin,
       closed: () => closed,
+      // A pager that could not be run: said, so the text is not lost without a word.
       done: async () => {
         child.stdin.end();
-        await exited;
+        const code = await exited;
+        return code !== null && PAGER_NOT_RUN.has(code) ? `the pager \`${sanitizeLine(command)}\` could not be run (exit ${code}); set $PAGER, or use --no-pager` : undefined;
       },
     };
   }
@@ -230,8 +235,8 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
       if (options.outline) {
         const sink = openSink(deps, deps.tty && options.pager !== false);
         await write(sink.out, renderOutline(doc, { width: cells }), sink.closed);
-        await sink.done();
-        return 0;
+        const failed = await sink.done();
+        return failed ? err(failed, 1) : 0;
       }
       let at = 0;
       if (options.at !== undefined) {
@@ -248,8 +253,8 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   if (turn !== undefined && stream.counted && turn > stream.meta.prompts) return err(`no prompt ${turn}: the session has ${stream.meta.prompts} prompt${stream.meta.prompts === 1 ? '' : 's'}`, 1);
   const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, cwd: stream.meta.cwd, home: getHomeDir(deps.env), ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
   const sink = openSink(deps, deps.tty && options.pager !== false);
-  let code = 0;
-  try {
+  // Writes until the reader is gone (q in the pager, a closed pipe) or the session ends; the exit code.
+  const pump = async (): Promise<number> => {
     if (!(await write(sink.out, `${renderer.header(stream.meta, stream.counted).join('\n')}\n`, sink.closed))) return 0;
     let started = turn === undefined;
     let seen = 0;
@@ -275,11 +280,15 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
       }
     }
     await flush();
-    if (!started) code = err(`no prompt ${turn as number}: the session has ${seen} prompt${seen === 1 ? '' : 's'}`, 1);
+    return started ? 0 : err(`no prompt ${turn as number}: the session has ${seen} prompt${seen === 1 ? '' : 's'}`, 1);
+  };
+  let code: number;
+  try {
+    code = await pump();
   } catch (error) {
     code = err((error as Error).message.split('\n')[0] as string, 1);
-  } finally {
-    await sink.done();
   }
+  const failed = await sink.done();
+  if (failed) code = err(failed, 1);
   return code;
 }

@@ -9,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+// A deep copy of a template record (JSON in, JSON out).
+const copy = (value) => JSON.parse(JSON.stringify(value));
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,13 +51,13 @@ function generate(file, targetBytes) {
   let ts = Date.parse('2026-11-01T09:00:00Z');
   const put = (template, patch) => {
     const uuid = randomUUID();
-    const r = { ...structuredClone(template), ...patch, uuid, parentUuid: parent, timestamp: new Date((ts += 1500)).toISOString() };
+    const r = { ...copy(template), ...patch, uuid, parentUuid: parent, timestamp: new Date((ts += 1500)).toISOString() };
     parent = uuid;
     const line = `${JSON.stringify(r)}\n`;
     writeSync(fd, line);
     bytes += Buffer.byteLength(line);
   };
-  const msg = (template, c) => ({ message: { ...structuredClone(template.message), content: c } });
+  const msg = (template, c) => ({ message: { ...copy(template.message), content: c } });
   for (let turn = 1; bytes < targetBytes; turn++) {
     put(prompt, msg(prompt, `Step ${turn}: run the billing checks on table ${turn} and fix what fails.`));
     put(thinking, msg(thinking, [{ ...content(thinking)[0], thinking: `Table ${turn} first; the failing rows come from the new schema. `.repeat(4) }]));

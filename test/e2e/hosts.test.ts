@@ -150,6 +150,13 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     // The host has no recapwrap: its resume line runs the agent itself.
     const card = JSON.parse((await cli(env, 'show', '--host', 'bare', '--json', remote.id)).out) as Item;
     expect(card.resumeCommand?.at(-1)).toBe(`cd ${join(sshd.home, 'proj', 'claude-tui')} && claude --resume ${remote.id}`);
+    // read --host reads the pulled copy (#41): the session as its file says, the header naming the host.
+    const read = await cli(env, 'read', remote.id, '--host', 'bare', '--width', '80');
+    expect(read.err).toBe('');
+    expect(read.code).toBe(0);
+    expect(read.out.split('\n')[0]).toMatch(/^claude · .+ · on bare$/);
+    expect(read.out).toMatch(/^› 1\/\d+ /m);
+    expect(await cli(env, 'read', remote.id, '--host', 'nocopy')).toMatchObject({ code: 1, out: '' });
   }, 60_000);
 
   it("ls and next --all-hosts: a host's live sessions with their state, and how to get to the one waiting there", async () => {

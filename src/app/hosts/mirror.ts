@@ -24,7 +24,7 @@ export function mirrorDir(env: Env, host: string): string {
 }
 
 /** The environment the copy is indexed and read with: its folder as the home, its own state folder. */
-function mirrorEnv(env: Env, host: string): Env {
+export function mirrorEnv(env: Env, host: string): Env {
   const dir = mirrorDir(env, host);
   return { HOME: join(dir, 'home'), RECAPWRAP_STATE_DIR: dir, PATH: env.PATH ?? '' };
 }

@@ -37,6 +37,8 @@ export interface ReadCliOptions {
   pager?: boolean;
   md?: boolean;
   html?: string;
+  /** Read a host's session from the copy `index --host NAME --pull` made here. */
+  host?: string;
 }
 
 export interface ReadDeps {
@@ -85,6 +87,17 @@ function liveTarget(pane: string | undefined, deps: ReadDeps): Target {
   return { file: state.sessionFile, ...(state.agent && isAgentId(state.agent) ? { agent: state.agent } : {}) };
 }
 
+// A host's session, from the copy of its session files pulled here (`index --host NAME --pull`), found
+// through that copy's own index; its paths are this machine's copy.
+async function hostTarget(ref: string, host: string, deps: ReadDeps): Promise<Target> {
+  const { mirrorEnv, readMirrorMeta } = await import('../../app/hosts/mirror.js');
+  if (!/^[\w.@-]{1,200}$/.test(host)) return fail(formatExpected('`--host`', 'the name of a host of the config file', `\`${sanitizeLine(host)}\``), 2);
+  if (!readMirrorMeta(deps.env, host)) return fail(`no copy of ${host}'s sessions here: read reads files of this machine; pull them first: recapwrap index --host ${host} --pull`, 1);
+  const found = await indexTarget(ref, { ...deps, env: mirrorEnv(deps.env, host) });
+  if ('error' in found) return found;
+  return { ...found, index: { ...found.index, host } };
+}
+
 // A name, id or prefix through the index (refreshed first, as `show` does).
 async function indexTarget(ref: string, deps: ReadDeps): Promise<Target> {
   const config = resolveConfig({ env: deps.env, cwd: deps.cwd });
@@ -118,8 +131,10 @@ async function indexTarget(ref: string, deps: ReadDeps): Promise<Target> {
 }
 
 async function resolveTarget(ref: string | undefined, options: ReadCliOptions, deps: ReadDeps): Promise<Target> {
+  if ((ref === undefined || ref === '') && options.host !== undefined) return fail('with --host, name the session: recapwrap read REF --host NAME', 2);
   if (ref === undefined || ref === '') return liveTarget(options.pane, deps);
   if (options.pane) return fail('give a REF or --pane ID, not both', 2);
+  if (options.host !== undefined) return hostTarget(ref, options.host, deps);
   if (looksLikePath(ref)) {
     const file = resolve(deps.cwd, ref.replace(/^~(?=\/|$)/, getHomeDir(deps.env)));
     if (existsSync(file) || ref.includes('/')) return { file };

@@ -14,7 +14,6 @@ import { sanitizeLine } from '../util/sanitize.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { displayWidth } from '../util/text-width.js';
 import { parseTmuxVersion, tmuxAtLeast } from '../util/tmux-version.js';
-import { sanitizeLine } from '../util/sanitize.js';
 import { checkOwnRecaps } from './own-recaps.js';
 
 import type { CheckResult, CheckStatus } from '../types.js';

@@ -5,7 +5,7 @@
  * from its copy only (`mirror`), or down, is forgotten in the copy, and the answer says the host keeps it.
  */
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
-import { shellLine } from '../../util/shell-quote.js';
+import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import type { HostSpec } from './config.js';
 import { setUpHosts, warningLines } from './hosts.js';
 import { forgetInCopy, mirrorDir, openMirror, readMirrorMeta } from './mirror.js';
@@ -95,7 +95,7 @@ export async function forgetAcrossHosts(ref: string | undefined, flags: { host?:
   }
   const why = host.mirror ? `${host.name} is read from its copy (mirror: true)` : `${problem ?? 'it did not answer'}`;
   if (copied) {
-    const rerun = host.mirror ? '' : `; run \`${shellLine(['recapwrap', 'forget', '--host', host.name, ref])}\` again when it answers`;
+    const rerun = host.mirror ? '' : `; run \`${formatCommandForTerminal(['recapwrap', 'forget', '--host', host.name, ref])}\` again when it answers`;
     return { out: input.json ? json({ hostKeepsIt: true }) : `forgot ${shown} in the copy of host ${host.name} here; a pull does not copy it again\n`, err: warn + hostLine(host.name, `${why}: the host itself still has the session${rerun}`), code: host.mirror ? 0 : 1 };
   }
   if (problem) return { out: '', err: warn + hostLine(host.name, `${problem}; nothing forgotten`), code: 1 };

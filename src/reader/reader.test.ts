@@ -17,6 +17,7 @@ const SESSIONS = {
   'codex-patch-exec': `${FIXTURES}/codex/reader/patch-exec.jsonl`,
   'qwen-edit-shell': `${FIXTURES}/qwen/reader/edit-shell.jsonl`,
   'gemini-2turns': `${FIXTURES}/gemini/interactive-2turns.jsonl`,
+  'gemini-edit-shell-compress': `${FIXTURES}/gemini/reader/edit-shell-compress.jsonl`,
 } as const;
 
 const tools = (doc: ReaderDocument): ToolBlock[] => doc.blocks.filter((b): b is ToolBlock => b.kind === 'tool');

@@ -194,6 +194,8 @@ export interface ParsedEntry {
   id: string;
   parentId?: string | null;
   events: TranscriptEvent[];
+  /** A sub-agent's entry written inline in the main file (Claude Code's older `isSidechain` lines). */
+  sidechain?: boolean;
 }
 
 /**

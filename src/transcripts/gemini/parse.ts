@@ -143,8 +143,10 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
   }
 
   function checkpoint(list: unknown[]): void {
-    const first = list.find(isMessage);
-    const snapshot = first && first.type === 'user' ? STATE_SNAPSHOT.exec(plainText(partsOf(first.content))) : null;
+    // The snapshot is the first user message, or follows the session context Gemini CLI puts first (0.61, seen
+    // in a real /compress: test/fixtures/transcripts/gemini/reader/edit-shell-compress.jsonl).
+    const first = list.filter(isMessage).slice(0, 3).find((m) => m.type === 'user' && STATE_SNAPSHOT.test(plainText(partsOf(m.content))));
+    const snapshot = first ? STATE_SNAPSHOT.exec(plainText(partsOf(first.content))) : null;
     if (snapshot && messages.size > 0) {
       // A compression: what came before stays, then the snapshot as the summary, then the kept messages.
       const before = [...messages.values()].flatMap((entry) => entry.events);

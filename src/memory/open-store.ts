@@ -54,6 +54,8 @@ function isCorrupt(error: unknown): boolean {
 
 /** The schema step from which every stored text was masked before any cut (#33; step 8 reads again the files still there). */
 const REMASKED_AT = 8;
+/** The schema step that added each session's vocabulary (the rows no refresh reads again get it from their kept text). */
+const WORDS_AT = 9;
 
 /** The forgotten list beside the index (forgotten.ts). */
 export const forgottenFileOf = (file: string) => join(dirname(file), 'forgotten');
@@ -77,6 +79,7 @@ function connect(file: string, busyMs: number): Store {
       // Written before every text was masked before any cut: the rows no refresh reads again, masked again.
       upgraded: (from) => {
         if (from < REMASKED_AT) store.remaskUnread();
+        if (from < WORDS_AT) store.fillWordsUnread();
       },
     });
     db.prepare('SELECT count(*) FROM sessions').get();

@@ -237,7 +237,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
 
   function push(line: string): void {
     facts.lineNo++;
-    pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip);
+    pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip, options.onText);
   }
 
   function pushLegacy(raw: Record<string, unknown>): void {

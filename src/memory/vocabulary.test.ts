@@ -39,9 +39,27 @@ describe('a session vocabulary', () => {
     expect(v.has('人脸')).toBe(true);
     expect(v.has('跟踪')).toBe(true);
   });
+  it('masks a long line met again as it masked it the first time (the memo), and counts its words again', () => {
+    const secretLine = 'connecting with password=Tr0ub4dor&3xyzzy to the staging database server now';
+    const b = new VocabularyBuilder();
+    const long = (tail: string) => `${'header line of the output, long enough to be worth a memo\n'.repeat(40)}${secretLine}\n${tail}`;
+    b.add(long('quokkafrost appears here'));
+    b.add(long('and quokkafrost again'));
+    const v = new Set(b.text().split(' '));
+    expect(v.has('quokkafrost')).toBe(true);
+    expect(v.has('staging')).toBe(true);
+    expect([...v].some((w) => w.includes('tr0ub4dor'))).toBe(false);
+  });
+  it('keeps a word said once in an output only when it is in the ranked text too', () => {
+    const b = new VocabularyBuilder();
+    b.add('the zorbulent flag was set once');
+    expect(b.text().split(' ')).not.toContain('zorbulent');
+    b.add('> use the zorbulent flag', true);
+    expect(b.text().split(' ')).toContain('zorbulent');
+  });
   it('is bounded: past its limit a word is counted, not kept', () => {
     const b = new VocabularyBuilder(3);
-    b.add('one two three four five');
+    b.add('one two three four five', true);
     expect(b.size).toBe(3);
     expect(b.overflow).toBe(2);
   });

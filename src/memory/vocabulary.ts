@@ -14,6 +14,10 @@ export const VOCABULARY_MAX_WORDS = 60_000;
 const TEXT_MAX_CHARS = 4_000_000;
 const WORD_MAX_CHARS = 48;
 const SEEN_MAX = 200_000;
+// Masking is most of the work: a long line met again is masked once (a memo of at most MEMO_MAX_CHARS).
+const MEMO_MIN_CHARS = 2000;
+const MEMO_LINE_MIN_CHARS = 24;
+const MEMO_MAX_CHARS = 4_000_000;
 const JOINED_MAX_PARTS = 3;
 const JOINED_MAX_CHARS = 32;
 
@@ -55,34 +59,91 @@ export function looksGeneratedToken(token: string): boolean {
 }
 
 export class VocabularyBuilder {
+  // Words said twice or more (or given as `said`: the ranked text's), and those said once so far.
   private readonly words = new Set<string>();
-  // Chunks already taken apart (most repeat: a word said again costs one lookup), bounded.
-  private seen = new Set<string>();
+  private readonly once = new Set<string>();
+  // Chunks already taken apart, and how often (1, or 2: done), bounded: a chunk said a third time costs one lookup.
+  private seen = new Map<string, number>();
+  // Whether a word said once is kept (the ranked text's words), or waits for a second time.
+  private sure = false;
+  // Long lines already masked, and what masking made of them (bounded by MEMO_MAX_CHARS).
+  private readonly memo = new Map<string, string>();
+  private memoChars = 0;
   /** Distinct words past the bound (not kept). */
   overflow = 0;
 
   constructor(private readonly maxWords = VOCABULARY_MAX_WORDS) {}
 
+  /** Words kept (said twice or more, or in the ranked text). */
   get size(): number {
     return this.words.size;
   }
 
-  /** The words of one text (masked for secrets first). */
-  add(raw: string): void {
+  /**
+   * The words of one text (masked for secrets first). A word is kept once said twice (a word said once in
+   * a long output is mostly noise: a made-up name, a typo, a stray token), or at once with `said` (the
+   * condensed text: prompts, answers, commands).
+   */
+  add(raw: string, said = false): void {
     if (!raw) return;
-    let text = maskSecrets(raw.length > TEXT_MAX_CHARS ? raw.slice(0, TEXT_MAX_CHARS) : raw).replace(MASKED, ' ');
+    this.sure = said;
+    const whole = raw.length > TEXT_MAX_CHARS ? raw.slice(0, TEXT_MAX_CHARS) : raw;
+    this.take(whole.length < MEMO_MIN_CHARS ? maskSecrets(whole) : this.maskLines(whole), said);
+  }
+
+  // The text masked, each long line masked once: a line met again (an output stored twice, a file read
+  // again) is taken from the memo, its words counted again without masking it again. The new lines are
+  // masked together, in one call (a secret spanning lines is seen whole: then nothing is kept in the memo).
+  private maskLines(text: string): string {
+    const lines = text.split('\n');
+    const known: Array<string | undefined> = lines.map((l) => (l.length >= MEMO_LINE_MIN_CHARS ? this.memo.get(l) : undefined));
+    const fresh = lines.filter((_, i) => known[i] === undefined);
+    if (fresh.length === lines.length) {
+      const masked = maskSecrets(text);
+      this.remember(lines, masked.split('\n'));
+      return masked;
+    }
+    const masked = fresh.length ? maskSecrets(fresh.join('\n')).split('\n') : [];
+    if (masked.length === fresh.length) this.remember(fresh, masked);
+    else return masked.join('\n') + '\n' + known.filter((k) => k !== undefined).join('\n');
+    let at = 0;
+    return lines.map((_, i) => known[i] ?? (masked[at++] as string)).join('\n');
+  }
+
+  private remember(lines: readonly string[], masked: readonly string[]): void {
+    if (lines.length !== masked.length) return;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      if (line.length < MEMO_LINE_MIN_CHARS) continue;
+      if (this.memoChars > MEMO_MAX_CHARS) {
+        this.memo.clear();
+        this.memoChars = 0;
+      }
+      this.memo.set(line, masked[i] as string);
+      this.memoChars += line.length;
+    }
+  }
+
+  private take(masked: string, said: boolean): void {
+    let text = masked.replace(MASKED, ' ');
     if (ANSI_HINT.test(text)) text = text.replace(ANSI, ' ');
     // Lower case first (one pass over the text, not one per word): the index folds case anyway.
     for (const chunk of text.toLowerCase().match(WORD_CHUNK) ?? []) {
-      if (this.seen.has(chunk)) continue;
-      if (this.seen.size >= SEEN_MAX) this.seen = new Set();
-      this.seen.add(chunk);
+      const times = this.seen.get(chunk) ?? 0;
+      if (times >= 2 && !said) continue;
+      if (this.seen.size >= SEEN_MAX) this.seen = new Map();
+      this.seen.set(chunk, said ? 2 : times + 1);
       this.addChunk(chunk);
     }
   }
 
   private put(word: string): void {
     if (this.words.has(word)) return;
+    if (!this.sure && !this.once.has(word)) {
+      if (this.once.size < this.maxWords) this.once.add(word);
+      return;
+    }
+    this.once.delete(word);
     if (this.words.size >= this.maxWords) {
       this.overflow++;
       return;
@@ -135,9 +196,9 @@ export class VocabularyBuilder {
   }
 }
 
-/** The vocabulary of some texts at once (a stored text, an event list). */
+/** The vocabulary of some texts at once, every word kept (a stored text, an event list: what the index ranks). */
 export function vocabularyOf(texts: Iterable<string>, maxWords = VOCABULARY_MAX_WORDS): string {
   const v = new VocabularyBuilder(maxWords);
-  for (const t of texts) v.add(t);
+  for (const t of texts) v.add(t, true);
   return v.text();
 }

@@ -42,7 +42,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
     if (!stored) return;
     await afterLiveWrite({ memory, row: toRow(stored), session, final, summaryPrompts: stored.summaryPrompts, summaryAsked: stored.summaryAsked.prompts, options: input.options, env: input.env });
   };
-  const write = async (session: Session, final: boolean, mark?: { size: number; mtimeMs: number }, words?: string) => {
+  const write = async (session: Session, final: boolean, mark?: { size: number; mtimeMs: number }, words?: (said: string) => string) => {
     if (!folderAllowed(session.cwd ?? input.cwd, folders)) return;
     let st = mark;
     if (!st) {
@@ -76,14 +76,14 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
         // Not JSON lines (an older Gemini CLI's one document, small): parsed whole.
         const whole = vocabularyFor();
         const session = await loadSessionFile(file, { agent, onText: whole.onText, wholeFile: true });
-        await write(session, final, undefined, whole.words());
+        await write(session, final, undefined, whole.words);
         return;
       }
       const after = await stat(file).catch(() => before);
       // The file's time goes with the mark only when the mark is its end (else the scan reads on from it).
       const mark = { size: tail.end, mtimeMs: tail.end === after.size ? after.mtimeMs : 0 };
       if (!fromMark) {
-        await write(tail.snapshot, final, mark, vocabulary.words());
+        await write(tail.snapshot, final, mark, vocabulary.words);
         return;
       }
       if (!folderAllowed(prev.cwd, folders)) return;
@@ -91,7 +91,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       if (tail.snapshot.events.length === 0) {
         // Nothing complete was appended (or nothing at all): the row stands; the gate still runs (exit).
         if (tail.end !== prev.mark.size) memory.store.setFile(file, tail.end, mark.mtimeMs, 'indexed');
-      } else memory.store.upsert(tailWrite(prev, tail.snapshot, engineFor(agent), mark, memory.store.condensedText(prev.id), vocabulary.words()));
+      } else memory.store.upsert(tailWrite(prev, tail.snapshot, engineFor(agent), mark, memory.store.condensedText(prev.id), vocabulary.words));
       await gate(file, session, final);
     },
     close: () => memory.close(),

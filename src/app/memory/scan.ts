@@ -117,7 +117,7 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
     writing(() => store.setFile(f.file, tail.end, tail.end === f.size ? f.mtimeMs : 0, 'indexed'));
     return true;
   }
-  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id), vocabulary.words());
+  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id), vocabulary.words);
   writing(() => store.upsert(write));
   return true;
 }
@@ -167,7 +167,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   };
   // The next file read whole is opened and read while this one is made into its row: its reads wait on
   // the disk's threads, not on this work (~1/10 of a first index waited on them).
-  let ahead: { file: string; loading: Promise<Session>; words: () => string } | undefined;
+  let ahead: { file: string; loading: Promise<Session>; words: (said: string) => string } | undefined;
   const readAhead = (f: SessionFileInfo | undefined) => {
     if (!f || fromMark(f)) return;
     const next = load(f);
@@ -199,7 +199,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'excluded'));
         stats.skipped++;
       } else {
-        pending.push(sessionWrite(session, engineFor(f.agent), f, words()));
+        pending.push(sessionWrite(session, engineFor(f.agent), f, words));
         if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
     } catch (error) {

@@ -88,27 +88,28 @@ function maskEvent(e: TranscriptEvent): TranscriptEvent {
  * words go in the write. Without one, the write's words are those of the parsed events (their texts as
  * the parsers cut them), kept only for a row that has none yet (`wordsPartial`).
  */
-export function vocabularyFor(): { onText: (text: string) => void; words: () => string } {
+export function vocabularyFor(): { onText: (text: string) => void; words: (said: string) => string } {
   const v = new VocabularyBuilder();
-  return { onText: (text) => v.add(text), words: () => v.text() };
+  // `said`: the condensed text (every word of it kept, however often said), given once the file is read.
+  return { onText: (text) => v.add(text), words: (said) => (v.add(said, true), v.text()) };
 }
 
 // The words of a session's parsed events (no file read for them: a live tracker's snapshot).
 function eventWords(session: Session): string {
   const v = new VocabularyBuilder();
-  if (session.cwd) v.add(session.cwd);
-  if (session.title) v.add(session.title);
+  if (session.cwd) v.add(session.cwd, true);
+  if (session.title) v.add(session.title, true);
   for (const e of session.events) {
     if (e.kind === 'tool-call') {
-      v.add(e.args);
-      if (e.command) v.add(e.command);
-      for (const p of e.paths) v.add(p);
-    } else if (e.kind !== 'thinking' && 'text' in e && typeof e.text === 'string') v.add(e.text);
+      v.add(e.args, true);
+      if (e.command) v.add(e.command, true);
+      for (const p of e.paths) v.add(p, true);
+    } else if (e.kind !== 'thinking' && 'text' in e && typeof e.text === 'string') v.add(e.text, true);
   }
   return v.text();
 }
 
-export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, words?: string): SessionWrite {
+export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, words?: (said: string) => string): SessionWrite {
   const session = maskSession(raw);
   const recap = cards.heuristic(session);
   const events = session.events as readonly MemoryEvent[];
@@ -152,7 +153,7 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
     nameHints: { task: taskOf(events, session.title), files, commands },
     mark: { size: file.size, mtimeMs: file.mtimeMs, entry: session.stamp },
   };
-  if (words !== undefined) write.words = words;
+  if (words !== undefined) write.words = words(write.text);
   else {
     write.words = eventWords(session);
     write.wordsPartial = true;
@@ -171,9 +172,9 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
  * gets the new part's card (the latest turns), added counts, merged tags and the new text appended to
  * `prevText`. The scan's read of a big grown file and the live wrapper's turn-end writes.
  */
-export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string, words?: string): SessionWrite {
+export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string, words?: (said: string) => string): SessionWrite {
   const session: Session = { ...tail, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.title, startedAt: Date.parse(prev.createdAt), file: prev.transcript };
-  const write = sessionWrite(session, cards, file, words ?? eventWords(maskSession(session)));
+  const write = sessionWrite(session, cards, file, words ?? (() => eventWords(maskSession(session))));
   // The appended part's words, added to the row's (a part of its own).
   write.wordsAppend = true;
   delete write.wordsPartial;

@@ -70,8 +70,8 @@ const looksRandom = (w) => {
 const isWord = (w) => w.length >= 4 && w.length <= 24 && !(/\d/.test(w) && /^[0-9a-f]+$/i.test(w)) && (w.match(/[a-z]\d|\d[a-z]/gi)?.length ?? 0) < 2 && !UNSPACED.test(w) && !looksRandom(w);
 // Not text a person reads: terminal colour and cursor sequences in tool output (the ESC lost at times),
 // uuids and hex runs with a digit (ids, hashes: their letter-only groups would count as words), base64
-// runs (images, keys: 40 characters or more with no space).
-const NOISE = /[A-Za-z0-9+/]{40,}={0,2}|\x1b\[[0-9;?]*[A-Za-z]|\[[0-9;]{1,8}m|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![\p{L}\p{N}])(?=[a-f]*\d)[0-9a-f]{7,}(?![\p{L}\p{N}])/giu;
+// runs (images, keys: 40 characters or more with no space), escapes written out in code (`\\nword`).
+const NOISE = /\\+[nrt](?=[a-z])|[A-Za-z0-9+/]{40,}={0,2}|\x1b\[[0-9;?]*[A-Za-z]|\[[0-9;]{1,8}m|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![\p{L}\p{N}])(?=[a-f]*\d)[0-9a-f]{7,}(?![\p{L}\p{N}])/giu;
 
 const sessions = [];
 for (const agent of readdirSync(CORPUS).sort()) {

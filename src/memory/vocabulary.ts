@@ -27,6 +27,7 @@ const MASKED = /\[secret\]/g;
 // Terminal colour and cursor sequences in tool output (`ESC[32m`): not words.
 // (`[1m` too: the ESC is lost at times.)
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\[[0-9;]{1,8}m/g;
+const WRITTEN_ESCAPE = /\\+[nrt](?=[a-z])/gi;
 const ANSI_HINT = /\x1b|\[[0-9;]{1,8}m/;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+/gu;
 const UNSPACED_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]/u;
@@ -127,6 +128,8 @@ export class VocabularyBuilder {
   private take(masked: string, said: boolean): void {
     let text = masked.replace(MASKED, ' ');
     if (ANSI_HINT.test(text)) text = text.replace(ANSI, ' ');
+    // An escape written out in a string of code or JSON (`\nopenpyxl==3.1.2`): a break between words.
+    if (text.includes('\\')) text = text.replace(WRITTEN_ESCAPE, ' ');
     // Lower case first (one pass over the text, not one per word): the index folds case anyway.
     for (const chunk of text.toLowerCase().match(WORD_CHUNK) ?? []) {
       const times = this.seen.get(chunk) ?? 0;

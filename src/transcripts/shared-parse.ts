@@ -291,11 +291,13 @@ const REASONING_TYPES = new Set(['thinking', 'redacted_thinking', 'reasoning']);
 // A key whose value a secret mask must see beside its name (`"api_key": "…"` → `api_key=…`).
 const SECRET_KEY = /key|token|secret|passw|credential|auth/i;
 const BLOB_PROBE_CHARS = 200;
+// The start of a blob: base64 (an image, a file), as a data URL or bare; compact JSON is no blob.
+const BLOB_START = /^(?:data:[\w/+.-]+;base64,)?[A-Za-z0-9+/=_-]+$/;
 const RECORD_DEPTH_MAX = 64;
 
 /**
  * Every string value of a record, reasoning left out (thinking blocks, Codex reasoning items, Gemini's
- * thoughts, parts marked `thought`), and blobs (a long string with no space in its start: base64 images).
+ * thoughts, parts marked `thought`), and blobs (a long string of base64: images, files).
  * A value whose key names a secret comes as `key=value`, so masking sees the name. Keys are not texts.
  */
 export function recordTexts(record: unknown, fn: (text: string) => void, depth = 0): void {
@@ -319,7 +321,7 @@ export function recordTexts(record: unknown, fn: (text: string) => void, depth =
 
 function takeText(text: string, fn: (text: string) => void): void {
   if (text.length < 2) return;
-  if (text.length > 4 * BLOB_PROBE_CHARS && !/\s/.test(text.slice(0, BLOB_PROBE_CHARS))) return;
+  if (text.length > 4 * BLOB_PROBE_CHARS && BLOB_START.test(text.slice(0, BLOB_PROBE_CHARS))) return;
   fn(text);
 }
 

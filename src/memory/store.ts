@@ -405,6 +405,13 @@ export class Store {
     return vocabularyOf([headText(r), r.cwd, body, summaryText(r)]);
   }
 
+  // A session's vocabulary rows, one by one (a range of rowids would make FTS5 read its whole index).
+  private dropWords(rowid: number): void {
+    const parts = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
+    const drop = this.db.prepare('DELETE FROM session_words WHERE rowid = ?');
+    for (let part = 0; part < parts; part++) drop.run(rowid * WORD_PARTS + part);
+  }
+
   private hasWords(rowid: number): boolean {
     return ((this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0) > 0;
   }
@@ -416,7 +423,7 @@ export class Store {
     if (append) {
       part = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
       if (part >= WORD_PARTS - 1) return;
-    } else this.db.prepare('DELETE FROM session_words WHERE rowid >= ? AND rowid < ?').run(base, base + WORD_PARTS);
+    } else this.dropWords(rowid);
     if (words) this.db.prepare('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(base + part, words);
     this.db.prepare('UPDATE sessions SET word_parts = ? WHERE rowid = ?').run(words ? part + 1 : part, rowid);
   }
@@ -742,7 +749,7 @@ export class Store {
 
   private dropRow(r: ForgetRow): void {
     this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
-    this.db.prepare('DELETE FROM session_words WHERE rowid >= ? AND rowid < ?').run(r.rowid * WORD_PARTS, (r.rowid + 1) * WORD_PARTS);
+    this.dropWords(r.rowid);
     this.db.prepare('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
     this.setFile(r.transcript, r.mark_size, r.mark_mtime, 'forgotten');
   }

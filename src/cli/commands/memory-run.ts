@@ -67,6 +67,36 @@ export function renderSnippet(snippet: string, color: boolean): string {
 const plainSnippet = (s: string) => renderSnippet(s, false);
 
 /**
+ * A snippet line cut to `width` cells, then highlighted: the cut never falls inside an escape sequence,
+ * and a highlight the cut left open is closed (the marks take no cell).
+ */
+export function fitSnippet(lead: string, snippet: string, color: boolean, width: number): string {
+  const marked = lead + sanitizeLine(snippet);
+  const bare = marked.replaceAll(HIT_START, '').replaceAll(HIT_END, '');
+  const cut = truncateToWidth(bare, width);
+  if (cut === bare) return renderSnippet(marked, color);
+  // The marks put back where they stood, as far as the cut kept (the ellipsis after them).
+  const keep = cut.endsWith('…') ? cut.length - 1 : cut.length;
+  let out = '';
+  let kept = 0;
+  let open = false;
+  for (const ch of marked) {
+    if (ch === HIT_START || ch === HIT_END) {
+      if (kept < keep || (ch === HIT_END && open)) {
+        out += ch;
+        open = ch === HIT_START;
+      }
+      continue;
+    }
+    if (kept >= keep) break;
+    out += ch;
+    kept += ch.length;
+  }
+  if (open) out += HIT_END;
+  return renderSnippet(out.trimEnd() + cut.slice(keep), color);
+}
+
+/**
  * A row's fields that are shown as the transcript gave them (folder, id, file, agent, status), sanitized
  * for a terminal; the other text fields are sanitized where they are printed. JSON output keeps the raw
  * values, with escapes and controls written as \u escapes by stringifyJsonSafely (valid JSON, safe to print).
@@ -316,13 +346,16 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     if ('error' in result) return fail(result.error);
     // Which prompt of each hit holds the words (#41): read from the shown hits' transcripts, within a budget.
     const hits = await (await import('../../app/memory/hit-turns.js')).addHitTurns(result.hits, query);
+    // No hit: a typo's closest indexed word is offered ("did you mean"), in the JSON failure object too.
+    const none = `no session matches ${JSON.stringify(sanitizeLine(query))}${result.suggestion ? `; did you mean ${JSON.stringify(sanitizeLine(result.suggestion))}?` : ''}`;
+    if (options.json && hits.length === 0 && result.suggestion) return { out: stringifyJsonSafely({ error: none, code: 1, suggestion: result.suggestion }, 2) + '\n', err: `recapwrap: ${none}\n`, code: 1 };
     if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet), ...(h.turn ? { turn: h.turn } : {}) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
-    if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
+    if (hits.length === 0) return { out: '', err: `recapwrap: ${none}\n`, code: 1 };
     const width = nameColumn(hits);
     // No session holds every word: say so, and which words each of these closest ones holds.
     const closest = !result.complete;
     const text = hits
-      .map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth((closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '') + renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}${h.turn ? `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}` : ''}`)
+      .map((h) => `${rowLine(h, deps, width)}\n    ${fitSnippet(closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '', h.snippet, deps.color, Math.max(20, deps.columns - 4))}${h.turn ? `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}` : ''}`)
       .join('\n');
     const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
     return { out: label + text + '\n', err: '', code: 0 };

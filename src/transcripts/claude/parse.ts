@@ -75,7 +75,7 @@ function apiErrorText(entry: ClaudeEntry): string {
 
 export function createClaudeParser(options: ParserOptions = {}): TranscriptParser {
   const facts = new SessionFacts();
-  const tree = new EntryTree(options.limits);
+  const tree = new EntryTree(options.limits, options.wholeFile === true);
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
   let customTitle: string | undefined;
@@ -171,7 +171,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   }
 
   function push(line: string): void {
-    withWholeText(options.full, () => pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip));
+    withWholeText(options.full, () => pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip, options.onText));
   }
 
   function pushEntry(entry: ClaudeEntry): void {

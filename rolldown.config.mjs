@@ -22,9 +22,9 @@
 // imports change; what is loaded on demand (import()) is left to rolldown.
 //
 // Paths: every output file sits two folders below the package (dist/<folder>/, chunks in
-// dist/chunks/), as the sources that build a path from import.meta.url sit in src/<folder>/:
-// src/cli/main.ts reads ../../package.json, src/app/demo.ts runs ../../bin/*. So those paths hold in
-// dist/ and when tests run the sources.
+// dist/chunks/), as the sources that build a path from import.meta.url with a fixed `../..` sit in
+// src/<folder>/ (src/cli/main.ts reads ../../package.json); deeper sources find the package by walking up
+// (src/util/package-dir.ts). So those paths hold in dist/ and when tests run the sources.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'rolldown';

@@ -18,7 +18,7 @@ import { pollUntil } from '../helpers/poll.js';
 import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
 import { accountExists, freePort, SSH_ACCOUNT, sshdUnavailable, startSshd, stopMasters, type Sshd } from '../helpers/sshd.js';
 import { TmuxServer, tmuxAvailable } from '../helpers/tmux.js';
-import { runBoard } from '../../src/app/board.js';
+import { runBoard } from '../../src/app/live/board.js';
 import { boardRemote } from '../../src/app/hosts/live-across.js';
 import type { BoardHandlers, BoardRow, BoardView } from '../../src/display/board-view.js';
 

@@ -66,7 +66,7 @@ export function getThere(host: HostSpec, s: Pick<LiveState, 'tmuxPane'>): string
 }
 
 /** `board --host NAME | --all-hosts`: the hosts' live sessions, polled every `everyMs`; Enter shows how to get there. */
-export function boardRemote(flags: HostFlags, env: Env, cwd: string, everyMs = 10_000): { remote: import('../board.js').BoardRemote } | { error: string } {
+export function boardRemote(flags: HostFlags, env: Env, cwd: string, everyMs = 10_000): { remote: import('../live/board.js').BoardRemote } | { error: string } {
   const setup = setUpHosts(env, cwd, flags);
   if ('error' in setup) return setup;
   const hosts = setup.choice.hosts;

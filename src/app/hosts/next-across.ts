@@ -1,6 +1,6 @@
 /** `next --host NAME | --all-hosts`: the waiting session of every chosen machine; code undefined = this machine's, run `next` as usual. */
 import type { Env } from '../../config/paths.js';
-import { NOTHING_WAITS_MESSAGE } from '../next.js';
+import { NOTHING_WAITS_MESSAGE } from '../live/next.js';
 import { liveAcrossHosts, localLive, pickAcross } from './live-across.js';
 import type { HostFlags } from './hosts.js';
 

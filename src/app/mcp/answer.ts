@@ -10,7 +10,7 @@ import { withPastGenerator } from '../../config/past-generator.js';
 import type { Attempt, ModelRequest } from '../../recap/providers/http.js';
 import { buildQuestionPrompt, extractAnswer, QUESTION_MAX_OUTPUT_TOKENS, QUESTION_SYSTEM_PROMPT } from '../../recap/question-prompt.js';
 import { sanitizeBlock } from '../../util/sanitize.js';
-import { callOnce, summaryModel, summarySettings } from '../model-summary.js';
+import { callOnce, summaryModel, summarySettings } from '../summaries/model-summary.js';
 import type { McpLog } from './server.js';
 import type { AnswerResult, QuestionInput, ToolContext } from './tools.js';
 

@@ -11,7 +11,7 @@ import type { CheckResult } from '../../types.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { resolveCommand } from '../../pty/command-lookup.js';
 import { shellQuote } from '../../util/shell-quote.js';
-import { AGENT_INSTALLS } from '../agent-install.js';
+import { AGENT_INSTALLS } from '../agents/agent-install.js';
 import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
 import { maskConfigText } from './mask-config.js';
 import { maskSecrets } from '../../memory/secrets.js';

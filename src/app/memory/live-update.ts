@@ -12,7 +12,7 @@ import type { Options } from '../../config/options-table.js';
 import { getHomeDir, type Env } from '../../config/paths.js';
 import { loadSessionFile, loadSessionTail } from '../../transcripts/load.js';
 import type { AgentId, Session } from '../../transcripts/types.js';
-import { createEngine } from '../recap-engine.js';
+import { createEngine } from '../recaps/recap-engine.js';
 import { openSessionMemory, toRow, type SessionMemory } from './api.js';
 import { allowedFolders, folderAllowed, TAIL_READ_MIN_BYTES } from './scan.js';
 import { sessionWrite, tailWrite, vocabularyFor } from './session-write.js';

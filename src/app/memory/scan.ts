@@ -128,7 +128,7 @@ async function loadReaders() {
   const [load, registry, engine, write] = await Promise.all([
     import('../../transcripts/load.js'),
     import('../../transcripts/registry.js'),
-    import('../recap-engine.js'),
+    import('../recaps/recap-engine.js'),
     import('./session-write.js'),
   ]);
   return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, vocabularyFor: write.vocabularyFor };

@@ -8,7 +8,7 @@ import { defaultOptions } from '../../config/options-table.js';
 import { openStore } from '../../memory/open-store.js';
 import type { Store } from '../../memory/store.js';
 import type { Session, TranscriptEvent } from '../../transcripts/types.js';
-import { createEngine } from '../recap-engine.js';
+import { createEngine } from '../recaps/recap-engine.js';
 import { maskSession, sessionWrite } from './session-write.js';
 
 // A fake GitHub token, built here so no file holds one whole.

@@ -9,7 +9,7 @@
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import type { Session } from '../../transcripts/types.js';
-import { maybeSummarizeLive } from '../live-summary.js';
+import { maybeSummarizeLive } from '../summaries/live-summary.js';
 import type { SessionMemory, SessionRow } from './api.js';
 
 export interface LiveWriteEvent {

@@ -81,7 +81,7 @@ export async function runWrap(options: RunWrapOptions): Promise<number> {
   if (!resolved.ok) {
     const typo = resolved.exitCode === 127 ? await options.suggest?.(options.command) : undefined;
     // An agent that is not installed: which one, how to install it, and the demo that needs none.
-    const agent = resolved.exitCode === 127 && !typo ? (await import('../agent-install.js')).missingAgentHint(options.command) : undefined;
+    const agent = resolved.exitCode === 127 && !typo ? (await import('../agents/agent-install.js')).missingAgentHint(options.command) : undefined;
     process.stderr.write(`recapwrap: ${resolved.message}${typo ? `; did you mean \`recapwrap ${typo}\`?` : ''}${agent ? ` (${agent.replace('\n', ')\n')}` : ''}\n`);
     return resolved.exitCode;
   }

@@ -16,7 +16,7 @@ export function registerBoard(program: Command): void {
         setExitCode(this, 2);
         return;
       }
-      const [{ runBoard }, { createBoardView }] = await Promise.all([import('../../app/board.js'), import('../../display/board-view.js')]);
+      const [{ runBoard }, { createBoardView }] = await Promise.all([import('../../app/live/board.js'), import('../../display/board-view.js')]);
       // --host NAME / --all-hosts (#35): the hosts' sessions join the rows (app/hosts).
       const across = options.allHosts || options.host?.length ? (await import('../../app/hosts/live-across.js')).boardRemote(options, process.env, process.cwd()) : undefined;
       if (across && 'error' in across) {

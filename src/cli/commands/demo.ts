@@ -13,7 +13,7 @@ export function registerDemo(program: Command): void {
         setExitCode(this, 2);
         return;
       }
-      const { runDemo } = await import('../../app/demo.js');
+      const { runDemo } = await import('../../app/demo/demo.js');
       setExitCode(this, await runDemo({ here: options.here }));
     });
 }

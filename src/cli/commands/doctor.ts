@@ -1,6 +1,6 @@
 /** `recapwrap doctor`: thin layer over src/app/doctor.ts. */
 import type { Command } from 'commander';
-import type { DoctorOptions } from '../../app/doctor.js';
+import type { DoctorOptions } from '../../app/doctor/doctor.js';
 import { stringifyJsonSafely } from '../../util/sanitize.js';
 import { setExitCode } from '../exit-code.js';
 
@@ -12,7 +12,7 @@ export function registerDoctor(program: Command): void {
     .option('--endpoints', 'also contact the configured model endpoint (network)', false)
     .option('--json', 'print the checks as JSON', false)
     .action(async function (this: Command, options: DoctorOptions) {
-      const { runDoctor, renderDoctorReport } = await import('../../app/doctor.js');
+      const { runDoctor, renderDoctorReport } = await import('../../app/doctor/doctor.js');
       const { results, code } = await runDoctor(options);
       process.stdout.write(options.json ? stringifyJsonSafely(results, 2) + '\n' : renderDoctorReport(results, process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY) + '\n');
       setExitCode(this, code);

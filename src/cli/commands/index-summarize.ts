@@ -8,8 +8,8 @@ import { resolveConfig } from '../../config/load.js';
 import { parseCount } from '../count-option.js';
 import type { Options } from '../../config/options-table.js';
 import type { SessionMemory } from '../../app/memory/api.js';
-import { describePlan, planSummaries, summarizeSessions, type SummaryPlan } from '../../app/summarize-sessions.js';
-import { summaryModel, summarySettings } from '../../app/model-summary.js';
+import { describePlan, planSummaries, summarizeSessions, type SummaryPlan } from '../../app/summaries/summarize-sessions.js';
+import { summaryModel, summarySettings } from '../../app/summaries/model-summary.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import type { Env } from '../../config/paths.js';
 

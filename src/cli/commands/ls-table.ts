@@ -1,6 +1,6 @@
 /** The `recapwrap ls` table (loaded when the command runs: text width pulls in Unicode tables). */
 import { homedir } from 'node:os';
-import { fitRecapCell, liveRow, orderLiveStates } from '../../app/live-listing.js';
+import { fitRecapCell, liveRow, orderLiveStates } from '../../app/live/live-listing.js';
 import type { LiveState } from '../../display/state-file.js';
 import { displayWidth, padToWidth } from '../../util/text-width.js';
 

@@ -13,7 +13,7 @@ export function registerNext(program: Command): void {
     .option('--host <name>', "this host's live sessions instead of this machine's (repeatable)", (v: string, p: string[] | undefined) => [...(p ?? []), v])
     .option('--all-hosts', "this machine's live sessions and every host's; one waiting on a host is named with how to get there", false)
     .action(async function (this: Command, options: { from?: string; print: boolean; host?: string[]; allHosts?: boolean }) {
-      const { runNext } = await import('../../app/next.js');
+      const { runNext } = await import('../../app/live/next.js');
       // --host NAME / --all-hosts (#35): a session waiting on a host is named with the ssh line that gets there.
       if (options.allHosts || options.host?.length) {
         const { nextAcross } = await import('../../app/hosts/next-across.js');

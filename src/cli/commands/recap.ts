@@ -89,7 +89,7 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
 
   const { loadSessionFile } = await import('../../transcripts/load.js');
   const { findAdapter } = await import('../../transcripts/registry.js');
-  const { createEngine } = await import('../../app/recap-engine.js');
+  const { createEngine } = await import('../../app/recaps/recap-engine.js');
   const { formatRecap } = await import('../../recap/format.js');
   let file = paneFile?.file ?? options.session;
   if (!file) {

@@ -10,7 +10,7 @@ import { renderPicker } from '../../display/picker-view.js';
 import { recapText } from '../../recap/compose.js';
 import { formatSince } from '../../util/age.js';
 
-type PastSession = import('../../app/resume.js').PastSession;
+type PastSession = import('../../app/resume/resume.js').PastSession;
 
 const ALT_SCREEN_ON = '\x1b[?1049h'; // xterm alternate screen, cursor saved
 const ALT_SCREEN_OFF = '\x1b[?1049l';

@@ -32,7 +32,7 @@ export interface ResumeCliOptions {
   fork?: boolean;
 }
 
-type PastSession = import('../../app/resume.js').PastSession;
+type PastSession = import('../../app/resume/resume.js').PastSession;
 
 /** A row's title keeps at least this many cells before the folder is shown beside it. */
 const TITLE_MIN = 20;
@@ -71,7 +71,7 @@ export function renderSessions(sessions: readonly PastSession[], cols: number, n
 }
 
 /** What `resume REF --json` prints: the session REF named and the command that resumes it (run under recapwrap, in `cwd`). */
-function resumePlanJson(plan: import('../../app/resume-ref.js').ResumePlan, fork: boolean): Record<string, unknown> {
+function resumePlanJson(plan: import('../../app/resume/resume-ref.js').ResumePlan, fork: boolean): Record<string, unknown> {
   return {
     session: { id: plan.id, name: plan.name, agent: plan.agent },
     cwd: plan.cwd,
@@ -102,7 +102,7 @@ export interface ResumeDeps {
   /** Relaunch: run the agent under recapwrap (the real one wraps it in this process), typing `draft` once it is ready. */
   launch(command: string, args: string[], agent: AgentId, cwd: string, draft?: string): Promise<number>;
   /** Whether QUERY names one session of the index, and how to relaunch it (default: app/resume-ref.ts). */
-  planRef?(ref: string, cwd: string, next: boolean, folder?: string, fork?: boolean): Promise<import('../../app/resume-ref.js').ResumeRefResult>;
+  planRef?(ref: string, cwd: string, next: boolean, folder?: string, fork?: boolean): Promise<import('../../app/resume/resume-ref.js').ResumeRefResult>;
   /** Read a session's whole conversation (`Nr` at the picker; default: `recapwrap read FILE` through the pager). */
   read?(file: string): Promise<void>;
 }
@@ -155,7 +155,7 @@ async function runResumeCommand(query: string | undefined, options: ResumeCliOpt
     const planRef =
       deps.planRef ??
       (async (ref: string, at: string, next: boolean, folder?: string, fork?: boolean) =>
-        (await import('../../app/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, fork, ...(folder === undefined ? {} : { folder }) }));
+        (await import('../../app/resume/resume-ref.js')).planResumeRef({ ref, cwd: at, env: deps.env, options: config.options, next, fork, ...(folder === undefined ? {} : { folder }) }));
     // --cwd relaunches it there instead of in its own folder (one that is gone, say).
     const result = await planRef(query, cwd, Boolean(options.next), options.cwd === undefined ? undefined : cwd, Boolean(options.fork));
     // Each line of the message clean (its parts from a transcript were cleaned where it was made), indent kept.
@@ -169,7 +169,7 @@ async function runResumeCommand(query: string | undefined, options: ResumeCliOpt
       return { out: '', err: '', code };
     }
   }
-  const { listPastSessions } = await import('../../app/resume.js');
+  const { listPastSessions } = await import('../../app/resume/resume.js');
   const { sessions, warnings } = await listPastSessions({ cwd, env: deps.env, options: config.options, agent: options.agent as AgentId | undefined, query, limit, all: options.all });
   const err = warnings.map((w) => `recapwrap: warning: ${w}\n`).join('');
   // Nothing listed is exit 1, as a pick of nothing (grep's rule; `sessions`/`search` too).

@@ -4,15 +4,15 @@
  * recapwrap. Read from the session index (refreshed first; a query is a full-text search); when memory is
  * off or the index cannot be opened, from the agents' folders directly as before. Listing never calls a model.
  */
-import type { Options } from '../config/options-table.js';
-import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
-import { readLiveStates } from '../display/state-file.js';
-import type { Recap } from '../recap/types.js';
-import { loadSessionFile } from '../transcripts/load.js';
-import { findAdapter, listAdapters } from '../transcripts/registry.js';
-import type { AgentId, Session } from '../transcripts/types.js';
-import type { SessionCard, SessionRow } from './memory/api.js';
-import { createEngine } from './recap-engine.js';
+import type { Options } from '../../config/options-table.js';
+import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
+import { readLiveStates } from '../../display/state-file.js';
+import type { Recap } from '../../recap/types.js';
+import { loadSessionFile } from '../../transcripts/load.js';
+import { findAdapter, listAdapters } from '../../transcripts/registry.js';
+import type { AgentId, Session } from '../../transcripts/types.js';
+import type { SessionCard, SessionRow } from '../memory/api.js';
+import { createEngine } from '../recaps/recap-engine.js';
 
 export interface PastSession {
   agent: AgentId;
@@ -74,8 +74,8 @@ function recapOf(c: SessionCard): Recap {
 
 /** From the session index; undefined when memory is off or the index cannot be opened (then the folders are read). */
 async function listFromIndex(input: ListInput): Promise<{ sessions: PastSession[]; warnings: string[] } | undefined> {
-  const { openSessionMemory } = await import('./memory/api.js');
-  const { allowedFolders, folderAllowed } = await import('./memory/scan.js');
+  const { openSessionMemory } = await import('../memory/api.js');
+  const { allowedFolders, folderAllowed } = await import('../memory/scan.js');
   // A folder the index leaves out (memoryFolders) is read directly, as before.
   if (!input.all && !folderAllowed(input.cwd, allowedFolders(input.options.memoryFolders, getHomeDir(input.env)))) return undefined;
   const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });

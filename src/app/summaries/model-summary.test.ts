@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer, type Reply } from '../../test/fakes/model-server.js';
-import { defaultOptions, type Options } from '../config/options-table.js';
+import { startModelServer, type ModelServer, type Reply } from '../../../test/fakes/model-server.js';
+import { defaultOptions, type Options } from '../../config/options-table.js';
 import { runModelSummary, SUMMARY_MAX_CALLS, summaryModel, summarySettings } from './model-summary.js';
 
 const VALID = JSON.stringify({ name: 'Ledger CSV import', description: 'Import bank CSV files into the ledger', summary: 'The user asked for a CSV importer. The agent wrote src/import/csv.ts and the tests pass.', tags: ['csv', 'ledger'], next: 'Handle the semicolon-separated exports.' });

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../memory/open-store.js';
+import { openStore } from '../../memory/open-store.js';
 import { checkMemory } from './doctor-memory.js';
-import { indexFile } from './memory/api.js';
+import { indexFile } from '../memory/api.js';
 
 const root = mkdtempSync(join(tmpdir(), 'rw-doctor-mem-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

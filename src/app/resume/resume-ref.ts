@@ -6,14 +6,14 @@
  * anything; the index is loaded only when a REF is given.
  */
 import { existsSync } from 'node:fs';
-import type { Options } from '../config/options-table.js';
-import type { Env } from '../config/paths.js';
-import { normalizeUserName } from '../memory/names.js';
-import { findAdapter } from '../transcripts/registry.js';
-import { sanitizeLine } from '../util/sanitize.js';
-import { shellQuoteForTerminal } from '../util/shell-quote.js';
-import type { AgentId } from '../transcripts/types.js';
-import { formatReferenceBlock } from './picker/reference-block.js';
+import type { Options } from '../../config/options-table.js';
+import type { Env } from '../../config/paths.js';
+import { normalizeUserName } from '../../memory/names.js';
+import { findAdapter } from '../../transcripts/registry.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { shellQuoteForTerminal } from '../../util/shell-quote.js';
+import type { AgentId } from '../../transcripts/types.js';
+import { formatReferenceBlock } from '../picker/reference-block.js';
 
 export interface ResumePlan {
   agent: AgentId;
@@ -47,7 +47,7 @@ export type ResumeRefResult = { kind: 'plan'; plan: ResumePlan } | { kind: 'not-
 
 /** `folder`: where to relaunch it instead of the session's own folder (`resume REF --cwd DIR`). */
 export async function planResumeRef(input: { ref: string; cwd: string; env: Env; options: Options; next: boolean; folder?: string; fork?: boolean }): Promise<ResumeRefResult> {
-  const { openSessionMemory } = await import('./memory/api.js');
+  const { openSessionMemory } = await import('../memory/api.js');
   const memory = await openSessionMemory({ env: input.env, options: input.options, cwd: input.cwd });
   // No index (memory off, unsafe state folder): REF is a query over this folder, as before the index.
   if ('error' in memory) return { kind: 'not-one' };

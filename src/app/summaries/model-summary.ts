@@ -6,17 +6,17 @@
  * generator, runs of the agent's CLI); a transport or HTTP error is not retried. Each call is a debug-log
  * line saying what it is for. Never throws.
  */
-import type { Options } from '../config/options-table.js';
-import type { Env } from '../config/paths.js';
-import { resolveGenerator, type EngineSettings } from '../recap/engine.js';
-import { agentAttempt, recapModelFor } from '../recap/providers/agent.js';
-import { anthropicAttempt, openaiAttempt, type Attempt, type ModelRequest } from '../recap/providers/http.js';
-import { buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT, type SummaryInput } from '../recap/summary-prompt.js';
-import { parseModelSummary, type ModelSummary } from '../recap/summary-schema.js';
-import type { GeneratorType } from '../recap/types.js';
-import type { AgentId } from '../transcripts/types.js';
-import { formatCount } from '../util/plural.js';
-import { engineSettings } from './recap-engine.js';
+import type { Options } from '../../config/options-table.js';
+import type { Env } from '../../config/paths.js';
+import { resolveGenerator, type EngineSettings } from '../../recap/engine.js';
+import { agentAttempt, recapModelFor } from '../../recap/providers/agent.js';
+import { anthropicAttempt, openaiAttempt, type Attempt, type ModelRequest } from '../../recap/providers/http.js';
+import { buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT, type SummaryInput } from '../../recap/summary-prompt.js';
+import { parseModelSummary, type ModelSummary } from '../../recap/summary-schema.js';
+import type { GeneratorType } from '../../recap/types.js';
+import type { AgentId } from '../../transcripts/types.js';
+import { formatCount } from '../../util/plural.js';
+import { engineSettings } from '../recaps/recap-engine.js';
 
 /** Retries after an invalid answer; transport errors end the run at once. */
 export const SUMMARY_INVALID_RETRIES = 1;

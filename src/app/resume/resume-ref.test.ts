@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../config/load.js';
-import { encodePiCwd } from '../transcripts/pi/paths.js';
+import { resolveConfig } from '../../config/load.js';
+import { encodePiCwd } from '../../transcripts/pi/paths.js';
 import { planResumeRef } from './resume-ref.js';
 
 let home: string;

@@ -3,13 +3,13 @@
  * sessions go to, and when a call is made (a wrapper's exit and every 5 new prompts, at most 2 calls each;
  * `recapwrap index --summarize` when you run it), or why nothing is sent.
  */
-import { resolveConfig } from '../config/load.js';
-import type { Env } from '../config/paths.js';
-import { SUMMARY_EVERY_PROMPTS } from '../recap/summary-gate.js';
-import { resolveCommand } from '../pty/command-lookup.js';
-import { listAdapters } from '../transcripts/registry.js';
-import type { CheckResult } from '../types.js';
-import { SUMMARY_MAX_CALLS, summaryModel, summarySettings } from './model-summary.js';
+import { resolveConfig } from '../../config/load.js';
+import type { Env } from '../../config/paths.js';
+import { SUMMARY_EVERY_PROMPTS } from '../../recap/summary-gate.js';
+import { resolveCommand } from '../../pty/command-lookup.js';
+import { listAdapters } from '../../transcripts/registry.js';
+import type { CheckResult } from '../../types.js';
+import { SUMMARY_MAX_CALLS, summaryModel, summarySettings } from '../summaries/model-summary.js';
 
 export function checkSummaries(env: Env, cwd: string = process.cwd()): CheckResult {
   const { options } = resolveConfig({ env, cwd });

@@ -5,17 +5,16 @@
  * so the agent's output and the wrapper's exit never wait for it (nor load the schema). Nothing with llm off.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type { Options } from '../config/options-table.js';
-import type { Env } from '../config/paths.js';
-import { resolveGenerator } from '../recap/engine.js';
-import { shouldSummarize } from '../recap/summary-gate.js';
-import type { AgentId } from '../transcripts/types.js';
-import { debugLog } from '../util/debug-log.js';
-import { engineSettings } from './recap-engine.js';
+import { packageFile } from '../../util/package-dir.js';
+import type { Options } from '../../config/options-table.js';
+import type { Env } from '../../config/paths.js';
+import { resolveGenerator } from '../../recap/engine.js';
+import { shouldSummarize } from '../../recap/summary-gate.js';
+import type { AgentId } from '../../transcripts/types.js';
+import { debugLog } from '../../util/debug-log.js';
+import { engineSettings } from '../recaps/recap-engine.js';
 
 // Two folders below the package in src/ and in dist/ alike (see rolldown.config.mjs).
-const CLI = fileURLToPath(new URL('../../bin/recapwrap.js', import.meta.url));
 
 export interface LiveSummaryInput {
   row: { id: string; agent: AgentId; counts: { prompts: number } };
@@ -54,7 +53,7 @@ export function maybeSummarizeLive(e: LiveSummaryInput, cwd: string, claim: (pro
 }
 
 function startDetached(args: string[], cwd: string, env: Env): void {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: env as NodeJS.ProcessEnv, stdio: 'ignore', detached: true });
+  const child = spawn(process.execPath, [packageFile('bin', 'recapwrap.js'), ...args], { cwd, env: env as NodeJS.ProcessEnv, stdio: 'ignore', detached: true });
   child.on('error', (error) => debugLog('memory', 'model summary not started', { error: error.message }));
   child.unref();
 }

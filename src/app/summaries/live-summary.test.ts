@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultOptions, type Options } from '../config/options-table.js';
+import { defaultOptions, type Options } from '../../config/options-table.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../memory/open-store.js';
-import type { SessionWrite } from '../memory/types.js';
+import { openStore } from '../../memory/open-store.js';
+import type { SessionWrite } from '../../memory/types.js';
 import { liveSummaryArgs, maybeSummarizeLive, type LiveSummaryInput } from './live-summary.js';
 
 const write = (id: string, prompts: number): SessionWrite => ({

@@ -4,17 +4,17 @@
  * generator, and the on-disk cache in the state folder. The wrap flow sees it through RecapDrafter
  * (draft → one sanitized line; a quick "working: …" line).
  */
-import type { Options } from '../config/options-table.js';
-import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
-import { RecapEngine, type EngineSettings } from '../recap/engine.js';
-import { freshOwnRecap, ownRecapLine } from '../recap/own-recap.js';
-import type { GeneratorName } from '../recap/types.js';
-import { agentFromCommand } from '../transcripts/agent-ids.js';
-import { findAdapter } from '../transcripts/registry.js';
-import type { AgentId, Session } from '../transcripts/types.js';
-import { debugLog } from '../util/debug-log.js';
+import type { Options } from '../../config/options-table.js';
+import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
+import { RecapEngine, type EngineSettings } from '../../recap/engine.js';
+import { freshOwnRecap, ownRecapLine } from '../../recap/own-recap.js';
+import type { GeneratorName } from '../../recap/types.js';
+import { agentFromCommand } from '../../transcripts/agent-ids.js';
+import { findAdapter } from '../../transcripts/registry.js';
+import type { AgentId, Session } from '../../transcripts/types.js';
+import { debugLog } from '../../util/debug-log.js';
 import { join } from 'node:path';
-import type { RecapDrafter } from './wrap/live-recap.js';
+import type { RecapDrafter } from '../wrap/live-recap.js';
 
 export interface RecapEngineInput {
   options: Options;

@@ -3,12 +3,12 @@
  * session named by its agent and where it runs (never a pid), the recap without its `recap:` label
  * (the column is titled RECAP) composed for the cells it gets. Pure.
  */
-import { attentionLabel } from '../display/attention-order.js';
-import type { BoardRow } from '../display/board-view.js';
-import type { LiveState } from '../display/state-file.js';
-import { composeRecap } from '../recap/compose.js';
-import { formatSince, shortenDir } from '../util/age.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import { attentionLabel } from '../../display/attention-order.js';
+import type { BoardRow } from '../../display/board-view.js';
+import type { LiveState } from '../../display/state-file.js';
+import { composeRecap } from '../../recap/compose.js';
+import { formatSince, shortenDir } from '../../util/age.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 /** Newest wrapper first; wrappers started in the same millisecond by pid, higher first. */
 export function orderLiveStates(states: readonly LiveState[]): LiveState[] {

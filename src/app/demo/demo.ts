@@ -10,13 +10,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../demo/scripted-agent.js';
-import { getStateDir, type Env } from '../config/paths.js';
-import { getPiSessionDir } from '../transcripts/pi/paths.js';
-import { readTmuxFocusEvents, type TmuxFocusEvents } from '../display/tmux-focus.js';
-import { shellQuote } from '../util/shell-quote.js';
-import { displayWidth } from '../util/text-width.js';
+import { packageFile } from '../../util/package-dir.js';
+import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../../demo/scripted-agent.js';
+import { getStateDir, type Env } from '../../config/paths.js';
+import { getPiSessionDir } from '../../transcripts/pi/paths.js';
+import { readTmuxFocusEvents, type TmuxFocusEvents } from '../../display/tmux-focus.js';
+import { shellQuote } from '../../util/shell-quote.js';
+import { displayWidth } from '../../util/text-width.js';
 
 /** Away threshold for the demo: long enough to switch away, short enough not to bore. */
 export const DEMO_AWAY_SECONDS = 5;
@@ -33,8 +33,8 @@ export interface DemoPlan {
   argv: string[];
 }
 
-const CLI = fileURLToPath(new URL('../../bin/recapwrap.js', import.meta.url));
-const AGENT = fileURLToPath(new URL('../../bin/demo-agent.js', import.meta.url));
+const CLI = packageFile('bin', 'recapwrap.js');
+const AGENT = packageFile('bin', 'demo-agent.js');
 
 /** Where the demo's "pi" keeps its sessions: in recapwrap's state folder, never in your ~/.pi. */
 export function demoSessionsDir(env: Env): string {

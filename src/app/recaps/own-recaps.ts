@@ -4,12 +4,12 @@
  * launch's part, replace's switch, is in run-wrap.ts: the adapter's `ownRecap.off`, never its settings files.)
  * The agent facts live in each transcript adapter (`ownRecap`); the rules are pure (recap/own-recap.ts).
  */
-import type { Options } from '../config/options-table.js';
-import type { AgentRecapsMode } from '../recap/own-recap.js';
-import type { TriggerConfig } from '../recap/trigger.js';
-import { listAdapters } from '../transcripts/registry.js';
-import type { AgentContext, TranscriptAdapter } from '../transcripts/types.js';
-import type { CheckResult, OwnRecapState } from '../types.js';
+import type { Options } from '../../config/options-table.js';
+import type { AgentRecapsMode } from '../../recap/own-recap.js';
+import type { TriggerConfig } from '../../recap/trigger.js';
+import { listAdapters } from '../../transcripts/registry.js';
+import type { AgentContext, TranscriptAdapter } from '../../transcripts/types.js';
+import type { CheckResult, OwnRecapState } from '../../types.js';
 
 export function agentRecapsMode(options: Pick<Options, 'agentRecaps'>): AgentRecapsMode {
   return options.agentRecaps as AgentRecapsMode;

@@ -5,11 +5,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { resolveConfig } from '../config/load.js';
-import { getHomeDir, type Env } from '../config/paths.js';
-import type { CheckResult } from '../types.js';
-import { formatSince, shortenDir } from '../util/age.js';
-import { indexFile, memoryOffBy } from './memory/api.js';
+import { resolveConfig } from '../../config/load.js';
+import { getHomeDir, type Env } from '../../config/paths.js';
+import type { CheckResult } from '../../types.js';
+import { formatSince, shortenDir } from '../../util/age.js';
+import { indexFile, memoryOffBy } from '../memory/api.js';
 
 const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
 

@@ -6,17 +6,17 @@
 import { execFile } from 'node:child_process';
 import { constants, accessSync, lstatSync, statSync, type Stats } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
-import { resolveConfig } from '../config/load.js';
-import { getHomeDir, getStateDir, type Env } from '../config/paths.js';
-import { listAdapters } from '../transcripts/registry.js';
-import { probePrivateInternals, type InternalsReport } from '../util/private-internals/index.js';
-import { sanitizeLine } from '../util/sanitize.js';
-import { shellQuote } from '../util/shell-quote.js';
-import { displayWidth } from '../util/text-width.js';
-import { parseTmuxVersion, tmuxAtLeast } from '../util/tmux-version.js';
-import { checkOwnRecaps } from './own-recaps.js';
+import { resolveConfig } from '../../config/load.js';
+import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
+import { listAdapters } from '../../transcripts/registry.js';
+import { probePrivateInternals, type InternalsReport } from '../../util/private-internals/index.js';
+import { sanitizeLine } from '../../util/sanitize.js';
+import { shellQuote } from '../../util/shell-quote.js';
+import { displayWidth } from '../../util/text-width.js';
+import { parseTmuxVersion, tmuxAtLeast } from '../../util/tmux-version.js';
+import { checkOwnRecaps } from '../recaps/own-recaps.js';
 
-import type { CheckResult, CheckStatus } from '../types.js';
+import type { CheckResult, CheckStatus } from '../../types.js';
 
 export interface DoctorDeps {
   env: Env;
@@ -375,7 +375,7 @@ export function probeFocusReporting(timeoutMs: number, io: { stdin: NodeJS.ReadS
 
 // Where `recapwrap mcp` is registered, for each agent CLI on PATH (loaded on demand: doctor only).
 async function checkMcp(env: Env): Promise<CheckResult[]> {
-  const [{ checkMcpRegistration }, { mcpLaunch }] = await Promise.all([import('./mcp/register.js'), import('./mcp/launch.js')]);
+  const [{ checkMcpRegistration }, { mcpLaunch }] = await Promise.all([import('../mcp/register.js'), import('../mcp/launch.js')]);
   let launch;
   try {
     launch = mcpLaunch();
@@ -423,6 +423,6 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   // The project file (#40 item 1): read, trusted, keys ignored and why, or ignored whole.
   results.push(checkProjectFile(env));
   // Each host of the config file (#35): reachable, its recapwrap, its agents.
-  results.push(...(await (await import('./hosts/doctor-hosts.js')).checkHosts(env)));
+  results.push(...(await (await import('../hosts/doctor-hosts.js')).checkHosts(env)));
   return { results, code: doctorExitCode(results) };
 }

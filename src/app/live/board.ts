@@ -7,16 +7,16 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { homedir } from 'node:os';
-import { getRuntimeDir, getStateDir, type Env } from '../config/paths.js';
-import type { BoardHandlers, BoardRow, BoardView } from '../display/board-view.js';
-import { requestControl, socketPathFor } from '../display/control-socket.js';
-import { readLiveStates, type LiveState } from '../display/state-file.js';
-import { compareByAttention } from '../display/attention-order.js';
-import { runTmux } from '../display/tmux.js';
-import { shortenDir } from '../util/age.js';
+import { getRuntimeDir, getStateDir, type Env } from '../../config/paths.js';
+import type { BoardHandlers, BoardRow, BoardView } from '../../display/board-view.js';
+import { requestControl, socketPathFor } from '../../display/control-socket.js';
+import { readLiveStates, type LiveState } from '../../display/state-file.js';
+import { compareByAttention } from '../../display/attention-order.js';
+import { runTmux } from '../../display/tmux.js';
+import { shortenDir } from '../../util/age.js';
 import { fitRecapCell, isPlainCommand, liveRow, nameLiveState, orderLiveStates } from './live-listing.js';
-import { ensurePrivateDir } from '../util/safe-fs.js';
-import { sanitizeLine } from '../util/sanitize.js';
+import { ensurePrivateDir } from '../../util/safe-fs.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 
 /** How often the age columns are redrawn (no file is read for it). */
 export const AGE_REFRESH_MS = 10_000;
@@ -114,10 +114,10 @@ export async function runBoard(options: BoardOptions): Promise<number> {
     }
     try {
       const [{ loadSessionFile }, { createEngine }, { renderCard }, { resolveConfig }] = await Promise.all([
-        import('../transcripts/load.js'),
-        import('./recap-engine.js'),
-        import('../recap/format.js'),
-        import('../config/load.js'),
+        import('../../transcripts/load.js'),
+        import('../recaps/recap-engine.js'),
+        import('../../recap/format.js'),
+        import('../../config/load.js'),
       ]);
       const session = await loadSessionFile(s.sessionFile);
       const engine = createEngine({ options: resolveConfig({ env, cwd: s.cwd }).options, agent: session.agent, env });

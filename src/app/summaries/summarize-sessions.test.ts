@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer, type Reply } from '../../test/fakes/model-server.js';
-import { defaultOptions, type Options } from '../config/options-table.js';
-import { openSessionMemory, type SessionMemory } from './memory/api.js';
+import { startModelServer, type ModelServer, type Reply } from '../../../test/fakes/model-server.js';
+import { defaultOptions, type Options } from '../../config/options-table.js';
+import { openSessionMemory, type SessionMemory } from '../memory/api.js';
 import { describePlan, planSummaries, summarizeSessions } from './summarize-sessions.js';
 
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'transcripts');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures', 'transcripts');
 const VALID = JSON.stringify({ name: 'Hello file listing', description: 'Create hello.txt and list the folder', summary: 'The user asked for hello.txt and a listing; the agent wrote it and ran ls.', tags: ['files'], next: 'Nothing left: the task was finished.' });
 
 let dir: string;

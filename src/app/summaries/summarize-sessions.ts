@@ -4,10 +4,10 @@
  * first (how many sessions, which model) so the command can say it before anything is sent; a failure
  * keeps the heuristic summary; a user-given name is never overwritten (the store keeps it).
  */
-import type { Options } from '../config/options-table.js';
-import type { Env } from '../config/paths.js';
-import type { AgentId } from '../transcripts/types.js';
-import type { SessionMemory, SessionRow } from './memory/api.js';
+import type { Options } from '../../config/options-table.js';
+import type { Env } from '../../config/paths.js';
+import type { AgentId } from '../../transcripts/types.js';
+import type { SessionMemory, SessionRow } from '../memory/api.js';
 import { runModelSummary, summaryModel, summarySettings, type SummaryModel, type SummaryOutcome } from './model-summary.js';
 
 export interface SummaryPlanGroup {

@@ -5,12 +5,12 @@
  * with one line.
  */
 import { homedir } from 'node:os';
-import { getStateDir, type Env } from '../config/paths.js';
-import { pickNextWaiting, waitKindOf } from '../display/attention-order.js';
-import { readLiveStates, type LiveState } from '../display/state-file.js';
-import { runTmux } from '../display/tmux.js';
-import { formatSince, shortenDir } from '../util/age.js';
-import { sanitizeBlock, sanitizeLine } from '../util/sanitize.js';
+import { getStateDir, type Env } from '../../config/paths.js';
+import { pickNextWaiting, waitKindOf } from '../../display/attention-order.js';
+import { readLiveStates, type LiveState } from '../../display/state-file.js';
+import { runTmux } from '../../display/tmux.js';
+import { formatSince, shortenDir } from '../../util/age.js';
+import { sanitizeBlock, sanitizeLine } from '../../util/sanitize.js';
 
 export const NOTHING_WAITS_MESSAGE = 'recapwrap: no session is waiting for you';
 
@@ -43,10 +43,10 @@ async function renderLiveCard(s: LiveState, env: Env, width: number): Promise<st
   if (!s.sessionFile) return fallback;
   try {
     const [{ loadSessionFile }, { createEngine }, { renderCard }, { resolveConfig }] = await Promise.all([
-      import('../transcripts/load.js'),
-      import('./recap-engine.js'),
-      import('../recap/format.js'),
-      import('../config/load.js'),
+      import('../../transcripts/load.js'),
+      import('../recaps/recap-engine.js'),
+      import('../../recap/format.js'),
+      import('../../config/load.js'),
     ]);
     const session = await loadSessionFile(s.sessionFile);
     const engine = createEngine({ options: resolveConfig({ env, cwd: s.cwd }).options, agent: session.agent, env });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -44,6 +44,18 @@ describe('read --md / --html', () => {
     expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);
     expect(page).toContain('<div class="b prompt" id="t1">');
     expect(statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  test('a file under the home folder is named ~/… in the page and the markdown (a file made to be shared names no account)', async () => {
+    const under = join(dir, 'sessions', 'pi.jsonl');
+    mkdirSync(join(dir, 'sessions'), { recursive: true });
+    copyFileSync(FIXTURES.pi, under);
+    const md = await read(under, { md: true });
+    expect(md.out).toContain('| File | `~/sessions/pi.jsonl` |');
+    expect(md.out).not.toContain(dir);
+    const page = await read(under, { html: '-' });
+    expect(page.out).toContain('<code>~/sessions/pi.jsonl</code>');
+    expect(page.out).not.toContain(dir);
   });
 
   test('--md --turn 3 starts at prompt 3; --at starts at the first message holding the words', async () => {

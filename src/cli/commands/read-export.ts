@@ -46,8 +46,18 @@ export interface ExportRun {
 
 export interface ExportDeps {
   cwd: string;
+  /** The home folder: paths under it are written `~/…` (a file made to be shared names no account). */
+  home?: string;
   stdout: Writable;
   stderr: (text: string) => void;
+}
+
+// The header's folder and file as `~/…` when under the home folder, as the terminal's header shows them.
+function underHome(doc: ReaderDocument, home: string | undefined): ReaderDocument {
+  if (!home || home === '/') return doc;
+  const tilde = (p: string | undefined) => (p !== undefined && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
+  const cwd = tilde(doc.meta.cwd);
+  return { ...doc, meta: { ...doc.meta, file: tilde(doc.meta.file) as string, ...(cwd === undefined ? {} : { cwd }) } };
 }
 
 // The blocks from prompt N, or from the first message holding the words.
@@ -79,7 +89,7 @@ export async function runReadExport(flags: ExportFlags, run: ExportRun, deps: Ex
   };
   let doc: ReaderDocument;
   try {
-    doc = await buildDocument(run.file, run.readOptions);
+    doc = underHome(await buildDocument(run.file, run.readOptions), deps.home);
   } catch (error) {
     return err((error as Error).message.split('\n')[0] as string, 1);
   }

@@ -233,7 +233,7 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   const readOptions = { agent, index: target.index, ...(view === 'full' ? { outputMaxChars: 1024 * 1024 } : {}) };
   if (options.md || options.html !== undefined) {
     const { runReadExport } = await import('./read-export.js');
-    return runReadExport(options, { file: target.file, readOptions, view, thinking: Boolean(options.thinking), turn, at: options.at }, deps);
+    return runReadExport(options, { file: target.file, readOptions, view, thinking: Boolean(options.thinking), turn, at: options.at }, { ...deps, home: getHomeDir(deps.env) });
   }
 
   let stream;

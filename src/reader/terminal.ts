@@ -393,13 +393,16 @@ export class TerminalRenderer {
     const lines: string[] = [];
     const title = [meta.agent, meta.name ?? meta.title, meta.host ? `on ${meta.host}` : undefined].filter(Boolean).join(' · ');
     lines.push(...wrap([{ text: safe(title), style: SGR.bold }], w, { text: '', style: '' }, { text: '', style: '' }, this.opts.color));
-    const row = (label: string, value: string | undefined) => {
+    // A folder, an id and a file are printed whole (the terminal wraps them): a line broken inside a path
+    // cannot be copied (#43.5); the other rows are wrapped to the width.
+    const row = (label: string, value: string | undefined, whole = false) => {
       if (!value) return;
-      lines.push(...wrap([{ text: safe(value), style: '' }], w, { text: label.padEnd(8), style: SGR.dim }, { text: ' '.repeat(8), style: '' }, this.opts.color));
+      if (whole) lines.push(this.c(label.padEnd(8), SGR.dim) + safe(value));
+      else lines.push(...wrap([{ text: safe(value), style: '' }], w, { text: label.padEnd(8), style: SGR.dim }, { text: ' '.repeat(8), style: '' }, this.opts.color));
     };
     if (meta.name && meta.title && meta.title !== meta.name) row('title', meta.title);
     const tilde = (p: string | undefined) => (p && this.opts.home && (p === this.opts.home || p.startsWith(`${this.opts.home}/`)) ? `~${p.slice(this.opts.home.length)}` : p);
-    row('folder', tilde(meta.cwd));
+    row('folder', tilde(meta.cwd), true);
     row('model', meta.models.join(', '));
     if (meta.startedAt !== undefined) {
       const start = dateParts(meta.startedAt, this.opts.timeZone);
@@ -412,8 +415,8 @@ export class TerminalRenderer {
       if (meta.branches > 0) counts.push(plural(meta.branches, 'branch').replace(/branchs$/, 'branches'));
       row('counts', counts.join(' · '));
     }
-    row('id', meta.id);
-    row('file', tilde(meta.file));
+    row('id', meta.id, true);
+    row('file', tilde(meta.file), true);
     row('note', meta.note);
     row('recap', meta.recap);
     lines.push(this.c('─'.repeat(Math.min(w, 60)), SGR.dim));

@@ -77,17 +77,21 @@ describe.skipIf(!hasTmux)('recapwrap demo in a default tmux', () => {
 
     server.run(['send-keys', '-t', demo, 'Enter']);
     await pollUntil(() => server.capturePane(demo).includes('want me to?'), { timeoutMs: 15_000, description: 'the turn to end' });
+    // @recap follows the state file from the start ("nothing asked yet", then each closed turn's line, #43):
+    // wait for the turn's line there, then for the recap shown on the client by the idle timer.
+    const seen = client.output().length;
     const recap = await pollUntil(
       () => {
         try {
-          return server.run(['show', '-pv', '-t', demo, '@recap']).trim() || undefined;
+          const line = server.run(['show', '-pv', '-t', demo, '@recap']).trim();
+          return line.includes('src/cli.ts') ? line : undefined;
         } catch {
           return undefined;
         }
       },
-      { timeoutMs: 30_000, description: 'a recap without any focus change (idle timer)' },
+      { timeoutMs: 30_000, description: "the turn's recap in @recap" },
     );
-    expect(recap).toContain('src/cli.ts');
+    await pollUntil(() => client.output().slice(seen).includes('recap: '), { timeoutMs: 30_000, description: 'a recap on the client without any focus change (idle timer)' });
     // #28 item 5: the agent's "Next I would document it … — want me to?" is the decision, said once.
     expect(recap).not.toMatch(/Next: Next/);
     expect(recap).toContain('Next: ok to document it in the README?');

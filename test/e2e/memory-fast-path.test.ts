@@ -36,7 +36,7 @@ const fullCli = (loads: string[]) => loads.some((f) => /node_modules[/\\]command
 describe('memory commands fast path', () => {
   it('index, sessions and search run without commander; other forms through the full CLI, same answers', () => {
     const index = run(['index']);
-    expect(index.stdout).toMatch(/^indexed 1 of 1 changed session files/);
+    expect(index.stdout).toMatch(/^indexed 1 of 1 changed session file /);
     expect(index.status).toBe(0);
     expect(fullCli(index.loads), 'index').toBe(false);
     const search = run(['search', 'quokkafrost', '--json']);

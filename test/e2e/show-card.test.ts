@@ -62,8 +62,9 @@ describe('recapwrap show (#43)', () => {
     expect(transcript).toBe(`transcript: ${shortChild}`);
     expect(lines.find((l) => l.startsWith('resume: '))).toBe(`resume:     recapwrap pi --session ${shortChild}`);
     expect(lines.find((l) => l.startsWith('fork: '))).toContain(`(pi --fork ${shortChild})`);
+    expect(lines.find((l) => l.startsWith('read: '))).toMatch(/^read: +recapwrap read [\w-]+$/); // a command to paste: whole
     expect(lines[0]).toContain(CHILD_ID); // the id on the first line, whole
-    for (const line of lines.filter((l) => !/^(transcript|resume|fork):/.test(l) && !l.includes(CHILD_ID))) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
+    for (const line of lines.filter((l) => !/^(transcript|read|resume|fork):/.test(l) && !l.includes(CHILD_ID))) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
     expect(lines.find((l) => l.startsWith('activity:'))).toMatch(/^activity: +1 prompt, 1 turn, 0 tool calls;/);
   });
 

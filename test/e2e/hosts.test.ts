@@ -170,7 +170,7 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
     const pull = await cli(env, 'index', '--host', 'bare', '--pull');
     expect(pull.err).toBe('');
     expect(pull.code).toBe(0);
-    expect(pull.out).toMatch(/^host bare: pulled 1 new or changed files; indexed 1 of 1 changed session files; 1 sessions in its copy$/m);
+    expect(pull.out).toMatch(/^host bare: pulled 1 new or changed file; indexed 1 of 1 changed session file; 1 session in its copy$/m);
     const hits = JSON.parse((await cli(env, 'search', '--host', 'bare', '--json', 'claude')).out) as Item[];
     expect(hits.map((h) => [h.id, h.host, h.transcript])).toEqual([[remote.id, 'bare', remote.file]]);
     // Add-only: a pull again copies nothing new, and a session deleted there stays here.

@@ -12,6 +12,7 @@ import { FALLBACK_ENV, FILE_KEYS, OPTIONS, defaultOptions, getOptionSpec, type O
 import { getConfigFile, getHomeDir, type Env } from './paths.js';
 import { splitProjectKeys, type FileRefusal, type HeldKeyReason } from './project-rule.js';
 import { readTrustList, trustOf } from './trust-list.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 export { PROJECT_CONFIG_FILE, findProjectConfig } from './config-file.js';
 
@@ -265,7 +266,9 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   return {
     options,
     sources,
-    problems,
+    // A message names keys and values from files a cloned repo wrote (an unknown key may hold an escape
+    // sequence, a value an 8-bit CSI): every caller prints them, so they leave here as one clean line each.
+    problems: problems.map((p) => ({ ...p, message: sanitizeLine(p.message) })),
     files: { global: globalFile, ...(projectFile ? { project: projectFile } : {}) },
     ...(project ? { project } : {}),
     ...(hosts ? { hosts } : {}),

@@ -1,0 +1,75 @@
+// A hostile review of the project-file trust model (#40 item 1), through the built CLI with real files in
+// a temp home: what a cloned repo's .recapwrap.json could still make recapwrap print or run.
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
+import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
+
+const roots: string[] = [];
+beforeAll(() => assertBuilt());
+afterAll(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+interface Place { env: NodeJS.ProcessEnv; home: string; root: string }
+
+function place(): Place {
+  const root = mkdtempSync(join(tmpdir(), 'rw-trust-review-'));
+  roots.push(root);
+  chmodSync(root, 0o755);
+  const home = join(root, 'home');
+  mkdirSync(home, { mode: 0o755 });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, RECAPWRAP_STATE_DIR: join(root, 'state'), RECAPWRAP_GENERATOR: 'heuristic', TERM: 'dumb', NO_COLOR: '1' };
+  return { env, home, root };
+}
+
+// A project folder under the home holding this .recapwrap.json text (mode 0644, the user's).
+function project(p: Place, name: string, text: string): string {
+  const dir = join(p.home, name);
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const file = join(dir, '.recapwrap.json');
+  writeFileSync(file, text);
+  chmodSync(file, 0o644);
+  return dir;
+}
+
+function cli(p: Place, cwd: string, args: string[], stdin: 'ignore' | 'pipe' = 'ignore'): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { env: p.env, cwd, stdio: [stdin, 'pipe', 'pipe'] });
+    if (stdin === 'pipe') child.stdin?.end();
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, out, err }));
+  });
+}
+
+// ESC, the 8-bit CSI and BEL: what moves a cursor, sets a title or writes the clipboard (OSC 52).
+const TERMINAL_CONTROLS = /[\x07\x1b\x9b\x9d]/;
+
+describe('a project file that tries to reach the terminal through its warnings', () => {
+  // A key named with an OSC 52 clipboard write and a title change, and a value with an 8-bit CSI.
+  const hostile = '{"\\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u001b]0;PWNED\\u0007": 1, "display": "\\u009b2J"}';
+
+  it('recap --session prints its warnings clean', async () => {
+    const p = place();
+    const dir = project(p, 'clone', hostile);
+    const r = await cli(p, dir, ['recap', '--session', join(TRANSCRIPTS_DIR, 'codex', 'print-2turns.jsonl'), '--generator', 'heuristic']);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('recapwrap: warning: Unknown option');
+    expect(r.err).toContain('recapwrap: warning: Expected `display`');
+    expect(r.err).not.toMatch(TERMINAL_CONTROLS);
+  });
+
+  it('mcp prints its warnings clean on stderr', async () => {
+    const p = place();
+    const dir = project(p, 'clone', hostile);
+    const r = await cli(p, dir, ['mcp'], 'pipe');
+    expect(r.err).toContain('recapwrap mcp: warning: Unknown option');
+    expect(r.err).not.toMatch(TERMINAL_CONTROLS);
+  });
+});

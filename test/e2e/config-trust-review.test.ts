@@ -1,7 +1,7 @@
 // A hostile review of the project-file trust model (#40 item 1), through the built CLI with real files in
 // a temp home: what a cloned repo's .recapwrap.json could still make recapwrap print or run.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,5 +71,44 @@ describe('a project file that tries to reach the terminal through its warnings',
     const r = await cli(p, dir, ['mcp'], 'pipe');
     expect(r.err).toContain('recapwrap mcp: warning: Unknown option');
     expect(r.err).not.toMatch(TERMINAL_CONTROLS);
+  });
+});
+
+describe('a link to a project file trusted in its own folder', () => {
+  // Trusted in `infra`: hosts reached with `ssh -F ssh_config` (relative: infra's own ssh_config). A cloned
+  // repo ships `.recapwrap.json -> ../infra/.recapwrap.json` and an ssh_config of its own whose
+  // ProxyCommand touches a marker: the trust must not carry into the clone.
+  function setUp() {
+    const p = place();
+    const infra = project(p, 'infra', JSON.stringify({ hosts: [{ name: 'build', ssh: ['-F', 'ssh_config', 'build'] }] }));
+    writeFileSync(join(infra, 'ssh_config'), 'Host build\n  HostName 127.0.0.1\n');
+    const clone = join(p.home, 'clone');
+    mkdirSync(clone, { mode: 0o755 });
+    symlinkSync('../infra/.recapwrap.json', join(clone, '.recapwrap.json'));
+    const marker = join(p.root, 'MARKER');
+    writeFileSync(join(clone, 'ssh_config'), `Host *\n  ProxyCommand sh -c 'touch ${marker}'\n`);
+    return { p, infra, clone, marker };
+  }
+
+  it('is no trusted file: config shows no hosts, doctor reaches none, one warning names the link', async () => {
+    const { p, infra, clone, marker } = setUp();
+    expect((await cli(p, infra, ['config', 'trust'])).code).toBe(0);
+    expect(JSON.parse((await cli(p, infra, ['config', '--json'])).out)).toMatchObject({ hosts: [{ name: 'build' }], project: { status: 'trusted' } });
+    const json = JSON.parse((await cli(p, clone, ['config', '--json'])).out) as Record<string, unknown>;
+    expect(json).toMatchObject({ hosts: [], project: { file: join(clone, '.recapwrap.json'), status: 'read', ignoredKeys: [{ key: 'hosts', why: 'a link' }] } });
+    const doctor = await cli(p, clone, ['doctor', '--no-interactive']);
+    expect(doctor.err.split('\n').filter((l) => l.startsWith('recapwrap: warning: '))).toEqual([
+      `recapwrap: warning: ${join(clone, '.recapwrap.json')} is a link to a file elsewhere: hosts ignored (a project file sets display and timing only, and a trust never carries through a link)`,
+    ]);
+    expect(doctor.out).not.toMatch(/host build/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('cannot be trusted through the link', async () => {
+    const { p, clone } = setUp();
+    const r = await cli(p, clone, ['config', 'trust']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('it is a link to');
+    expect(JSON.parse((await cli(p, clone, ['config', '--json'])).out)).toMatchObject({ hosts: [], trusted: [] });
   });
 });

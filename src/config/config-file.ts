@@ -43,7 +43,9 @@ export function findProjectConfig(cwd: string, home: string): string | undefined
     // No such home: the spelled path is all there is to compare.
   }
   if (homes.includes(start)) return undefined;
-  const homeRoot = homes.find((h) => isBelow(start, h));
+  // A home that is the filesystem root (HOME=/, as services and some containers run) holds every folder:
+  // "below home" would let the walk climb past any repository to /. Such a home bounds nothing.
+  const homeRoot = homes.find((h) => dirname(h) !== h && isBelow(start, h));
   const stop = homeRoot === undefined ? (findRepositoryRoot(start) ?? start) : undefined;
   for (let dir = start; ; dir = dirname(dir)) {
     if (dir === homeRoot) return undefined;

@@ -112,3 +112,15 @@ describe('a link to a project file trusted in its own folder', () => {
     expect(JSON.parse((await cli(p, clone, ['config', '--json'])).out)).toMatchObject({ hosts: [], trusted: [] });
   });
 });
+
+describe("a folder name a cloned repo chose", () => {
+  it('recap --agent in a folder named with an 8-bit CSI and an OSC title prints the folder clean', async () => {
+    const p = place();
+    const dir = join(p.home, 'clone', 'x\u009b2J\u001b]0;PWNED\u0007y');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    const r = await cli(p, dir, ['recap', '--agent', 'claude']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('no claude session for');
+    expect(r.err).not.toMatch(TERMINAL_CONTROLS);
+  });
+});

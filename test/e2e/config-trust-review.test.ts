@@ -1,6 +1,6 @@
 // A hostile review of the project-file trust model (#40 item 1), through the built CLI with real files in
 // a temp home: what a cloned repo's .recapwrap.json could still make recapwrap print or run.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,5 +122,29 @@ describe("a folder name a cloned repo chose", () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('no claude session for');
     expect(r.err).not.toMatch(TERMINAL_CONTROLS);
+  });
+});
+
+const sshMissing = spawnSync('sh', ['-c', 'command -v ssh'], { stdio: 'ignore' }).status !== 0;
+
+describe.skipIf(sshMissing)('a trusted project file naming its hosts with a relative ssh -F', () => {
+  // Trusted in `proj`: `ssh -F ssh_config build`, proj's own ssh_config (its ProxyCommand touches GOOD).
+  // A submodule below it (a `.git` file, a third party's repo) ships an ssh_config whose ProxyCommand
+  // touches BAD. Run from the submodule, ssh must read proj's file, as the user read it when trusting.
+  it('runs ssh from the trusted file\'s folder, never from the folder the command runs in (a submodule)', async () => {
+    const p = place();
+    const proj = project(p, 'proj', JSON.stringify({ hosts: [{ name: 'build', ssh: ['-F', 'ssh_config', 'build'] }] }));
+    const good = join(p.root, 'GOOD');
+    const bad = join(p.root, 'BAD');
+    writeFileSync(join(proj, 'ssh_config'), `Host *\n  ProxyCommand sh -c 'touch ${good}'\n`);
+    const sub = join(proj, 'vendor', 'lib');
+    mkdirSync(sub, { recursive: true, mode: 0o755 });
+    writeFileSync(join(sub, '.git'), 'gitdir: ../../.git/modules/lib\n');
+    writeFileSync(join(sub, 'ssh_config'), `Host *\n  ProxyCommand sh -c 'touch ${bad}'\n`);
+    expect((await cli(p, proj, ['config', 'trust'])).code).toBe(0);
+    const doctor = await cli(p, sub, ['doctor', '--no-interactive']);
+    expect(doctor.out).toMatch(/host build/);
+    expect(existsSync(good)).toBe(true);
+    expect(existsSync(bad)).toBe(false);
   });
 });

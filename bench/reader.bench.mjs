@@ -6,7 +6,7 @@
 // Runs the built CLI (`npm run build` first), with a private HOME (no index is opened for a file REF).
 // Knobs (env): RW_BENCH_READER_MB (100), RW_BENCH_REPS (5).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,18 +22,26 @@ const OUTLINE_MS = 1000;
 const OUTLINE_MESSAGES = 10_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'rw-bench-reader-'));
+const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
 const env = { ...process.env, HOME: dir, XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), NO_COLOR: '1' };
 
-// Wall time of a shell pipeline, in ms.
+// Wall time of a shell pipeline, in ms, and the CPU time (user + system) of its processes when
+// /usr/bin/time is there: on a shared box the wall time grows with the load, the CPU time much less.
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 function wall(command) {
+  const timed = TIME ? `${TIME} -f 'cpu %U %S' -o ${q(join(dir, 'cpu.txt'))} /bin/sh -c ${q(command)}` : command;
   const t = process.hrtime.bigint();
-  const r = spawnSync('/bin/sh', ['-c', command], { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('/bin/sh', ['-c', timed], { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${command} exited ${r.status}: ${r.stderr}`);
-  return { ms, out: r.stdout.toString() };
+  let cpu = NaN;
+  if (TIME) {
+    const m = /cpu ([\d.]+) ([\d.]+)/.exec(readFileSync(join(dir, 'cpu.txt'), 'utf8'));
+    if (m) cpu = (Number(m[1]) + Number(m[2])) * 1000;
+  }
+  return { ms, cpu, out: r.stdout.toString() };
 }
 
-const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
 try {
   const big = join(dir, 'big.jsonl');
   await generatePiTranscript(big, MB * 1024 * 1024);
@@ -50,16 +58,21 @@ try {
   const node = [];
   const head = [];
   const outline = [];
+  const cpu = { node: [], head: [], outline: [] };
   let headLines = 0;
   let outlineLines = 0;
   // Alternating, so a slow moment of the shared box falls on both.
   for (let i = 0; i < REPS; i++) {
-    node.push(wall(`${q(process.execPath)} -e 0`).ms);
+    const z = wall(`${q(process.execPath)} -e 0`);
+    node.push(z.ms);
+    cpu.node.push(z.cpu);
     const h = wall(`${q(process.execPath)} ${q(CLI)} read ${q(big)} | head -50`);
     head.push(h.ms);
+    cpu.head.push(h.cpu);
     headLines = h.out.split('\n').length - 1;
     const o = wall(`${q(process.execPath)} ${q(CLI)} read ${q(outlined)} --outline`);
     outline.push(o.ms);
+    cpu.outline.push(o.cpu);
     outlineLines = o.out.split('\n').length - 1;
   }
   const n = median(node);
@@ -74,6 +87,7 @@ try {
   ];
   const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);
+  if (TIME) console.log(`CPU (user + system, median): node -e 0 ${fmt(median(cpu.node))}, read | head -50 ${fmt(median(cpu.head))} (node + ${fmt(median(cpu.head) - median(cpu.node))}), outline ${fmt(median(cpu.outline))}`);
   console.log(`(median of ${REPS} runs each, alternating; node -e 0 runs: ${node.map((x) => x.toFixed(0)).join(', ')}; head: ${head.map((x) => x.toFixed(0)).join(', ')}; outline: ${outline.map((x) => x.toFixed(0)).join(', ')})`);
   if (h > n + HEAD_OVER_NODE_MS || o > OUTLINE_MS) process.exitCode = 1;
 } finally {

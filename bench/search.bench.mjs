@@ -1,5 +1,6 @@
 // Search relevance on real sessions (issue 32): the queries of bench/search-queries.json (`own`: words
-// the session holds; `remembered`: the task as a person would put it weeks later) over the sessions of
+// the session holds; `remembered`: the task as a person would put it weeks later) and of
+// bench/search-rare-words.json (`rare`: a word only that session holds, issue 42) over the sessions of
 // ../shared/recap-corpus laid out in a temp home where each agent keeps them, searched with the BUILT
 // CLI (`recapwrap search QUERY --json`). Prints top-3 recall per kind and per half (A: tuned on, B:
 // checked on) beside a plain grep baseline run in the same place: the sessions whose transcript holds
@@ -22,7 +23,7 @@ const CLI = join(REPO, 'bin', 'recapwrap.js');
 const SHOW = process.env.RW_SEARCH_SHOW ?? 'none';
 const TOP = 3;
 // Targets (issue 32 "Done when").
-const T = { own: 1.0, remembered: 0.9, dbShare: 0.1 };
+const T = { own: 1.0, remembered: 0.9, rare: 0.95, dbShare: 0.1 };
 
 if (!existsSync(CORPUS)) {
   console.log(`search: the corpus is absent (${CORPUS}); nothing to score.`);
@@ -34,6 +35,13 @@ if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
 }
 
 const set = JSON.parse(readFileSync(join(REPO, 'bench', 'search-queries.json'), 'utf8'));
+// The rare-word queries (issue 42), drawn by bench/draw-rare-words.mjs; its halves extend these.
+const RARE = join(REPO, 'bench', 'search-rare-words.json');
+if (existsSync(RARE)) {
+  const rare = JSON.parse(readFileSync(RARE, 'utf8'));
+  set.queries.push(...rare.queries);
+  for (const h of ['A', 'B']) for (const f of rare.halves[h]) if (!set.halves[h].includes(f)) set.halves[h].push(f);
+}
 const halfOf = (file) => (set.halves.A.includes(file) ? 'A' : set.halves.B.includes(file) ? 'B' : '?');
 
 const work = mkdtempSync(join(tmpdir(), 'rw-bench-search-'));
@@ -97,7 +105,7 @@ try {
   const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
   const recall = (rs, key) => (rs.length ? rs.filter((r) => r[key]).length / rs.length : NaN);
   const rows = [];
-  for (const kind of ['own', 'remembered']) {
+  for (const kind of ['own', 'remembered', 'rare']) {
     for (const half of ['A', 'B', 'all']) {
       const rs = results.filter((r) => r.kind === kind && (half === 'all' || r.half === half));
       const value = recall(rs, 'hit');

@@ -122,6 +122,10 @@ describe('doctor checks', () => {
     expect(doctorExitCode([{ name: 'a', status: 'warn', detail: '' }])).toBe(0);
     expect(doctorExitCode([{ name: 'a', status: 'fail', detail: '' }])).toBe(1);
     expect(renderDoctorReport([{ name: 'a', status: 'fail', detail: 'x', fix: 'do y' }])).toContain('fix: do y');
+    // A check quoting a folder or a settings value a transcript or a clone chose: one clean line each (#40).
+    const hostile = renderDoctorReport([{ name: 'state\x1b]0;t\x07', status: 'warn', detail: 'folder /tmp/x\x1b]52;c;ZQ==\x07\nrecapwrap: forged', fix: 'rm\x1b[2J it' }]);
+    expect(hostile).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    expect(hostile.split('\n').filter((l) => l.startsWith('recapwrap: forged'))).toEqual([]);
   });
 });
 

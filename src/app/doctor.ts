@@ -319,9 +319,10 @@ export function renderDoctorReport(results: readonly CheckResult[], cols = Numbe
   // Narrow terminals: the name column's padding would leave no room, so wrapped lines indent less.
   const indent = cols >= width + 40 ? width + 4 : 4;
   const wrap = (prefix: string, text: string) => (Number.isFinite(cols) ? wrapText(prefix, text, cols, indent) : [prefix + text]);
+  // A check's text can quote a folder, a host's answer, an agent's settings or a transcript: each one clean line.
   const lines = results.flatMap((r) => {
-    const head = wrap(`${MARK[r.status]} ${r.name.padEnd(width)}  `, r.detail);
-    return r.fix ? [...head, ...wrap(`${' '.repeat(indent)}fix: `, r.fix)] : head;
+    const head = wrap(`${MARK[r.status]} ${sanitizeLine(r.name).padEnd(width)}  `, sanitizeLine(r.detail));
+    return r.fix ? [...head, ...wrap(`${' '.repeat(indent)}fix: `, sanitizeLine(r.fix))] : head;
   });
   const failed = results.filter((r) => r.status === 'fail').length;
   const warned = results.filter((r) => r.status === 'warn').length;

@@ -33,7 +33,8 @@ export interface NextResult {
 // One line about the chosen session: agent, folder, why and for how long.
 function describeTarget(s: LiveState, now: number): string {
   const since = s.attention?.since ?? s.stateSince;
-  return `${s.agent ?? s.command} · ${shortenDir(s.cwd, homedir(), 60)} · ${waitKindOf(s) ?? s.state} ${formatSince(since, now)}${s.tmuxPane ? ` · tmux pane ${s.tmuxPane}` : ''}`;
+  // Every part comes from a state file (a folder name, a command): one clean line (#40).
+  return sanitizeLine(`${s.agent ?? s.command} · ${shortenDir(s.cwd, homedir(), 60)} · ${waitKindOf(s) ?? s.state} ${formatSince(since, now)}${s.tmuxPane ? ` · tmux pane ${s.tmuxPane}` : ''}`);
 }
 
 // The recap card of a live session: its transcript's cached or offline recap, else its last line.
@@ -51,7 +52,7 @@ async function renderLiveCard(s: LiveState, env: Env, width: number): Promise<st
     const engine = createEngine({ options: resolveConfig({ env, cwd: s.cwd }).options, agent: session.agent, env });
     return sanitizeBlock(renderCard(engine.cachedRecap(session) ?? engine.heuristic(session), width));
   } catch (error) {
-    return `${fallback}\n(cannot read ${s.sessionFile}: ${(error as Error).message})`;
+    return `${fallback}\n${sanitizeLine(`(cannot read ${s.sessionFile}: ${(error as Error).message})`)}`;
   }
 }
 
@@ -69,7 +70,7 @@ export async function runNext(options: NextOptions = {}, env: Env = process.env,
     // switch-client fails with no client to switch (a script): selecting the window and pane still helps.
     await runTmux(tmux, ['switch-client', '-t', pane]);
     const selected = (await runTmux(tmux, ['select-window', '-t', pane, ';', 'select-pane', '-t', pane])) !== undefined;
-    if (!selected) return { code: 1, out: '', err: `recapwrap: could not switch to tmux pane ${pane} (${describeTarget(target, now)})\n`, target };
+    if (!selected) return { code: 1, out: '', err: `recapwrap: could not switch to tmux pane ${sanitizeLine(pane)} (${describeTarget(target, now)})\n`, target };
     return { code: 0, out: '', err: '', target };
   }
   const card = await renderLiveCard(target, env, options.width ?? 100);

@@ -6,17 +6,30 @@ import { bigrams, indexText, queryTerms, queryWords, rankingTerms, splitCase } f
 const matches = (query: string) => queryTerms(query).map((t) => t.match).join(' ');
 
 describe('query terms as FTS5 expressions', () => {
-  it('quotes every word as a prefix', () => {
-    expect(matches('login bug')).toBe('"login"* "bug"*');
+  it('quotes every word, a whole word never a prefix (issue 42: `redis` found `redirect`)', () => {
+    expect(matches('login bug')).toBe('"login" "bug"');
+    expect(queryTerms('redis')[0]?.prefix).toBeUndefined();
+  });
+  it('matches the last word as a prefix too only as it is typed (the picker), never a word typed whole', () => {
+    const terms = queryTerms('login bu', { prefixLast: true });
+    expect(terms.map((t) => t.prefix)).toEqual([undefined, '"bu"*']);
+    expect(queryTerms('login bug ', { prefixLast: true }).map((t) => t.prefix)).toEqual([undefined, undefined]);
+  });
+  it('gives each word its expression over the vocabulary: as typed, joiners kept', () => {
+    expect(queryTerms('shared-layout velocity_high Redis')[0]?.exact).toBe('"shared-layout"');
+    expect(queryTerms('velocity_high')[0]?.exact).toBe('"velocity_high"');
+    expect(queryTerms('Redis')[0]?.exact).toBe('"redis"');
+    expect(queryTerms('src/app.ts')[0]?.exact).toBe('"src" AND "app" AND "ts"');
+    expect(queryTerms('人脸跟踪')[0]?.exact).toBe('"人脸" AND "脸跟" AND "跟踪"');
   });
   it('turns FTS syntax into plain words', () => {
-    expect(matches('"foo')).toBe('"foo"*');
-    expect(matches('(bar')).toBe('"bar"*');
-    expect(matches('-x')).toBe('"x"*');
-    expect(matches('a*')).toBe('"a"*');
-    expect(matches('AND')).toBe('"AND"*');
-    expect(matches('NEAR(a b)')).toBe('"NEAR a"* "b"*');
-    expect(matches('x" OR "y')).toBe('"x"* "OR"* "y"*');
+    expect(matches('"foo')).toBe('"foo"');
+    expect(matches('(bar')).toBe('"bar"');
+    expect(matches('-x')).toBe('"x"');
+    expect(matches('a*')).toBe('"a"');
+    expect(matches('AND')).toBe('"AND"');
+    expect(matches('NEAR(a b)')).toBe('"NEAR a" "b"');
+    expect(matches('x" OR "y')).toBe('"x" "OR" "y"');
   });
   it('has nothing to search for in punctuation or an empty query', () => {
     expect(matches('')).toBe('');
@@ -29,14 +42,15 @@ describe('query terms as FTS5 expressions', () => {
 
 describe('query terms', () => {
   it('makes a word joined by - _ . / a phrase of its parts, split as the text is', () => {
-    expect(queryTerms('brain-system push').map((t) => t.match)).toEqual(['"brain system"*', '"push"*']);
-    expect(queryTerms('user_message.selector/ts')[0]?.match).toBe('"user message selector ts"*');
-    expect(queryTerms('registerProvider')[0]?.match).toBe('"register Provider"*');
+    expect(queryTerms('brain-system push').map((t) => t.match)).toEqual(['"brain system"', '"push"']);
+    expect(queryTerms('user_message.selector/ts')[0]?.match).toBe('"user message selector ts"');
+    expect(queryTerms('registerProvider')[0]?.match).toBe('"register Provider"');
   });
   it('matches numbers and versions as written (no prefix)', () => {
     expect(queryTerms('2.1.112')[0]?.match).toBe('"2 1 112"');
     expect(queryTerms('v1.17.5')[0]?.match).toBe('"v1 17 5"');
-    expect(queryTerms('issue 288').map((t) => t.match)).toEqual(['"issue"*', '"288"']);
+    expect(queryTerms('issue 288').map((t) => t.match)).toEqual(['"issue"', '"288"']);
+    expect(queryTerms('issue 288', { prefixLast: true }).map((t) => t.prefix)).toEqual([undefined, undefined]);
   });
   it('searches an unspaced script by its bigrams, a single character as a prefix', () => {
     expect(queryTerms('球机 人脸跟踪').map((t) => t.match)).toEqual(['"球机"', '"人脸 脸跟 跟踪"']);

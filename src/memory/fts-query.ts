@@ -106,10 +106,37 @@ export function indexText(text: string): string {
 export interface QueryTerm {
   /** The term as the user typed it (edge punctuation dropped): what `matched` lists. */
   word: string;
-  /** Its FTS5 expression: a quoted phrase of its parts, the last one a prefix where that applies. */
+  /** Its FTS5 expression over the ranked text: a quoted phrase of its parts (English word forms meet at their stem). */
   match: string;
+  /** The same as a prefix of a word (the last word typed in the picker), when that applies. */
+  prefix?: string;
+  /** Its FTS5 expression over the session's vocabulary (session_words): the word as typed, joiners kept. */
+  exact?: string;
   /** An English function word (`the`, `how`): ranks nothing unless the query has nothing else. */
   stop: boolean;
+}
+
+/** Longest query word, and longest query, taken (a longer one is refused with a message: store.ts). */
+export const QUERY_WORD_MAX_CHARS = 200;
+export const QUERY_MAX_CHARS = 2000;
+
+// A chunk of text between spaces and punctuation, as the vocabulary cuts one (`-`, `_` join a word; `.` splits it after).
+export const WORD_CHUNK = /[^\s"'`()[\]{}<>,;:=|\\/*!?#$%^&+~@\u2026\u00a0]+/g;
+const EDGE_JOINERS = /^[-_]+|[-_]+$/g;
+
+/** The FTS5 expression of a word as typed over the vocabulary (vocabulary.ts cuts the text the same way); undefined when it has none. */
+export function exactExpression(word: string): string | undefined {
+  const tokens: string[] = [];
+  for (const raw of (word.toLowerCase().match(WORD_CHUNK) ?? []).flatMap((c) => c.split('.'))) {
+    const chunk = raw.replace(EDGE_JOINERS, '');
+    if (!chunk) continue;
+    if (UNSPACED_ONE.test(chunk)) {
+      for (const run of chunk.match(UNSPACED) ?? []) tokens.push(...bigrams(run));
+      for (const rest of chunk.split(UNSPACED)) if (rest.replace(EDGE_JOINERS, '')) tokens.push(rest.replace(EDGE_JOINERS, ''));
+    } else tokens.push(chunk);
+  }
+  if (tokens.length === 0) return undefined;
+  return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
 }
 
 /** The tokens of one query term, as indexText and the tokenizer make them of the same characters. */
@@ -131,19 +158,32 @@ function tokensOf(word: string): { tokens: string[]; prefix: boolean } {
   return { tokens, prefix };
 }
 
-/** The terms of a user's query (at most 16); [] when it holds no word. */
-export function queryTerms(query: string): QueryTerm[] {
+/**
+ * The terms of a user's query (at most 16); [] when it holds no word. A word matches as typed and by its
+ * English stem; as the start of a longer word only when `prefixLast` (the picker, as the words are typed)
+ * and it is the last word, unfinished: never a word of 4 letters or more typed whole elsewhere.
+ */
+export function queryTerms(query: string, opts: { prefixLast?: boolean } = {}): QueryTerm[] {
   const out: QueryTerm[] = [];
   const seen = new Set<string>();
-  for (const chunk of query.normalize('NFKC').split(/\s+/)) {
+  const chunks = query.normalize('NFKC').split(/\s+/);
+  const last = chunks.map((c) => c.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean).pop();
+  for (const chunk of chunks) {
     const word = chunk.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     if (!word) continue;
     const { tokens, prefix } = tokensOf(word);
     if (tokens.length === 0) continue;
-    const match = `"${tokens.join(' ').replace(/"/g, '""')}"${prefix ? '*' : ''}`;
-    if (seen.has(match.toLowerCase())) continue;
-    seen.add(match.toLowerCase());
-    out.push({ word, match, stop: tokens.length === 1 && STOP.has(word.toLowerCase()) });
+    const phrase = `"${tokens.join(' ').replace(/"/g, '""')}"`;
+    if (seen.has(phrase.toLowerCase())) continue;
+    seen.add(phrase.toLowerCase());
+    const term: QueryTerm = { word, match: phrase, stop: tokens.length === 1 && STOP.has(word.toLowerCase()) };
+    // One character of an unspaced script matches as the start of its bigrams, always (it is no word alone).
+    const single = tokens.length === 1 && UNSPACED_ONE.test(word) && [...word].length === 1;
+    if (single) term.match = `${phrase}*`;
+    else if (prefix && opts.prefixLast && word === last && !/\s$/.test(query)) term.prefix = `${phrase}*`;
+    const exact = exactExpression(word);
+    if (exact) term.exact = exact;
+    out.push(term);
     if (out.length >= MAX_TERMS) break;
   }
   return out;

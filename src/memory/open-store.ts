@@ -56,6 +56,8 @@ function isCorrupt(error: unknown): boolean {
 const REMASKED_AT = 8;
 /** The schema step from which every stored text was masked by the rules of issue 40 (step 9). */
 const MASK_RULES_AT = 9;
+/** The schema step that added each session's vocabulary (the rows no refresh reads again get it from their kept text). */
+const WORDS_AT = 10;
 
 /** The forgotten list beside the index (forgotten.ts). */
 export const forgottenFileOf = (file: string) => join(dirname(file), 'forgotten');
@@ -82,6 +84,7 @@ function connect(file: string, busyMs: number): Store {
       upgraded: (from) => {
         if (from < MASK_RULES_AT) store.remask('all');
         else if (from < REMASKED_AT) store.remask('unread');
+        if (from < WORDS_AT) store.fillWordsUnread();
       },
     });
     db.prepare('SELECT count(*) FROM sessions').get();

@@ -106,7 +106,23 @@ export const MIGRATIONS: readonly string[] = [
   // hex of `openssl rand -hex 32` was kept; keypairs, seed phrases, Azure keys, .netrc, .pgpass, …). No
   // table changes: open-store.ts masks every stored text again in place, in this step's transaction.
   `SELECT 1;`,
+  // 10: every word a session holds (issue 42): its vocabulary (vocabulary.ts: every distinct word of every
+  // text it holds, tool output whole, secrets masked, generated tokens left out), words as typed (case
+  // folded, no stems; `-` and `_` join a word) with no position (detail none: an index of which
+  // session holds which word, and its vocab for the "did you mean" hint). A session's words are rows
+  // rowid = its rowid * 2^20 + part (a big file read from its mark adds a part; read whole, one part);
+  // word_parts counts them. Every indexed file is read again, as in step 8, so each row gets its words;
+  // a row whose transcript is gone gets those of its kept text (open-store.ts).
+  `CREATE VIRTUAL TABLE session_words USING fts5(words, content = '', contentless_delete = 1, detail = none, tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'");
+   CREATE VIRTUAL TABLE session_words_vocab USING fts5vocab(session_words, 'row');
+   ALTER TABLE sessions ADD COLUMN word_parts INTEGER NOT NULL DEFAULT 0;
+   UPDATE files SET mtime = 0, size = 0 WHERE state = 'indexed';
+   UPDATE sessions SET mark_size = 0;
+   UPDATE dirs SET files = '';`,
 ];
+
+/** A session's rows in session_words: rowid = the session's rowid * WORD_PARTS + part. */
+export const WORD_PARTS = 1 << 20;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -176,7 +176,7 @@ const SAS_SIG_RE = /((?:[?&;]|\\u0026)sig=)([A-Za-z0-9%+/=]{20,})/g;
 // `.netrc` (curl, git, ftp): `machine HOST login USER password X`, on one line or several; `default login … password X`.
 const NETRC_RE =
   /\b((?:machine[ \t]+[^\s\\]+(?:(?:\s|\\[nrt])+(?:login|account|port)[ \t]+[^\s\\]+){0,3}|default(?:(?:\s|\\[nrt])+(?:login|account)[ \t]+[^\s\\]+){1,2})(?:\s|\\[nrt])+password[ \t]+)([^\s\\]+)/g;
-// `htpasswd -b FILE USER PASS` (`-nb USER PASS`: no file): the password is the last word (htpasswdPassword() reads the flags).
+// `htpasswd -b FILE USER PASS` (`-nb USER PASS`: no file): the password word is found by maskHtpasswd(), which reads the flags.
 const HTPASSWD_RE = /\bhtpasswd((?:[ \t]+[^\s;&|<>]+){2,8})/g;
 // `echo X | sudo -S` (also `printf`, `sudo -k -S`, `--stdin`): the password echoed.
 const SUDO_STDIN_RE =

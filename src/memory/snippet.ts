@@ -20,13 +20,17 @@ const stem = (w: string) => {
 
 interface Span { at: number; end: number; term: number }
 
+/** A query word as the snippet marks it: as typed or by its stem; as the start of a word only with `prefix`. */
+export interface SnippetWord { word: string; prefix?: boolean }
+
 /** Where each query term occurs in the text (positions of the words it matched). */
-export function termSpans(text: string, words: readonly string[]): Span[] {
+export function termSpans(text: string, queryWords: ReadonlyArray<string | SnippetWord>): Span[] {
   const spans: Span[] = [];
   const folded = fold(text);
   // fold() keeps lengths only for text without combining marks; else find words in the text itself.
   const source = folded.length === text.length ? folded : text.toLowerCase();
-  words.forEach((word, term) => {
+  queryWords.forEach((q, term) => {
+    const { word, prefix = false } = typeof q === 'string' ? { word: q } : q;
     for (const part of fold(word).match(PIECE) ?? []) {
       if (UNSPACED_ONE.test(part)) {
         const grams = [...part].length > 2 ? [part, ...bigrams(part)] : [part];
@@ -40,12 +44,13 @@ export function termSpans(text: string, words: readonly string[]): Span[] {
         }
         continue;
       }
-      // A stem only drops an ending, so a word whose stem starts with the query word's stem starts with it.
+      // The word as typed, or one of its other forms (the same rough stem); the start of a word only for a prefix.
       const number = /^\p{N}+$/u.test(part);
       const want = number ? part : stem(part);
       for (const m of source.matchAll(WORD)) {
         const w = m[0];
-        if (number ? w === part : w.startsWith(want)) spans.push({ at: m.index, end: m.index + w.length, term });
+        const hit = w === part || (!number && (stem(w) === want || (prefix && w.startsWith(part))));
+        if (hit) spans.push({ at: m.index, end: m.index + w.length, term });
       }
     }
   });
@@ -56,7 +61,7 @@ export function termSpans(text: string, words: readonly string[]): Span[] {
  * The passage of `text` (about 160 characters, on word edges) holding the most different query words,
  * those words marked; undefined when the text holds none of them.
  */
-export function snippetOf(text: string, words: readonly string[], width = SNIPPET_CHARS): string | undefined {
+export function snippetOf(text: string, words: ReadonlyArray<string | SnippetWord>, width = SNIPPET_CHARS): string | undefined {
   const spans = termSpans(text, words);
   if (spans.length === 0) return undefined;
   // The window (at most `width` characters) with the most different terms, then the most matches.

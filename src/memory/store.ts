@@ -8,11 +8,14 @@ import type Database from 'better-sqlite3';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { appendForgotten, readForgotten } from './forgotten.js';
-import { indexText, queryTerms, rankingTerms, type QueryTerm } from './fts-query.js';
+import { indexText, QUERY_MAX_CHARS, QUERY_WORD_MAX_CHARS, queryTerms, rankingTerms, type QueryTerm } from './fts-query.js';
 import { baseName, looksLikeId, normalizeUserName, uniqueName } from './names.js';
 import { relevantPassages } from './passages.js';
 import { maskSecrets } from './secrets.js';
-import { snippetOf } from './snippet.js';
+import { WORD_PARTS } from './schema.js';
+import { snippetOf, type SnippetWord } from './snippet.js';
+import { closestWord } from './suggest.js';
+import { vocabularyOf } from './vocabulary.js';
 import { type ListFilter, type SessionWrite, type StoredArtifact, type StoredHit, type StoredSession } from './types.js';
 
 /** What a forget reads of a session's row. */
@@ -50,6 +53,52 @@ interface Row {
 }
 
 const DEFAULT_LIMIT = 50;
+
+export interface SearchOptions {
+  /** Only sessions holding every word. */
+  allWords?: boolean;
+  /** The last word matches as the start of a word too (the picker, while the words are being typed). */
+  prefixLast?: boolean;
+}
+/** Hits, whether the first holds every word, and (no hit) the query with a typo's closest indexed word. */
+export interface SearchResult { hits: StoredHit[]; complete: boolean; suggestion?: string }
+
+/** A query word's holders: by stem in the ranked text, as typed in the vocabulary, as a prefix (when asked). */
+interface TermHolders { stem: Set<number>; exact: Set<number>; prefix: Set<number> }
+interface Ranked { rowid: number; score: number; matched: number[]; weight: number; exact: boolean }
+
+/**
+ * How much a query word held at each level counts (the first key of the ranking), by level: 4 as typed
+ * and in the ranked text (prompts, answers, commands, summaries), 3 as typed elsewhere in the session (its
+ * vocabulary only: tool output), 2 by its English stem only, 1 as the start of a word (the picker). Exact
+ * before stem before prefix, and the ranked text before the rest: a word as typed only in tool output
+ * counts less than its stem in the prose (a task told in other words is found by its prose), except where
+ * the word as typed tells more than its stem: a query of one word, or a word whose stem many more sessions
+ * hold than hold it as typed (`tokenizers` beside `token`): then as typed counts more (STEM_SHADOWED).
+ */
+const LEVEL_WEIGHT = [0, 0.3, 0.6, 0.5, 1] as const;
+const TYPED_OVER_STEM_WEIGHT = 0.7;
+
+function levelOf(h: TermHolders, rowid: number): 0 | 1 | 2 | 3 | 4 {
+  const exact = h.exact.has(rowid);
+  const stem = h.stem.has(rowid);
+  if (exact && stem) return 4;
+  if (exact) return 3;
+  if (stem) return 2;
+  return h.prefix.has(rowid) ? 1 : 0;
+}
+
+// Whether a word as typed tells more than its stem: the only word of the query, or held as typed by at
+// most half as many sessions as hold its stem.
+const typedTellsMore = (h: TermHolders, terms: number) => h.exact.size > 0 && (terms === 1 || h.exact.size * 2 <= h.stem.size);
+
+/** Why a query is refused for its length (issue 40 item 9: SQLite's pattern limit), or undefined. */
+export function queryTooLong(query: string): string | undefined {
+  const long = query.split(/\s+/).find((w) => w.length > QUERY_WORD_MAX_CHARS);
+  if (long) return `Expected words of at most ${QUERY_WORD_MAX_CHARS} characters, got one of ${long.length}`;
+  if (query.length > QUERY_MAX_CHARS) return `Expected a query of at most ${QUERY_MAX_CHARS} characters, got ${query.length}`;
+  return undefined;
+}
 // The dirs row (never a folder's path: those are absolute) whose mtime is the time of the last full sweep.
 const SWEEP_KEY = '';
 
@@ -117,7 +166,7 @@ function summaryText(r: Row): string {
 }
 
 // The passage of the session's own text where its matched words are, else of its summary, else its name and title.
-function hitSnippet(r: Row, body: string, matched: readonly string[]): string {
+function hitSnippet(r: Row, body: string, matched: readonly SnippetWord[]): string {
   return snippetOf(body, matched) ?? snippetOf(summaryText(r), matched) ?? snippetOf(headText(r), matched) ?? (r.title ?? r.headline);
 }
 
@@ -307,6 +356,7 @@ export class Store {
         );
       }
       this.writeText(rowid, mask(w.text));
+      if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) this.writeWords(rowid, w.words, w.wordsAppend === true);
       this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
     });
     tx.immediate();
@@ -331,10 +381,53 @@ export class Store {
     for (const r of rows) {
       const artifacts = json<StoredArtifact[]>(r.artifacts, []).map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }));
       update.run(orNull(r.title), mask(r.headline), mask(r.line), list(r.tags), list(r.done), list(r.next), JSON.stringify(artifacts), orNull(r.description), orNull(r.summary), orNull(r.user_note ?? null), r.rowid);
-      this.writeText(r.rowid, mask((body.get(r.rowid) as string | undefined) ?? ''));
+      const text = mask((body.get(r.rowid) as string | undefined) ?? '');
+      this.writeText(r.rowid, text);
+      this.writeWords(r.rowid, this.keptWords(r.rowid, text), false);
     }
     this.rewriteText();
     return rows.length;
+  }
+
+  /**
+   * The rows no refresh reads again (transcript gone, or left out) get a vocabulary made of what they
+   * kept (the condensed text, name, title, summaries): an index upgraded to words (schema step 9).
+   * How many rows; called inside the migration's transaction.
+   */
+  fillWordsUnread(): number {
+    const rows = this.db.prepare("SELECT rowid FROM sessions WHERE transcript_exists = 0 OR transcript NOT IN (SELECT transcript FROM files WHERE state = 'indexed')").pluck().all() as number[];
+    const body = this.db.prepare('SELECT text FROM session_body WHERE rowid = ?').pluck();
+    for (const rowid of rows) this.writeWords(rowid, this.keptWords(rowid, (body.get(rowid) as string | undefined) ?? ''), false);
+    return rows.length;
+  }
+
+  // A row's vocabulary made of what the index kept of it (no transcript to read).
+  private keptWords(rowid: number, body: string): string {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
+    return vocabularyOf([headText(r), r.cwd, body, summaryText(r)]);
+  }
+
+  // A session's vocabulary rows, one by one (a range of rowids would make FTS5 read its whole index).
+  private dropWords(rowid: number): void {
+    const parts = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
+    const drop = this.db.prepare('DELETE FROM session_words WHERE rowid = ?');
+    for (let part = 0; part < parts; part++) drop.run(rowid * WORD_PARTS + part);
+  }
+
+  private hasWords(rowid: number): boolean {
+    return ((this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0) > 0;
+  }
+
+  // A session's vocabulary rows (session_words): replaced whole, or a part added (a big file's appended lines).
+  private writeWords(rowid: number, words: string, append: boolean): void {
+    const base = rowid * WORD_PARTS;
+    let part = 0;
+    if (append) {
+      part = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
+      if (part >= WORD_PARTS - 1) return;
+    } else this.dropWords(rowid);
+    if (words) this.db.prepare('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(base + part, words);
+    this.db.prepare('UPDATE sessions SET word_parts = ? WHERE rowid = ?').run(words ? part + 1 : part, rowid);
   }
 
   /** Several sessions in one write transaction (the scan batches its writes: one commit, not one each). */
@@ -365,69 +458,104 @@ export class Store {
   }
 
   /**
-   * Ranked hits for a user's plain words; `error` when the query holds no word. Never an FTS syntax
-   * error. Sessions holding every word first, then those holding most of them; among those, bm25 over
-   * the words any session holds; recency breaks ties. A session whose name or id is the query (or one
-   * of its words) comes first. `allWords`: only sessions holding every word. Each hit carries the query
-   * words it holds and a snippet of its own text around them.
+   * Ranked hits for a user's plain words; `error` when the query holds no word or is too long. Never an
+   * FTS syntax error. Each query word is held by a session at a level (LEVEL_WEIGHT): as typed in its
+   * ranked text (the vocabulary holds it exactly and the text by its stem), as typed anywhere else in it
+   * (its vocabulary only), by its English stem only, or as the start of a word (`prefixLast`: the last
+   * word typed in the picker). Sessions holding most of the words at the best levels first; among those,
+   * bm25 over the ranked text; recency breaks ties. A session whose name or id is the query (or one of its
+   * words) comes first. `allWords`: only sessions holding every word. Each hit carries the query words it
+   * holds and a snippet of its own text around them; none at all: `suggestion`, the indexed word closest
+   * to a word no session holds.
    */
-  search(query: string, filter: ListFilter = {}, opts: { allWords?: boolean } = {}): { hits: StoredHit[]; complete: boolean } | { error: string } {
-    const all = queryTerms(query);
+  search(query: string, filter: ListFilter = {}, opts: SearchOptions = {}): SearchResult | { error: string } {
+    const tooLong = queryTooLong(query);
+    if (tooLong) return { error: tooLong };
+    const all = queryTerms(query, { prefixLast: opts.prefixLast });
     if (all.length === 0) return { error: `Expected words to search for, got ${JSON.stringify(query)}` };
     let terms = opts.allWords ? all : rankingTerms(all);
     const limit = filter.limit ?? DEFAULT_LIMIT;
     const { where, params } = filterSql(filter, 's');
     const allowed = where.length ? new Set(this.db.prepare(`SELECT rowid FROM sessions s WHERE ${where.join(' AND ')}`).pluck().all(...params) as number[]) : undefined;
-    // Which sessions hold each term (one index lookup each: no row is read).
-    const holding = (ts: readonly QueryTerm[]) => ts.map((t) => new Set(this.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').pluck().all(t.match) as number[]));
-    let holds = holding(terms);
+    // Where each term is held, at each level (one index lookup each: no row is read).
+    const textMatch = this.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').pluck();
+    const wordMatch = this.db.prepare(`SELECT DISTINCT rowid / ${WORD_PARTS} FROM session_words WHERE session_words MATCH ?`).pluck();
+    const lookup = (ts: readonly QueryTerm[]): TermHolders[] =>
+      ts.map((t) => ({
+        stem: new Set(textMatch.all(t.match) as number[]),
+        exact: new Set(t.exact ? (wordMatch.all(t.exact) as number[]) : []),
+        prefix: new Set(t.prefix ? (textMatch.all(t.prefix) as number[]) : []),
+      }));
+    const held = (h: TermHolders) => h.stem.size + h.exact.size + h.prefix.size > 0;
+    let holders = lookup(terms);
     // No session holds a content word: the function words then rank (never empty while some word is held).
-    if (terms.length < all.length && holds.every((h) => h.size === 0)) holds = holding((terms = all));
-    const present = terms.filter((_, i) => (holds[i] as Set<number>).size > 0);
-    const exact = this.exactRows(query);
-    if (present.length === 0 && exact.size === 0) return { hits: [], complete: false };
+    if (terms.length < all.length && !holders.some(held)) holders = lookup((terms = all));
+    const present = terms.filter((_, i) => held(holders[i] as TermHolders));
+    const exactRows = this.exactRows(query);
+    if (present.length === 0 && exactRows.size === 0) return { hits: [], complete: false, ...this.suggestionFor(terms) };
+    // bm25 over the ranked text of the words a session holds there (by stem, or as a prefix where that applies).
     const scores = new Map<number, number>();
-    const BM25 = 'SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?';
-    // Enough sessions hold every word (and no filter or name hit reorders them): bm25 of those only, the
-    // best first (the same scores as over any word: a session's score sums over the words it holds).
-    let everyWord = 0;
-    if (present.length === terms.length && !allowed && exact.size === 0) {
-      const [smallest, ...rest] = [...holds].sort((a, b) => a.size - b.size);
-      for (const rowid of smallest ?? []) if (rest.every((h) => h.has(rowid))) everyWord++;
-    }
-    if (everyWord >= limit) {
-      for (const r of this.db.prepare(`${BM25} ORDER BY score LIMIT ?`).raw().all(terms.map((t) => t.match).join(' '), limit + 50) as Array<[number, number]>) scores.set(r[0], r[1]);
-    } else if (present.length) {
-      for (const r of this.db.prepare(BM25).raw().all(present.map((t) => t.match).join(' OR ')) as Array<[number, number]>) scores.set(r[0], r[1]);
-    }
-    for (const rowid of exact) if (!scores.has(rowid)) scores.set(rowid, 0);
-    const ranked: Array<{ rowid: number; score: number; matched: number[]; exact: boolean }> = [];
-    for (const [rowid, score] of scores) {
+    const textExpr = present.map((t) => (t.prefix ? `(${t.match} OR ${t.prefix})` : t.match)).join(' OR ');
+    for (const r of this.db.prepare('SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?').raw().all(textExpr) as Array<[number, number]>) scores.set(r[0], r[1]);
+    const candidates = new Set<number>(scores.keys());
+    for (const h of holders) for (const rowid of h.exact) candidates.add(rowid);
+    for (const rowid of exactRows) candidates.add(rowid);
+    const ranked: Ranked[] = [];
+    for (const rowid of candidates) {
       if (allowed && !allowed.has(rowid)) continue;
-      const matched = terms.flatMap((_, i) => ((holds[i] as Set<number>).has(rowid) ? [i] : []));
-      const isExact = exact.has(rowid);
+      const matched: number[] = [];
+      let weight = 0;
+      terms.forEach((_, i) => {
+        const h = holders[i] as TermHolders;
+        const level = levelOf(h, rowid);
+        if (level === 0) return;
+        matched.push(i);
+        weight += level === 3 && typedTellsMore(h, terms.length) ? TYPED_OVER_STEM_WEIGHT : LEVEL_WEIGHT[level];
+      });
+      const isExact = exactRows.has(rowid);
       if (opts.allWords && matched.length < terms.length && !isExact) continue;
-      ranked.push({ rowid, score, matched, exact: isExact });
+      ranked.push({ rowid, score: scores.get(rowid) ?? 0, matched, weight, exact: isExact });
     }
-    ranked.sort((a, b) => Number(b.exact) - Number(a.exact) || b.matched.length - a.matched.length || a.score - b.score);
+    const order = (a: Ranked, b: Ranked) => Number(b.exact) - Number(a.exact) || b.weight - a.weight || a.score - b.score;
+    ranked.sort(order);
     // Enough rows for the limit and any tie at its edge (recency breaks ties).
     let end = Math.min(ranked.length, limit);
-    const same = (a: (typeof ranked)[number], b: (typeof ranked)[number]) => a.exact === b.exact && a.matched.length === b.matched.length && a.score === b.score;
-    while (end < ranked.length && end > 0 && same(ranked[end] as (typeof ranked)[number], ranked[end - 1] as (typeof ranked)[number])) end++;
+    while (end < ranked.length && end > 0 && order(ranked[end] as Ranked, ranked[end - 1] as Ranked) === 0) end++;
     const top = ranked.slice(0, end);
-    if (top.length === 0) return { hits: [], complete: false };
+    if (top.length === 0) return { hits: [], complete: false, ...this.suggestionFor(terms) };
     const rows = new Map((this.db.prepare(`SELECT s.*, b.text AS body_text FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid WHERE s.rowid IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.rowid)) as Array<Row & { body_text: string | null }>).map((r) => [r.rowid, r]));
     const updated = (rowid: number) => rows.get(rowid)?.updated_at ?? 0;
-    top.sort((a, b) => Number(b.exact) - Number(a.exact) || b.matched.length - a.matched.length || a.score - b.score || updated(b.rowid) - updated(a.rowid));
+    top.sort((a, b) => order(a, b) || updated(b.rowid) - updated(a.rowid));
     const hits: StoredHit[] = [];
     for (const t of top.slice(0, limit)) {
       const r = rows.get(t.rowid);
       if (!r) continue;
-      const matched = t.matched.map((i) => (terms[i] as QueryTerm).word);
-      hits.push({ ...toSession(r), snippet: hitSnippet(r, r.body_text ?? '', matched), score: t.score, matched });
+      const matched = t.matched.map((i) => terms[i] as QueryTerm);
+      hits.push({ ...toSession(r), snippet: hitSnippet(r, r.body_text ?? '', matched.map((m) => ({ word: m.word, prefix: m.prefix !== undefined }))), score: t.score, matched: matched.map((m) => m.word) });
     }
     const first = top[0];
     return { hits, complete: first !== undefined && first.matched.length === terms.length };
+  }
+
+  // The closest indexed word to the first query word no session holds (a typo), when one is close enough.
+  private suggestionFor(terms: readonly QueryTerm[]): { suggestion?: string } {
+    const vocab = this.db.prepare('SELECT term, doc FROM session_words_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? LIMIT 20000');
+    const words = terms.map((t) => t.word);
+    const out = [...words];
+    let changed = false;
+    for (const [i, word] of words.entries()) {
+      const w = word.toLowerCase();
+      if (w.length < 4 || !/^[\p{L}\p{N}]+$/u.test(w)) continue;
+      const lookup = (from: string, to: string) => vocab.raw().all(from, to, w.length - 2, w.length + 2) as Array<[string, number]>;
+      const head = w.slice(0, 2);
+      const next = head.slice(0, -1) + String.fromCharCode(head.charCodeAt(head.length - 1) + 1);
+      const found = closestWord(w, lookup(head, next));
+      if (found) {
+        out[i] = found;
+        changed = true;
+      }
+    }
+    return changed ? { suggestion: out.join(' ') } : {};
   }
 
   // Sessions whose name or id is the query or one of its words (an id prefix of 8 or more characters too);
@@ -618,10 +746,12 @@ export class Store {
   // and the pages that held them are zeroed (the secure_delete pragma). About 0.6 s for 10,000 sessions.
   private rewriteText(): void {
     this.db.prepare("INSERT INTO session_text(session_text) VALUES ('optimize')").run();
+    this.db.prepare("INSERT INTO session_words(session_words) VALUES ('optimize')").run();
   }
 
   private dropRow(r: ForgetRow): void {
     this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
+    this.dropWords(r.rowid);
     this.db.prepare('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
     this.setFile(r.transcript, r.mark_size, r.mark_mtime, 'forgotten');
   }

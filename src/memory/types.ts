@@ -63,6 +63,14 @@ export interface SessionWrite extends SessionFields {
   updatedAt: number;
   /** Condensed text for full-text search (condense.ts). */
   text: string;
+  /**
+   * The session's vocabulary (vocabulary.ts: every distinct word it holds, space-separated); undefined
+   * keeps the stored one. `wordsAppend`: words of an appended part (a big file read from its mark), added.
+   */
+  words?: string;
+  wordsAppend?: boolean;
+  /** `words` made of the parsed events only (no file read for them): kept only by a row that has none yet. */
+  wordsPartial?: boolean;
   /** Words a generated name is made from (condense.ts nameHints). */
   nameHints: { task: string; files: string[]; commands: string[] };
 }

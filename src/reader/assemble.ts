@@ -30,6 +30,8 @@ export const OUTPUT_MAX_CHARS = 64 * 1024;
 export const TEXT_MAX_CHARS = 256 * 1024;
 // A turn with more blocks than this is handed out before its end (all but what may still change).
 const PENDING_FLUSH_BLOCKS = 256;
+// Claude Code's tools that start a sub-agent.
+const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 const SUMMARY_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'notebook_path', 'pattern', 'query', 'url', 'description', 'prompt'] as const;
 const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|Command exited with code)[:\s]+(-?\d+)/i;
 // What Codex puts before a command's output (its chunk id, wall time, exit code, token count).
@@ -66,6 +68,9 @@ export class DocumentAssembler {
   private readonly calls = new Map<string, ToolBlock>();
   private readonly unanswered: ToolBlock[] = [];
   private readonly callTs = new WeakMap<ToolBlock, number>();
+  // Sub-agent calls still running (Claude Code's Task/Agent), and the inline work seen under each.
+  private agentCalls: ToolBlock[] = [];
+  private readonly inline = new Map<ToolBlock, DocumentAssembler>();
   private lastModel: string | undefined;
   readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, models: [] };
   private readonly outputMax: number;
@@ -78,6 +83,7 @@ export class DocumentAssembler {
 
   /** One entry of the file, in file order. */
   push(entry: ParsedEntry): void {
+    if (entry.sidechain) return this.pushSidechain(entry);
     const parent = entry.parentId;
     if (typeof parent === 'string' && this.turnOf.has(parent)) {
       if (this.hasChild.has(parent) && entry.events.some(opensBranch)) this.openBranch(this.turnOf.get(parent) as number);
@@ -85,6 +91,28 @@ export class DocumentAssembler {
     }
     for (const e of entry.events) this.pushEvent(e);
     this.turnOf.set(entry.id, this.turn);
+  }
+
+  // A sub-agent's entry written inline (older Claude Code): under the latest sub-agent call still running.
+  private pushSidechain(entry: ParsedEntry): void {
+    const host = this.agentCalls[this.agentCalls.length - 1];
+    if (!host) return; // No call to put it under: the main conversation does not show it.
+    let child = this.inline.get(host);
+    if (!child) this.inline.set(host, (child = new DocumentAssembler({ ...this.options, childrenOf: undefined })));
+    child.push({ ...entry, sidechain: false });
+  }
+
+  // The inline sub-agent's work, placed under its call once the call has its result (or the file ends).
+  private settle(block: ToolBlock): void {
+    this.agentCalls = this.agentCalls.filter((b) => b !== block);
+    const child = this.inline.get(block);
+    if (!child) return;
+    this.inline.delete(block);
+    const blocks = child.finish();
+    if (blocks.length > 0 && !block.children) {
+      block.children = reanchor(blocks, block.anchor, block.turn);
+      block.childLabel ??= 'sub-agent';
+    }
   }
 
   /** Events of a format read whole (no entries): one after the other. */
@@ -102,6 +130,7 @@ export class DocumentAssembler {
 
   /** The rest, at the end of the file. */
   finish(): Block[] {
+    for (const b of [...this.agentCalls]) this.settle(b);
     this.flushTurn();
     return this.take();
   }
@@ -237,6 +266,12 @@ export class DocumentAssembler {
       block.childLabel = cleanLine(child.label, 200);
     }
     if (e.ts !== undefined) this.callTs.set(block, e.ts);
+    if (SUBAGENT_TOOLS.has(e.name) && !block.children) {
+      this.agentCalls.push(block);
+      const input = e.input as { subagent_type?: unknown; description?: unknown } | undefined;
+      const label = [input?.subagent_type, input?.description].filter((x): x is string => typeof x === 'string' && x !== '').join(': ');
+      if (label) block.childLabel = cleanLine(label, 200);
+    }
     if (e.callId) this.calls.set(e.callId, block);
     else this.unanswered.push(block);
     this.add(block);
@@ -253,6 +288,7 @@ export class DocumentAssembler {
       block = { kind: 'tool', name: cleanLine(e.name ?? 'tool', 200), summary: '', status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
       this.add(block);
     } else if (block.status !== 'pending') return;
+    this.settle(block);
     let raw = e.text;
     const wall = CODEX_WALL_TIME.exec(raw);
     raw = raw.replace(CODEX_OUTPUT_HEAD, '');

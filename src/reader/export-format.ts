@@ -109,8 +109,14 @@ export function formatDuration(ms: number): string {
 
 const FORMATTERS = new Map<string, Intl.DateTimeFormat>();
 
+/** The last minute formatted, per time zone: a session's messages come minutes apart, formatToParts is slow. */
+const LAST_MINUTE = new Map<string, { minute: number; parts: Record<string, string> }>();
+
 function partsOf(ts: number, timeZone: string | undefined): Record<string, string> {
   const key = timeZone ?? '';
+  const minute = Math.floor(ts / 60_000);
+  const last = LAST_MINUTE.get(key);
+  if (last && last.minute === minute) return last.parts;
   let fmt = FORMATTERS.get(key);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-CA', {
@@ -120,6 +126,7 @@ function partsOf(ts: number, timeZone: string | undefined): Record<string, strin
   }
   const out: Record<string, string> = {};
   for (const part of fmt.formatToParts(new Date(ts))) out[part.type] = part.value;
+  LAST_MINUTE.set(key, { minute, parts: out });
   return out;
 }
 

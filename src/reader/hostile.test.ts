@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FAKE_SECRETS, hostileTranscript, writeHugeLineTranscript } from '../../test/helpers/hostile-transcripts.js';
 import { buildDocument } from './build.js';
 import { renderOutline } from './outline.js';
 import { renderTerminal } from './terminal.js';
@@ -80,4 +81,36 @@ describe('hostile transcripts', () => {
     expect(text.includes('sk-ant-api03-AbCd')).toBe(false);
     expect(text.endsWith('[secret]') || text.includes(' [sec')).toBe(true);
   });
+});
+
+// Every agent's hostile fixture (made from its real reader session by changing text only) and a 10 MB line in its format.
+describe('hostile transcripts of every agent', () => {
+  for (const agent of ['pi', 'claude', 'codex', 'qwen', 'gemini'] as const) {
+    it(`${agent}: no foreign escape, bidi control or fake secret in any view; markup shown as text`, async () => {
+      const doc = await buildDocument(hostileTranscript(agent, dir));
+      expect(doc.meta.prompts).toBeGreaterThan(0);
+      for (const view of ['focused', 'default', 'full'] as const) {
+        for (const color of [false, true]) {
+          const text = renderTerminal(doc, { view, width: 100, color, thinking: true });
+          expect(text).not.toMatch(FOREIGN_ESCAPE);
+          for (const secret of Object.values(FAKE_SECRETS)) expect(text.includes(secret.slice(0, 12))).toBe(false);
+        }
+      }
+      const full = renderTerminal(doc, { view: 'full', width: 100, color: false });
+      expect(full).toContain('[secret]');
+      expect(full).toContain('alert(');
+      expect(renderOutline(doc, { width: 100 })).not.toMatch(FOREIGN_ESCAPE);
+    });
+
+    it(`${agent}: a 10 MB line is read, its output cut, the rest of the session still shown`, async () => {
+      const doc = await buildDocument(writeHugeLineTranscript(agent, dir));
+      const cut = doc.blocks.filter((b) => b.kind === 'tool' && b.output?.cut);
+      // Codex writes a command's output in two records; the helper blows up the first, its event_msg, which
+      // the reader does not show (the function_call_output is).
+      expect(cut.length).toBe(agent === 'codex' ? 0 : 1);
+      const normal = await buildDocument(writeHugeLineTranscript(agent, join(dir, 'small'), 100));
+      expect(doc.meta.prompts).toBe(normal.meta.prompts);
+      expect(renderTerminal(doc, { view: 'default', width: 80, color: false }).length).toBeLessThan(200_000);
+    });
+  }
 });

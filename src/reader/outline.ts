@@ -37,7 +37,8 @@ export function outlineTurns(doc: ReaderDocument): OutlineTurn[] {
   for (const b of doc.blocks) {
     if (b.kind === 'prompt') {
       close();
-      current = { turn: b.turn, anchor: b.anchor, ts: b.ts, prompt: b.text.replace(/\s+/g, ' ').trim(), tools: [], files: [] };
+      // A line holds a few hundred cells at most: no need to fold (and later measure) a long prompt whole.
+      current = { turn: b.turn, anchor: b.anchor, ts: b.ts, prompt: b.text.slice(0, 2000).replace(/\s+/g, ' ').trim(), tools: [], files: [] };
       last = b.ts;
       turns.push(current);
       continue;

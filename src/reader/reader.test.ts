@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from './build.js';
 import type { Block, ReaderDocument, ToolBlock } from './document.js';
@@ -14,6 +17,7 @@ const SESSIONS = {
   'codex-patch-exec': `${FIXTURES}/codex/reader/patch-exec.jsonl`,
   'qwen-edit-shell': `${FIXTURES}/qwen/reader/edit-shell.jsonl`,
   'gemini-2turns': `${FIXTURES}/gemini/interactive-2turns.jsonl`,
+  'gemini-edit-shell-compress': `${FIXTURES}/gemini/reader/edit-shell-compress.jsonl`,
 } as const;
 
 const tools = (doc: ReaderDocument): ToolBlock[] => doc.blocks.filter((b): b is ToolBlock => b.kind === 'tool');
@@ -66,6 +70,36 @@ describe('buildDocument', () => {
     const edit = tools(doc).find((t) => t.name === 'Edit');
     expect(edit?.diff).toMatchObject({ added: 1, removed: 1 });
     expect(edit?.diff?.unified).toContain('+# Release plan');
+  });
+
+  it('Claude (older versions): a sub-agent written inline (isSidechain) goes under the Task call that started it', async () => {
+    // Hand-written in Claude Code's record shape: the real fixtures are of 2.1.x, which writes sub-agents to their own files.
+    const dir = mkdtempSync(join(tmpdir(), 'rw-reader-sidechain-'));
+    try {
+      const t = (s: number) => `2026-11-28T09:00:${String(s).padStart(2, '0')}.000Z`;
+      const base = { sessionId: 's1', cwd: '/p', version: '1.0.80', type: 'user' };
+      const lines = [
+        { ...base, uuid: 'u1', parentUuid: null, isSidechain: false, timestamp: t(1), message: { role: 'user', content: 'count the files' } },
+        { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', isSidechain: false, timestamp: t(2), message: { role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: 'task1', name: 'Task', input: { description: 'count files', prompt: 'Count the files here.', subagent_type: 'general-purpose' } }] } },
+        { ...base, uuid: 's1u', parentUuid: null, isSidechain: true, timestamp: t(3), message: { role: 'user', content: 'Count the files here.' } },
+        { ...base, type: 'assistant', uuid: 's1a', parentUuid: 's1u', isSidechain: true, timestamp: t(4), message: { role: 'assistant', model: 'm', content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'ls | wc -l' } }] } },
+        { ...base, uuid: 's1r', parentUuid: 's1a', isSidechain: true, timestamp: t(5), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b1', content: '3' }] } },
+        { ...base, type: 'assistant', uuid: 's1b', parentUuid: 's1r', isSidechain: true, timestamp: t(6), message: { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'There are 3 files.' }], stop_reason: 'end_turn' } },
+        { ...base, uuid: 'r1', parentUuid: 'a1', isSidechain: false, timestamp: t(7), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'task1', content: 'There are 3 files.' }] } },
+        { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'r1', isSidechain: false, timestamp: t(8), message: { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'Three files.' }], stop_reason: 'end_turn' } },
+      ];
+      const file = join(dir, 's1.jsonl');
+      writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      const doc = await buildDocument(file);
+      expect(doc.meta).toMatchObject({ prompts: 1, toolCalls: 1, answers: 1 });
+      const task = tools(doc)[0];
+      expect(task).toMatchObject({ name: 'Task', status: 'ok', childLabel: 'general-purpose: count files' });
+      expect(kinds(task?.children ?? [])).toEqual(['prompt', 'tool', 'answer']);
+      expect(task?.children?.find((c) => c.kind === 'tool')).toMatchObject({ summary: 'ls | wc -l', anchor: `${task?.anchor}.2` });
+      expect(doc.blocks.filter((b) => b.kind === 'answer').map((b) => b.kind === 'answer' && b.text)).toEqual(['Three files.']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a file whose parent chain is broken still shows every message', async () => {

@@ -34,7 +34,12 @@ export class EntryTree {
   // the usual file, and a live tracker snapshots it after every burst of lines.
   private linear = true;
 
-  constructor(private readonly limits: HistoryLimits = HISTORY_LIMITS) {}
+  /**
+   * mendBreaks: an entry whose parent is not in the file (a broken chain, seen in Claude Code 1.0.x files)
+   * hangs from the entry written before it, so the branch to the leaf holds what came before the break:
+   * the session index reads a file by all it holds. Without it (the live view) the walk ends there.
+   */
+  constructor(private readonly limits: HistoryLimits = HISTORY_LIMITS, private readonly mendBreaks = false) {}
 
   get size(): number {
     return this.index.size;
@@ -98,7 +103,8 @@ export class EntryTree {
       seen[at] = 1;
       path.push(at);
       const parent = this.parentIds[at] as string | null;
-      at = parent === null ? undefined : this.index.get(parent);
+      const next: number | undefined = parent === null ? undefined : this.index.get(parent);
+      at = next === undefined && parent !== null && this.mendBreaks && at > 0 ? at - 1 : next;
     }
     return path.reverse();
   }

@@ -11,7 +11,7 @@ import { parseJsonObject } from './shared-parse.js';
 import { LineReader } from './line-reader.js';
 import { formatAgentIds } from './agent-ids.js';
 import { detectAgent, getAdapter } from './registry.js';
-import type { AgentId, Session } from './types.js';
+import type { AgentId, ParserOptions, Session } from './types.js';
 
 const SNIFF_BYTES = 64 * 1024;
 const READ_CHUNK_BYTES = 1 << 18;
@@ -77,7 +77,15 @@ export async function describeUndetected(file: string): Promise<string> {
   return `Cannot tell which agent wrote ${file}; pass --agent (${formatAgentIds(',')})`;
 }
 
-export async function loadSessionFile(file: string, opts: { agent?: AgentId } = {}): Promise<Session> {
+// The parser options a loader's caller asked for (the index's: every text, the file by all it holds).
+function parserOptions(opts: { onText?: (text: string) => void; wholeFile?: boolean }): ParserOptions {
+  const out: ParserOptions = {};
+  if (opts.onText) out.onText = opts.onText;
+  if (opts.wholeFile) out.wholeFile = true;
+  return out;
+}
+
+export async function loadSessionFile(file: string, opts: { agent?: AgentId; onText?: (text: string) => void; wholeFile?: boolean } = {}): Promise<Session> {
   // Refuse what is not a regular file before anything else (an --agent given skips the sniff below).
   try {
     await (await openRegular(file)).handle.close();
@@ -108,9 +116,9 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
     } finally {
       await whole?.close().catch(() => undefined);
     }
-    return { ...adapter.parseWhole(content), file };
+    return { ...adapter.parseWhole(content, parserOptions(opts)), file };
   }
-  const parser = adapter.createParser();
+  const parser = adapter.createParser(parserOptions(opts));
   const reader = new LineReader();
   // Two read buffers, reused in turn: the next read runs while this chunk is parsed (one at a time,
   // the loop sat idle for a sixth of a 100 MB load). Reused rather than fresh per read: a stream's new
@@ -160,7 +168,7 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId } = 
  * the last complete line (the next mark). Undefined when the file is not JSON lines, shrank, or cannot be
  * read: then it must be read whole.
  */
-export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number }): Promise<{ snapshot: Session; end: number } | undefined> {
+export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number; onText?: (text: string) => void; wholeFile?: boolean }): Promise<{ snapshot: Session; end: number } | undefined> {
   const adapter = getAdapter(opts.agent);
   let handle: FileHandle | undefined;
   try {
@@ -168,7 +176,7 @@ export async function loadSessionTail(file: string, opts: { agent: AgentId; from
     handle = opened.handle;
     if (opened.size < opts.from) return undefined;
     if (adapter.parseWhole && !(await startsWithJsonLine(file))) return undefined;
-    const parser = adapter.createParser();
+    const parser = adapter.createParser(parserOptions(opts));
     const reader = new LineReader();
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let at = opts.from;

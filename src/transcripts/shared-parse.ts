@@ -301,10 +301,51 @@ export class SessionFacts {
  * broken parts, and each record `take` throws on (one nested past the stack, say: that record alone, the
  * others on the line are still taken), are counted through `skip`. Never throws.
  */
-export function pushJsonLine(line: string, take: (record: Record<string, unknown>) => void, skip: (count: number) => void): void {
+export function pushJsonLine(line: string, take: (record: Record<string, unknown>) => void, skip: (count: number) => void, onText?: (text: string) => void): void {
   const { objects, bad } = parseJsonLine(line);
   if (bad) skip(bad);
+  if (onText) for (const o of objects) recordTexts(o, onText);
   takeRecords(objects, take, skip);
+}
+
+// Reasoning, never indexed nor shown (keys, and blocks by their type), and signatures of it.
+const REASONING_KEYS = new Set(['thinking', 'thoughts', 'signature', 'thinkingSignature', 'encrypted_content', 'reasoning', 'reasoning_content', 'reasoningContent']);
+const REASONING_TYPES = new Set(['thinking', 'redacted_thinking', 'reasoning']);
+// A key whose value a secret mask must see beside its name (`"api_key": "…"` → `api_key=…`).
+const SECRET_KEY = /key|token|secret|passw|credential|auth/i;
+const BLOB_PROBE_CHARS = 200;
+// The start of a blob: base64 (an image, a file), as a data URL or bare; compact JSON is no blob.
+const BLOB_START = /^(?:data:[\w/+.-]+;base64,)?[A-Za-z0-9+/=_-]+$/;
+const RECORD_DEPTH_MAX = 64;
+
+/**
+ * Every string value of a record, reasoning left out (thinking blocks, Codex reasoning items, Gemini's
+ * thoughts, parts marked `thought`), and blobs (a long string of base64: images, files).
+ * A value whose key names a secret comes as `key=value`, so masking sees the name. Keys are not texts.
+ */
+export function recordTexts(record: unknown, fn: (text: string) => void, depth = 0): void {
+  if (depth > RECORD_DEPTH_MAX || record === null || typeof record !== 'object') return;
+  if (Array.isArray(record)) {
+    for (const v of record) {
+      if (typeof v === 'string') takeText(v, fn);
+      else recordTexts(v, fn, depth + 1);
+    }
+    return;
+  }
+  const obj = record as Record<string, unknown>;
+  if ((typeof obj.type === 'string' && REASONING_TYPES.has(obj.type)) || obj.thought === true) return;
+  for (const key in obj) {
+    if (REASONING_KEYS.has(key)) continue;
+    const v = obj[key];
+    if (typeof v === 'string') takeText(SECRET_KEY.test(key) ? `${key}=${v}` : v, fn);
+    else if (v !== null && typeof v === 'object') recordTexts(v, fn, depth + 1);
+  }
+}
+
+function takeText(text: string, fn: (text: string) => void): void {
+  if (text.length < 2) return;
+  if (text.length > 4 * BLOB_PROBE_CHARS && BLOB_START.test(text.slice(0, BLOB_PROBE_CHARS))) return;
+  fn(text);
 }
 
 /** Each record given to `take`; each one it throws on is counted through `skip` and passed over. */

@@ -187,6 +187,17 @@ export interface ParserOptions {
   onEntry?: (entry: ParsedEntry) => void;
   /** Read sidechain entries as the conversation (a Claude Code sub-agent's own file, `subagents/agent-*.jsonl`). */
   sidechain?: boolean;
+  /**
+   * Every text a record holds, whole (before any cap), reasoning left out (shared-parse.ts recordTexts):
+   * the session index's vocabulary of every word a session holds. Called once per text, in file order.
+   */
+  onText?: (text: string) => void;
+  /**
+   * Read the file by all it holds (the session index): an entry whose parent the file lacks (a broken
+   * chain) continues from the entry before it instead of ending the active branch there. The live view
+   * leaves it off and follows the chain as written.
+   */
+  wholeFile?: boolean;
 }
 
 /** One record of a session file as a full read sees it (ParserOptions.onEntry). */
@@ -194,6 +205,8 @@ export interface ParsedEntry {
   id: string;
   parentId?: string | null;
   events: TranscriptEvent[];
+  /** A sub-agent's entry written inline in the main file (Claude Code's older `isSidechain` lines). */
+  sidechain?: boolean;
 }
 
 /**
@@ -265,7 +278,7 @@ export interface TranscriptAdapter {
    * For formats that are one JSON document rather than JSON lines (Gemini CLI before 0.39): parse the
    * whole content. The loader calls it when the file's first line is not a complete JSON object.
    */
-  parseWhole?(content: string): SessionSnapshot;
+  parseWhole?(content: string, options?: ParserOptions): SessionSnapshot;
   /** True when these first lines of a file look like this agent's transcript. */
   detect(firstLines: readonly string[]): boolean;
   /** Pure: add pin flags unless the user passed session/continue/resume flags of their own. */

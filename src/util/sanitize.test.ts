@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UNSAFE_FOR_TERMINAL } from '../../test/helpers/terminal-safe.js';
-import { sanitizeLine, stringifyJsonSafely } from './sanitize.js';
+import { sanitizeLine, sanitizeText, stringifyJsonSafely } from './sanitize.js';
 
 describe('sanitizeLine (#19 point 4)', () => {
   it('removes the OSC 52 and title sequences of a hostile tool path', () => {
@@ -47,5 +47,12 @@ describe('stringifyJsonSafely', () => {
   it('leaves ordinary text and emoji as they are', () => {
     expect(stringifyJsonSafely({ a: '日本 👩‍💻' })).toBe('{"a":"日本 👩\\u200d💻"}');
     expect(stringifyJsonSafely(undefined)).toBe('null');
+  });
+});
+
+describe('sanitizeText (the reader, #41)', () => {
+  it('keeps indentation and blank lines, turns tabs into spaces, removes escapes and invisible characters', () => {
+    expect(sanitizeText('def f():\n\treturn 1\n\n\n  x  \r\ny\u2028z')).toBe('def f():\n    return 1\n\n\n  x\ny\nz');
+    expect(sanitizeText('\x1b[31mred\x1b[0m \x1b]8;;http://e\x07l\x1b]8;;\x07 \x9b1m a\u202eb\u200bc')).toBe('red l  abc');
   });
 });

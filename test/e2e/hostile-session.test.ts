@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layOutSession } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
+import { liveState, writeLiveState } from '../helpers/live-state.js';
 import { findUnsafe } from '../helpers/terminal-safe.js';
 
 // OSC 52 (write the clipboard), OSC 0 (window title), then a newline and a line that reads as ours.
@@ -26,13 +27,13 @@ let bin: string;
 let record: string;
 let file: string;
 
-function cli(args: string[], cwd = work) {
+function cli(args: string[], cwd = work, env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [CLI_BIN, ...args], {
     encoding: 'utf8',
     cwd,
     input: '',
     timeout: 30_000,
-    env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, XDG_STATE_HOME: join(home, '.state'), XDG_CONFIG_HOME: join(home, '.config'), RECORD: record, NO_COLOR: '1' },
+    env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, XDG_STATE_HOME: join(home, '.state'), XDG_CONFIG_HOME: join(home, '.config'), RECORD: record, NO_COLOR: '1', ...env },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -88,6 +89,17 @@ describe('a hostile session file never reaches the terminal raw', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('is gone');
     expect(r.err).toContain(`recapwrap resume ${GONE_ID} --cwd DIR`);
+  });
+
+  it('next prints a live session whose folder, command and pane are hostile clean', () => {
+    const stateDir = join(home, 'live-state');
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const since = new Date(Date.now() - 60_000).toISOString();
+    writeLiveState(stateDir, liveState({ cwd: goneCwd, command: `pi${EVIL}`, agent: null, tmuxPane: `%1${EVIL}`, state: 'waiting', attention: { event: 'waiting', since }, sessionFile: join(home, `missing${EVIL}.jsonl`) }));
+    const r = cli(['next'], work, { RECAPWRAP_STATE_DIR: stateDir, TMUX: '', TMUX_PANE: '' });
+    expectClean(r, 'next');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('waiting');
   });
 
   it('show, sessions, search, resume --list, name, note, forget and an unknown REF print it clean', () => {

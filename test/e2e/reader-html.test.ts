@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildDocument } from '../../src/reader/build.js';
 import { renderHtml, type HtmlOptions } from '../../src/reader/html.js';
 import type { ReaderDocument } from '../../src/reader/document.js';
 import { chromiumAvailable, launchChromium, type TestBrowser } from '../helpers/browser.js';
@@ -92,6 +93,36 @@ describe.skipIf(!hasChromium)('read --html in Chromium', () => {
     const text = await page.locator('main').innerText();
     expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\x1b]/);
     expect(text).toContain('⟨U+202E⟩gnp.exe');
+    await page.close();
+  });
+
+  test('a hostile pi session file, through the builder: nothing runs or loads, the secret is masked, escapes and bidi gone', async () => {
+    const secret = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd';
+    const set = `window.${PWNED_MARK}=1`;
+    const hostile = `\x1b[31mred\x1b]8;;https://example.invalid\x07link\x1b]8;;\x07 a\u202Etxt.exe <script>${set}</script> </script><img src=x onerror="${set}"> [x](javascript:${set}) key ${secret}`;
+    const t = (s: number) => new Date(Date.UTC(2026, 10, 28, 9, 0, s)).toISOString();
+    const lines = [
+      { type: 'session', version: 3, id: '01a2hostile', timestamp: t(0), cwd: '/tmp/x' },
+      { type: 'message', id: 'u1', parentId: null, timestamp: t(1), message: { role: 'user', content: [{ type: 'text', text: hostile }] } },
+      { type: 'message', id: 'a1', parentId: 'u1', timestamp: t(2), message: { role: 'assistant', content: [
+        { type: 'text', text: `# ${hostile}\n\n${hostile}` },
+        { type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: `echo ${hostile}` } },
+      ] } },
+      { type: 'message', id: 'r1', parentId: 'a1', timestamp: t(3), message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text: `${hostile}\n${'A'.repeat(10 * 1024 * 1024)}` }] } },
+    ];
+    const file = join(dir, 'hostile-pi.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const doc = await buildDocument(file, { agent: 'pi' });
+    const html = render(doc, { view: 'full', thinking: true });
+    expect(html.length).toBeLessThan(200_000);
+    const { page, requests, dialogs, errors } = await open(html);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('<script>window.');
+    expect(text).toContain('A'.repeat(200)); // the 10 MB output is there, cut to its preview
+    expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/[\x1b\u202e]/);
+    expect(await pwned(page)).toBeNull();
+    expect([requests, dialogs, errors]).toEqual([[], [], []]);
     await page.close();
   });
 

@@ -35,6 +35,8 @@ export interface AgentModelServer {
    * asks for JSON of no schema; its step is the answer, `undefined` falls back to the rules above.
    */
   script?: (turn: Turn) => Step | undefined;
+  /** Gemini: the prompt token count each answer reports (default 100); a big one makes /compress worth it. */
+  promptTokens?: number;
   close(): Promise<void>;
 }
 
@@ -352,11 +354,11 @@ async function answerResponses(res: ServerResponse, body: Record<string, unknown
   w.end();
 }
 
-async function answerGemini(res: ServerResponse, streaming: boolean, anyStep: Step, slowMs: number, thinking = false): Promise<void> {
+async function answerGemini(res: ServerResponse, streaming: boolean, anyStep: Step, slowMs: number, thinking = false, promptTokens = 100): Promise<void> {
   const step = noCustom(anyStep);
   const parts: object[] = 'text' in step ? [{ text: step.text }] : [{ text: step.preface }, { functionCall: { name: step.tool, args: step.args } }];
   if (thinks(step, thinking)) parts.unshift({ text: step.thought ?? THOUGHT, thought: true });
-  const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 };
+  const usageMetadata = { promptTokenCount: promptTokens, candidatesTokenCount: 20, totalTokenCount: promptTokens + 20 };
   const reply = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: 'fake-model' };
   if (!streaming) return json(res, 200, reply);
   const w = sse(res, slowMs);
@@ -398,7 +400,7 @@ export async function startAgentModelServer(): Promise<AgentModelServer> {
         // Gemini CLI's side calls (model routing, next speaker) ask for JSON of a schema.
         const schemaJson = geminiJsonAnswer(body);
         const step = schemaJson === undefined ? decide(geminiTurn(body)) : { text: schemaJson };
-        return void answerGemini(res, path.includes(':stream'), step, slow, think);
+        return void answerGemini(res, path.includes(':stream'), step, slow, think, state.promptTokens);
       }
       return json(res, 404, { error: { message: `no ${path}` } });
     });

@@ -87,7 +87,7 @@ describe('shell/recapwrap.bash', () => {
   });
 
   it('completes subcommands, wrapper options and each subcommand\'s options', () => {
-    expect(complete(['recapwrap', 're'])).toEqual(['recap', 'resume']);
+    expect(complete(['recapwrap', 're'])).toEqual(['read', 'recap', 'resume']);
     expect(complete(['recapwrap', '--aw'])).toEqual(['--away']);
     expect(complete(['recapwrap', 'recap', '--'])).toEqual(expect.arrayContaining(['--pane', '--show', '--no-llm', '--session', '--width']));
     expect(complete(['recapwrap', 'resume', '--'])).toEqual(expect.arrayContaining(['--cwd', '--limit']));

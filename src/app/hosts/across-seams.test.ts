@@ -3,7 +3,7 @@
 // (#32) holds on a host too. Host gpu is a pulled copy (mirror mode: no ssh needed to read it), host dev is
 // asked over ssh; `ssh` on PATH is a stand-in that records the argv it was given (and answers nothing).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   // Host canned answers what the test put in answer / answer-code (as a host's recapwrap would).
   writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\ncase "$*" in *' canned '*) cat '${root}/answer'; exit "$(cat '${root}/answer-code')";; esac\n`);
   chmodSync(join(bin, 'ssh'), 0o755);
-  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }, { name: 'evil', ssh: ['evil'], mirror: true }, { name: 'twice', ssh: ['twice'], mirror: true }, { name: 'canned', ssh: ['canned'] }] }));
+  writeFileSync(join(root, 'cfg', 'recapwrap', 'config.json'), JSON.stringify({ hosts: [{ name: 'gpu', ssh: ['gpu'], mirror: true }, { name: 'dev', ssh: ['dev'] }, { name: 'evil', ssh: ['evil'], mirror: true }, { name: 'twice', ssh: ['twice'], mirror: true }, { name: 'canned', ssh: ['canned'] }, { name: 'forgetme', ssh: ['forgetme'], mirror: true }] }));
   await layOutCopy('gpu', ID, 'tune the walrus exporter');
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -187,6 +187,32 @@ describe('HOST:REF wherever a REF is taken', () => {
       answerer: { unavailable: 'no model' }, hosts: createMcpHosts(env, env.HOME as string),
     };
     expect(await getSession({ session: `gpu:${name}` }, ctx)).toMatchObject({ id: ID, host: 'gpu' });
+  });
+});
+
+describe('forget --host NAME REF of a host read from its copy', () => {
+  it('forgets it in the copy (row and copied file; a pull leaves it out) and says the host keeps it', async () => {
+    const id = '4a4a4a4a-2222-4333-8444-555555555555';
+    await layOutCopy('forgetme', id, 'walrus secrets to forget');
+    const { runMemoryCommand } = await import('../../cli/commands/memory-run.js');
+    const deps = { env, cwd: env.HOME as string, now: Date.now(), columns: Number.POSITIVE_INFINITY, color: false };
+    const file = join(mirrorDir(env, 'forgetme'), 'home', '.pi', 'agent', 'sessions', '--home-me-proj--', `2026-11-20T10-00-00-000Z_${id}.jsonl`);
+    expect(existsSync(file)).toBe(true);
+    const r = await runMemoryCommand('forget', [`forgetme:${id}`], { yes: true }, deps);
+    expect(r).toMatchObject({ code: 0, out: `forgot "${id}" in the copy of host forgetme here; a pull does not copy it again\n` });
+    expect(r.err).toBe('recapwrap: host forgetme: forgetme is read from its copy (mirror: true): the host itself still has the session\n');
+    expect(existsSync(file)).toBe(false);
+    expect((await runMemoryCommand('show', [id], { host: ['forgetme'] }, deps)).code).toBe(1);
+    // What the next pull leaves out: the copy's own forgotten list names it.
+    const { forgottenUnder } = await import('./mirror.js');
+    const { readForgotten } = await import('../../memory/forgotten.js');
+    const listed = forgottenUnder(readForgotten(join(mirrorDir(env, 'forgetme'), 'forgotten')).map((e) => JSON.stringify(e)).join('\n'), join(mirrorDir(env, 'forgetme'), 'home'));
+    expect(listed.map((e) => e.rel)).toEqual([`.pi/agent/sessions/--home-me-proj--/2026-11-20T10-00-00-000Z_${id}.jsonl`]);
+    // name and note are kept by a host's recapwrap: a copy has none to keep them.
+    const named = await runMemoryCommand('name', [`gpu:${ID}`, 'my-walrus'], {}, deps);
+    expect(named).toMatchObject({ code: 2, err: 'recapwrap: host gpu: it is read from its copy (mirror: true), which has no recapwrap to keep your name; give it there\n' });
+    // One host at a time, a session (not a folder).
+    expect((await runMemoryCommand('forget', [id], { allHosts: true, yes: true }, deps)).code).toBe(2);
   });
 });
 

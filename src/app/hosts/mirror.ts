@@ -4,7 +4,8 @@
  * (`<state>/hosts/<name>/index.db`): every session there is the host's. Paths are shown as on the host
  * (its home, recorded at the pull, in place of the copy's folder).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readForgotten } from '../../memory/forgotten.js';
 import { join } from 'node:path';
 import type { Options } from '../../config/options-table.js';
 import { getStateDir, type Env } from '../../config/paths.js';
@@ -25,7 +26,7 @@ export function mirrorDir(env: Env, host: string): string {
 }
 
 /** The environment the copy is indexed and read with: its folder as the home, its own state folder. */
-function mirrorEnv(env: Env, host: string): Env {
+export function mirrorEnv(env: Env, host: string): Env {
   const dir = mirrorDir(env, host);
   return { HOME: join(dir, 'home'), RECAPWRAP_STATE_DIR: dir, PATH: env.PATH ?? '' };
 }
@@ -43,21 +44,62 @@ const validHome = (h: string) => /^\/[^\0\n\r]{0,1000}$/.test(h) && !h.split('/'
 
 export type PullResult = { ok: true; stats: RefreshStats; sessions: number; pulled: number } | { ok: false; problem: string };
 
-/** Copy a host's session files (add-only) and index the copy. */
+// The host's home, then its forgotten list (`<state>/forgotten` there, JSON lines), for the pull.
+const PULL_HOME_SCRIPT = [
+  'printf \'%s\\n\' "$HOME"',
+  'f="${RECAPWRAP_STATE_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/recapwrap}/forgotten"',
+  '[ -f "$f" ] && head -c 4000000 "$f"',
+  'exit 0',
+].join('; ');
+
+/** The forgotten list a host sent: its transcript paths under its home (relative), checked; the rest left out. Pure. */
+export function forgottenUnder(listText: string, home: string): { rel: string; agent: string; id: string }[] {
+  const out: { rel: string; agent: string; id: string }[] = [];
+  const root = home.replace(/\/+$/, '') + '/';
+  for (const line of listText.split('\n').slice(0, 100_000)) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as { transcript?: unknown; agent?: unknown; id?: unknown };
+      if (typeof e.transcript !== 'string' || !e.transcript.startsWith(root) || e.transcript.length > 4096) continue;
+      const rel = e.transcript.slice(root.length);
+      if (!rel || rel.split('/').includes('..') || /[\0\n\r]/.test(rel)) continue;
+      out.push({ rel, agent: typeof e.agent === 'string' ? e.agent : '', id: typeof e.id === 'string' ? e.id : '' });
+    } catch {
+      // A damaged line: the others still hold
+    }
+  }
+  return out;
+}
+
+// rsync's exclude list (anchored at the copy's root): a pattern with a wildcard character is left out
+// (rsync would read it as one); such a file is deleted from the copy after the pull instead.
+const excludeLines = (rels: readonly string[]) => rels.filter((r) => !/[*?[\\]/.test(r)).map((r) => `/${r}`).join('\n') + '\n';
+
+/**
+ * Copy a host's session files (add-only) and index the copy. Sessions forgotten there (the host's own
+ * forgotten list) or here (`forget --host`: the copy's list) are never copied, and taken out of the copy:
+ * its rows forgotten, its copied file deleted.
+ */
 export async function pullHost(host: HostSpec, ctx: HostContext, options: Options): Promise<PullResult> {
-  const home = await runScript(host, 'printf %s "$HOME"', ctx);
+  const home = await runScript(host, PULL_HOME_SCRIPT, ctx, 8 * 1024 * 1024);
   if (!home.ok) return { ok: false, problem: home.problem };
-  const remoteHome = home.stdout.trim();
+  const newline = home.stdout.indexOf('\n');
+  const remoteHome = (newline < 0 ? home.stdout : home.stdout.slice(0, newline)).trim();
   if (home.code !== 0 || !validHome(remoteHome)) return { ok: false, problem: 'did not say where its home is' };
   const dir = mirrorDir(ctx.env, host.name);
+  const copyHome = join(dir, 'home');
   try {
     ensurePrivateDir(join(getStateDir(ctx.env), 'hosts'));
     ensurePrivateDir(dir);
-    mkdirSync(join(dir, 'home'), { recursive: true, mode: 0o700 });
+    mkdirSync(copyHome, { recursive: true, mode: 0o700 });
   } catch (error) {
     return { ok: false, problem: `cannot make ${dir}: ${(error as Error).message}` };
   }
-  const argv = rsyncArgv(host, remoteHome, join(dir, 'home'), sshOptionsFor(host, ctx));
+  const forgottenThere = forgottenUnder(newline < 0 ? '' : home.stdout.slice(newline + 1), remoteHome);
+  const forgottenHere = forgottenUnder(readForgotten(join(dir, 'forgotten')).map((e) => JSON.stringify(e)).join('\n'), copyHome);
+  const excludeFile = join(dir, 'pull-exclude');
+  writeFileSync(excludeFile, excludeLines([...forgottenThere, ...forgottenHere].map((f) => f.rel)), { mode: 0o600 });
+  const argv = rsyncArgv(host, remoteHome, copyHome, sshOptionsFor(host, ctx), excludeFile);
   const r = await runBounded([...argv.slice(0, 1), '--out-format=%n', ...argv.slice(1)], { timeoutMs: PULL_TIMEOUT_MS, env: ctx.env, maxBytes: 64 * 1024 * 1024, cwd: ctx.cwd });
   if (r.missing) return { ok: false, problem: 'rsync is not installed here' };
   const failure = describeFailure(r, PULL_TIMEOUT_MS / 1000, 'rsync');
@@ -69,11 +111,26 @@ export async function pullHost(host: HostSpec, ctx: HostContext, options: Option
   const memory = await openMirror(host.name, ctx.env, options);
   if ('error' in memory) return { ok: false, problem: memory.error };
   try {
+    forgetInCopy(memory, copyHome, forgottenThere);
     const stats = await memory.refresh();
     return { ok: true, stats, sessions: memory.store.count(), pulled };
   } finally {
     memory.close();
   }
+}
+
+/** Take sessions out of a copy: their rows forgotten (so never indexed again), their copied files deleted. */
+export function forgetInCopy(memory: SessionMemory, copyHome: string, gone: readonly { rel: string; agent: string; id: string }[]): number {
+  const ids = new Set<string>();
+  for (const g of gone) {
+    const path = join(copyHome, g.rel);
+    const byPath = memory.store.byTranscript(path);
+    if (byPath) ids.add(byPath.id);
+    const byId = g.id ? memory.store.get(g.id) : undefined;
+    if (byId && byId.agent === g.agent) ids.add(byId.id);
+    rmSync(path, { force: true });
+  }
+  return ids.size ? memory.forget([...ids]).count : 0;
 }
 
 /** The copy's index, when a pull made one. */

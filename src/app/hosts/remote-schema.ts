@@ -116,9 +116,13 @@ function parseJson(textIn: string): { ok: true; value: unknown } | { ok: false; 
 }
 
 /** A host's JSON array, each item checked by `schema`; bad items dropped (counted). */
+const isNoMatch = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { code?: unknown }).code === 1 && typeof (v as { error?: unknown }).error === 'string';
+
 export function parseRemoteList<T>(textIn: string, schema: z.ZodType<T>): Parsed<T> {
   const json = parseJson(textIn);
   if (!json.ok) return json;
+  // No match, said as a failure object (`{"error", "code": 1}`, with a "did you mean" suggestion): an empty list.
+  if (isNoMatch(json.value)) return { ok: true, items: [], dropped: 0 };
   if (!Array.isArray(json.value)) return { ok: false, error: "answered something that is not recapwrap's JSON (not a list)" };
   const items: T[] = [];
   let dropped = 0;

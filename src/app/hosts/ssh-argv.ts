@@ -65,7 +65,7 @@ export const AGENT_SESSION_PATHS = ['.claude/projects', '.codex/sessions', '.cod
  * argv of the add-only pull: rsync over the same ssh (the host's arguments as rsync's `-e`), only session
  * files (.json, .jsonl, Gemini's .project_root), no links, no deletes, private modes, relative paths kept.
  */
-export function rsyncArgv(host: HostSpec, remoteHome: string, into: string, opts: SshOptions): string[] {
+export function rsyncArgv(host: HostSpec, remoteHome: string, into: string, opts: SshOptions, excludeFrom?: string): string[] {
   const ssh = host.ssh.slice(0, -1);
   const destination = host.ssh[host.ssh.length - 1] as string;
   const shell = ['ssh', ...sshOptions(opts), ...ssh].map(shellQuote).join(' ');
@@ -74,6 +74,8 @@ export function rsyncArgv(host: HostSpec, remoteHome: string, into: string, opts
   return [
     'rsync', '--recursive', '--times', '--relative', '--no-links', '--no-devices', '--no-specials', '--prune-empty-dirs',
     '--chmod=D700,F600', '--max-size=512m', '--timeout=60',
+    // Forgotten sessions first (the first rule that matches wins): never copied.
+    ...(excludeFrom ? [`--exclude-from=${excludeFrom}`] : []),
     '--include=*/', '--include=*.json', '--include=*.jsonl', '--include=.project_root', '--exclude=*',
     '-e', shell, ...sources, into.replace(/\/?$/, '/'),
   ];

@@ -158,9 +158,9 @@ export async function askHost(host: HostSpec, words: readonly string[], ctx: Hos
 }
 
 /** Run one of our fixed shell scripts on a host (doctor, the pull's home). */
-export async function runScript(host: HostSpec, script: string, ctx: HostContext): Promise<HostAnswer> {
+export async function runScript(host: HostSpec, script: string, ctx: HostContext, maxBytes = 64 * 1024): Promise<HostAnswer> {
   const opts = sshOptionsFor(host, ctx);
-  const r = await runBounded(scriptArgv(host, script, opts), { timeoutMs: opts.timeoutSeconds * 1000, env: ctx.env, maxBytes: 64 * 1024, cwd: ctx.cwd });
+  const r = await runBounded(scriptArgv(host, script, opts), { timeoutMs: opts.timeoutSeconds * 1000, env: ctx.env, maxBytes, cwd: ctx.cwd });
   const failure = describeFailure(r, opts.timeoutSeconds, 'sh');
   if (failure) return { ok: false, ...failure };
   return { ok: true, code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };

@@ -15,7 +15,7 @@ import type { AgentId, Session } from '../../transcripts/types.js';
 import { createEngine } from '../recap-engine.js';
 import { openSessionMemory, toRow, type SessionMemory } from './api.js';
 import { allowedFolders, folderAllowed, TAIL_READ_MIN_BYTES } from './scan.js';
-import { sessionWrite, tailWrite } from './session-write.js';
+import { sessionWrite, tailWrite, vocabularyFor } from './session-write.js';
 import { afterLiveWrite } from './summary-gate.js';
 
 /** A writer waits at most this long for another's lock: an exit is never held up for long. */
@@ -42,7 +42,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
     if (!stored) return;
     await afterLiveWrite({ memory, row: toRow(stored), session, final, summaryPrompts: stored.summaryPrompts, summaryAsked: stored.summaryAsked.prompts, options: input.options, env: input.env });
   };
-  const write = async (session: Session, final: boolean, mark?: { size: number; mtimeMs: number }) => {
+  const write = async (session: Session, final: boolean, mark?: { size: number; mtimeMs: number }, words?: (said: string) => string) => {
     if (!folderAllowed(session.cwd ?? input.cwd, folders)) return;
     let st = mark;
     if (!st) {
@@ -53,7 +53,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       }
     }
     const withCwd = session.cwd ? session : { ...session, cwd: input.cwd };
-    memory.store.upsert(sessionWrite(withCwd, engineFor(session.agent), st));
+    memory.store.upsert(sessionWrite(withCwd, engineFor(session.agent), st, words));
     await gate(session.file, withCwd, final);
   };
   return {
@@ -70,18 +70,20 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       const prev = memory.store.byTranscript(file);
       const fromMark = prev !== undefined && prev.transcriptExists && prev.mark.size >= TAIL_READ_MIN_BYTES && before.size >= prev.mark.size;
       // From the mark (a big row), else from the start: the mark is then the end of the last complete line read.
-      const tail = await loadSessionTail(file, { agent, from: fromMark ? prev.mark.size : 0 });
+      const vocabulary = vocabularyFor();
+      const tail = await loadSessionTail(file, { agent, from: fromMark ? prev.mark.size : 0, onText: vocabulary.onText, wholeFile: true });
       if (!tail) {
         // Not JSON lines (an older Gemini CLI's one document, small): parsed whole.
-        const session = await loadSessionFile(file, { agent });
-        await write(session, final);
+        const whole = vocabularyFor();
+        const session = await loadSessionFile(file, { agent, onText: whole.onText, wholeFile: true });
+        await write(session, final, undefined, whole.words);
         return;
       }
       const after = await stat(file).catch(() => before);
       // The file's time goes with the mark only when the mark is its end (else the scan reads on from it).
       const mark = { size: tail.end, mtimeMs: tail.end === after.size ? after.mtimeMs : 0 };
       if (!fromMark) {
-        await write(tail.snapshot, final, mark);
+        await write(tail.snapshot, final, mark, vocabulary.words);
         return;
       }
       if (!folderAllowed(prev.cwd, folders)) return;
@@ -89,7 +91,7 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       if (tail.snapshot.events.length === 0) {
         // Nothing complete was appended (or nothing at all): the row stands; the gate still runs (exit).
         if (tail.end !== prev.mark.size) memory.store.setFile(file, tail.end, mark.mtimeMs, 'indexed');
-      } else memory.store.upsert(tailWrite(prev, tail.snapshot, engineFor(agent), mark, memory.store.condensedText(prev.id)));
+      } else memory.store.upsert(tailWrite(prev, tail.snapshot, engineFor(agent), mark, memory.store.condensedText(prev.id), vocabulary.words));
       await gate(file, session, final);
     },
     close: () => memory.close(),

@@ -109,14 +109,15 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
   const { loadSessionTail, tailWrite } = lib;
   const prev = store.byTranscript(f.file);
   if (!prev || !prev.transcriptExists) return false;
-  const tail = await loadSessionTail(f.file, { agent: f.agent, from });
+  const vocabulary = lib.vocabularyFor();
+  const tail = await loadSessionTail(f.file, { agent: f.agent, from, onText: vocabulary.onText, wholeFile: true });
   if (!tail) return false;
   if (tail.snapshot.events.length === 0) {
     // Nothing complete was appended yet (a line being written): keep the card, move the mark.
     writing(() => store.setFile(f.file, tail.end, tail.end === f.size ? f.mtimeMs : 0, 'indexed'));
     return true;
   }
-  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id));
+  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id), vocabulary.words);
   writing(() => store.upsert(write));
   return true;
 }
@@ -130,7 +131,7 @@ async function loadReaders() {
     import('../recap-engine.js'),
     import('./session-write.js'),
   ]);
-  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite };
+  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, vocabularyFor: write.vocabularyFor };
 }
 type Readers = Awaited<ReturnType<typeof loadReaders>>;
 
@@ -138,7 +139,12 @@ type Readers = Awaited<ReturnType<typeof loadReaders>>;
 // was committed stays; the batch being built is dropped, its files unmarked).
 async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<void> {
   const lib = await loadReaders();
-  const { loadSessionFile, findAdapter, createEngine, sessionWrite } = lib;
+  const { findAdapter, createEngine, sessionWrite, vocabularyFor } = lib;
+  // Each file read with a vocabulary of its own: every word of every text it holds (vocabulary.ts).
+  const load = (f: SessionFileInfo) => {
+    const vocabulary = vocabularyFor();
+    return { loading: lib.loadSessionFile(f.file, { agent: f.agent, onText: vocabulary.onText, wholeFile: true }), words: vocabulary.words };
+  };
   const engines = new Map<AgentId, RecapEngine>();
   const engineFor = (agent: AgentId) => {
     let e = engines.get(agent);
@@ -161,12 +167,12 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   };
   // The next file read whole is opened and read while this one is made into its row: its reads wait on
   // the disk's threads, not on this work (~1/10 of a first index waited on them).
-  let ahead: { file: string; loading: Promise<Session> } | undefined;
+  let ahead: { file: string; loading: Promise<Session>; words: (said: string) => string } | undefined;
   const readAhead = (f: SessionFileInfo | undefined) => {
     if (!f || fromMark(f)) return;
-    const loading = loadSessionFile(f.file, { agent: f.agent });
-    loading.catch(() => undefined); // its failure is met when it is awaited
-    ahead = { file: f.file, loading };
+    const next = load(f);
+    next.loading.catch(() => undefined); // its failure is met when it is awaited
+    ahead = { file: f.file, ...next };
   };
   for (let i = 0; i < todo.length; i++) {
     const f = todo[i] as SessionFileInfo;
@@ -178,7 +184,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         opts.onProgress?.(stats.read, todo.length);
         continue;
       }
-      const loading = ahead?.file === f.file ? ahead.loading : loadSessionFile(f.file, { agent: f.agent });
+      const { loading, words } = ahead?.file === f.file ? ahead : load(f);
       ahead = undefined;
       readAhead(todo[i + 1]);
       const session = await loading;
@@ -193,7 +199,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'excluded'));
         stats.skipped++;
       } else {
-        pending.push(sessionWrite(session, engineFor(f.agent), f));
+        pending.push(sessionWrite(session, engineFor(f.agent), f, words));
         if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
     } catch (error) {

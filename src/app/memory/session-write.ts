@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { appendCondensed, condenseEvents, countsOf, tagsOf, taskOf, touched } from '../../memory/condense.js';
 import { maskSecrets } from '../../memory/secrets.js';
+import { VocabularyBuilder } from '../../memory/vocabulary.js';
 import type { MemoryEvent, SessionWrite, StoredSession } from '../../memory/types.js';
 import { freshOwnRecap, ownRecapGenerator, ownRecapLine } from '../../recap/own-recap.js';
 import type { Recap } from '../../recap/types.js';
@@ -82,7 +83,33 @@ function maskEvent(e: TranscriptEvent): TranscriptEvent {
   }
 }
 
-export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }): SessionWrite {
+/**
+ * A builder of a session's vocabulary to hand its loader (`onText`: every text of the file, whole); its
+ * words go in the write. Without one, the write's words are those of the parsed events (their texts as
+ * the parsers cut them), kept only for a row that has none yet (`wordsPartial`).
+ */
+export function vocabularyFor(): { onText: (text: string) => void; words: (said: string) => string } {
+  const v = new VocabularyBuilder();
+  // `said`: the condensed text (every word of it kept, however often said), given once the file is read.
+  return { onText: (text) => v.add(text), words: (said) => (v.add(said, true), v.text()) };
+}
+
+// The words of a session's parsed events (no file read for them: a live tracker's snapshot).
+function eventWords(session: Session): string {
+  const v = new VocabularyBuilder();
+  if (session.cwd) v.add(session.cwd, true);
+  if (session.title) v.add(session.title, true);
+  for (const e of session.events) {
+    if (e.kind === 'tool-call') {
+      v.add(e.args, true);
+      if (e.command) v.add(e.command, true);
+      for (const p of e.paths) v.add(p, true);
+    } else if (e.kind !== 'thinking' && 'text' in e && typeof e.text === 'string') v.add(e.text, true);
+  }
+  return v.text();
+}
+
+export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, words?: (said: string) => string): SessionWrite {
   const session = maskSession(raw);
   const recap = cards.heuristic(session);
   const events = session.events as readonly MemoryEvent[];
@@ -126,6 +153,11 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
     nameHints: { task: taskOf(events, session.title), files, commands },
     mark: { size: file.size, mtimeMs: file.mtimeMs, entry: session.stamp },
   };
+  if (words !== undefined) write.words = words(write.text);
+  else {
+    write.words = eventWords(session);
+    write.wordsPartial = true;
+  }
   const title = session.title ?? firstLine(write.nameHints.task);
   if (title) write.title = title;
   if (session.model) write.model = session.model;
@@ -140,9 +172,12 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
  * gets the new part's card (the latest turns), added counts, merged tags and the new text appended to
  * `prevText`. The scan's read of a big grown file and the live wrapper's turn-end writes.
  */
-export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string): SessionWrite {
+export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string, words?: (said: string) => string): SessionWrite {
   const session: Session = { ...tail, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.title, startedAt: Date.parse(prev.createdAt), file: prev.transcript };
-  const write = sessionWrite(session, cards, file);
+  const write = sessionWrite(session, cards, file, words ?? (() => eventWords(maskSession(session))));
+  // The appended part's words, added to the row's (a part of its own).
+  write.wordsAppend = true;
+  delete write.wordsPartial;
   write.project = prev.project;
   write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };
   write.text = appendCondensed(prevText, write.text);

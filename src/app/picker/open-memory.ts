@@ -18,7 +18,8 @@ export async function openPickerMemory(input: { env: Env; options: Options; cwd?
   if ('error' in memory) return memory;
   return {
     list: (filter) => memory.list(filter),
-    search: (query, filter) => memory.search(query, filter),
+    // As the words are typed: the last one, unfinished, matches as the start of a word too.
+    search: (query, filter) => memory.search(query, filter, { prefixLast: true }),
     card: (id) => memory.card(id),
     resolve(ref) {
       const found = memory.resolve(ref, { cwd: input.cwd });

@@ -1,6 +1,7 @@
 /** `recapwrap doctor`: thin layer over src/app/doctor.ts. */
 import type { Command } from 'commander';
 import type { DoctorOptions } from '../../app/doctor.js';
+import { stringifyJsonSafely } from '../../util/sanitize.js';
 import { setExitCode } from '../exit-code.js';
 
 export function registerDoctor(program: Command): void {
@@ -13,7 +14,7 @@ export function registerDoctor(program: Command): void {
     .action(async function (this: Command, options: DoctorOptions) {
       const { runDoctor, renderDoctorReport } = await import('../../app/doctor.js');
       const { results, code } = await runDoctor(options);
-      process.stdout.write(options.json ? JSON.stringify(results, null, 2) + '\n' : renderDoctorReport(results, process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY) + '\n');
+      process.stdout.write(options.json ? stringifyJsonSafely(results, 2) + '\n' : renderDoctorReport(results, process.stdout.isTTY ? process.stdout.columns || 80 : Number.POSITIVE_INFINITY) + '\n');
       setExitCode(this, code);
     });
 }

@@ -60,8 +60,8 @@ export async function runForget(memory: SessionMemory, ref: string | undefined, 
     what = `${sanitizeLine(found.row.name)} (${found.row.agent} ${sanitizeLine(found.row.id)})`;
   } else {
     rows = memory.list({ folder: dir, limit: Number.MAX_SAFE_INTEGER });
-    if (rows.length === 0) return fail(`no sessions in the index for ${shortenDir(dir as string, home, 1000)}`, 1);
-    what = `${rows.length} session${rows.length === 1 ? '' : 's'} of ${shortenDir(dir as string, home, 1000)}`;
+    if (rows.length === 0) return fail(`no sessions in the index for ${sanitizeLine(shortenDir(dir as string, home, 1000))}`, 1);
+    what = `${rows.length} session${rows.length === 1 ? '' : 's'} of ${sanitizeLine(shortenDir(dir as string, home, 1000))}`;
   }
   // No terminal to ask on: only with --yes (exit 2, a usage error, like gh's "--yes required").
   if (!deps.confirm && !options.yes) {
@@ -81,6 +81,6 @@ export async function runForget(memory: SessionMemory, ref: string | undefined, 
   if (outcome.count === 0) return { out: '', err: err + 'recapwrap: nothing was left to forget (another process forgot it first)\n', code: 1 };
   const text = ref !== undefined
     ? `forgot ${what}; it is not indexed again\n`
-    : `forgot ${outcome.count} session${outcome.count === 1 ? '' : 's'} of ${shortenDir(dir as string, home, 1000)}\n`;
+    : `forgot ${outcome.count} session${outcome.count === 1 ? '' : 's'} of ${sanitizeLine(shortenDir(dir as string, home, 1000))}\n`;
   return { out: text, err, code: 0 };
 }

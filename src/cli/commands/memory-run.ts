@@ -22,7 +22,7 @@ import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
 /** The verbs whose REF may be `HOST:REF`. */
-const HOST_REF_VERBS: readonly MemoryVerb[] = ['show'];
+const HOST_REF_VERBS: readonly MemoryVerb[] = ['show', 'forget', 'name', 'note'];
 
 interface Result { out: string; err: string; code: number }
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
@@ -65,6 +65,36 @@ export function renderSnippet(snippet: string, color: boolean): string {
 }
 
 const plainSnippet = (s: string) => renderSnippet(s, false);
+
+/**
+ * A snippet line cut to `width` cells, then highlighted: the cut never falls inside an escape sequence,
+ * and a highlight the cut left open is closed (the marks take no cell).
+ */
+export function fitSnippet(lead: string, snippet: string, color: boolean, width: number): string {
+  const marked = lead + sanitizeLine(snippet);
+  const bare = marked.replaceAll(HIT_START, '').replaceAll(HIT_END, '');
+  const cut = truncateToWidth(bare, width);
+  if (cut === bare) return renderSnippet(marked, color);
+  // The marks put back where they stood, as far as the cut kept (the ellipsis after them).
+  const keep = cut.endsWith('…') ? cut.length - 1 : cut.length;
+  let out = '';
+  let kept = 0;
+  let open = false;
+  for (const ch of marked) {
+    if (ch === HIT_START || ch === HIT_END) {
+      if (kept < keep || (ch === HIT_END && open)) {
+        out += ch;
+        open = ch === HIT_START;
+      }
+      continue;
+    }
+    if (kept >= keep) break;
+    out += ch;
+    kept += ch.length;
+  }
+  if (open) out += HIT_END;
+  return renderSnippet(out.trimEnd() + cut.slice(keep), color);
+}
 
 /**
  * A row's fields that are shown as the transcript gave them (folder, id, file, agent, status), sanitized
@@ -225,6 +255,18 @@ export async function runMemoryCommand(verb: MemoryVerb, args: string[], options
     args = [applied.ref, ...args.slice(1)];
     options = applied.flags;
   }
+  // name / note HOST:REF: written there, by the host's own recapwrap (app/hosts/label-across.ts).
+  if ((verb === 'name' || verb === 'note') && options.host?.length === 1 && !options.allHosts) {
+    const { labelOnHost } = await import('../../app/hosts/label-across.js');
+    const r = await labelOnHost(verb, options.host[0] as string, args, options, { env: deps.env, cwd: deps.cwd });
+    return options.json ? jsonOnFailure(r) : r;
+  }
+  // forget --host NAME REF: there over ssh, and in the copy a pull made (app/hosts/forget-across.ts).
+  if (verb === 'forget' && (options.allHosts || options.host?.length)) {
+    const { forgetAcrossHosts } = await import('../../app/hosts/forget-across.js');
+    const r = await forgetAcrossHosts(args[0], options, { env: deps.env, cwd: deps.cwd, json: options.json, yes: options.yes, folder: options.folder, confirm: deps.confirm });
+    return options.json ? jsonOnFailure(r) : r;
+  }
   // --host NAME / --all-hosts (#35): this machine's JSON answer merged with the hosts' (app/hosts).
   if (options.allHosts || options.host?.length || options.pull) {
     const { runAcrossHosts } = await import('../../app/hosts/memory-across.js');
@@ -304,13 +346,16 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     if ('error' in result) return fail(result.error);
     // Which prompt of each hit holds the words (#41): read from the shown hits' transcripts, within a budget.
     const hits = await (await import('../../app/memory/hit-turns.js')).addHitTurns(result.hits, query);
+    // No hit: a typo's closest indexed word is offered ("did you mean"), in the JSON failure object too.
+    const none = `no session matches ${JSON.stringify(sanitizeLine(query))}${result.suggestion ? `; did you mean ${JSON.stringify(sanitizeLine(result.suggestion))}?` : ''}`;
+    if (options.json && hits.length === 0 && result.suggestion) return { out: stringifyJsonSafely({ error: none, code: 1, suggestion: result.suggestion }, 2) + '\n', err: `recapwrap: ${none}\n`, code: 1 };
     if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet), ...(h.turn ? { turn: h.turn } : {}) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
-    if (hits.length === 0) return { out: '', err: `recapwrap: no session matches ${JSON.stringify(sanitizeLine(query))}\n`, code: 1 };
+    if (hits.length === 0) return { out: '', err: `recapwrap: ${none}\n`, code: 1 };
     const width = nameColumn(hits);
     // No session holds every word: say so, and which words each of these closest ones holds.
     const closest = !result.complete;
     const text = hits
-      .map((h) => `${rowLine(h, deps, width)}\n    ${truncateToWidth((closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '') + renderSnippet(h.snippet, deps.color), Math.max(20, deps.columns - 4))}${h.turn ? `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}` : ''}`)
+      .map((h) => `${rowLine(h, deps, width)}\n    ${fitSnippet(closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '', h.snippet, deps.color, Math.max(20, deps.columns - 4))}${h.turn ? `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}` : ''}`)
       .join('\n');
     const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
     return { out: label + text + '\n', err: '', code: 0 };

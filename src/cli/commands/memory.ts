@@ -98,6 +98,7 @@ export function registerMemory(program: Command): void {
     .option('--folder <dir>', "forget every session of this folder and below")
     .option('-y, --yes', 'do not ask first (on a terminal it shows what will go and asks; without one, --yes is required)', false)
     .option('--json', 'print how many were forgotten as JSON', false)
+    .option('--host <name>', "forget it on this host of the config file (its own recapwrap, over ssh) and in the copy a pull made of it", collectHosts)
     .action(async function (this: Command, ref: string | undefined, options: MemoryCliOptions) {
       await run(this, 'forget', ref === undefined ? [] : [ref], options);
     });

@@ -37,6 +37,8 @@ export interface ReadCliOptions {
   pager?: boolean;
   md?: boolean;
   html?: string;
+  /** Read a host's session from the copy `index --host NAME --pull` made here. */
+  host?: string;
 }
 
 export interface ReadDeps {
@@ -85,6 +87,17 @@ function liveTarget(pane: string | undefined, deps: ReadDeps): Target {
   return { file: state.sessionFile, ...(state.agent && isAgentId(state.agent) ? { agent: state.agent } : {}) };
 }
 
+// A host's session, from the copy of its session files pulled here (`index --host NAME --pull`), found
+// through that copy's own index; its paths are this machine's copy.
+async function hostTarget(ref: string, host: string, deps: ReadDeps): Promise<Target> {
+  const { mirrorEnv, readMirrorMeta } = await import('../../app/hosts/mirror.js');
+  if (!/^[\w.@-]{1,200}$/.test(host)) return fail(formatExpected('`--host`', 'the name of a host of the config file', `\`${sanitizeLine(host)}\``), 2);
+  if (!readMirrorMeta(deps.env, host)) return fail(`no copy of ${host}'s sessions here: read reads files of this machine; pull them first: recapwrap index --host ${host} --pull`, 1);
+  const found = await indexTarget(ref, { ...deps, env: mirrorEnv(deps.env, host) });
+  if ('error' in found) return found;
+  return { ...found, index: { ...found.index, host } };
+}
+
 // A name, id or prefix through the index (refreshed first, as `show` does).
 async function indexTarget(ref: string, deps: ReadDeps): Promise<Target> {
   const config = resolveConfig({ env: deps.env, cwd: deps.cwd });
@@ -118,8 +131,10 @@ async function indexTarget(ref: string, deps: ReadDeps): Promise<Target> {
 }
 
 async function resolveTarget(ref: string | undefined, options: ReadCliOptions, deps: ReadDeps): Promise<Target> {
+  if ((ref === undefined || ref === '') && options.host !== undefined) return fail('with --host, name the session: recapwrap read REF --host NAME', 2);
   if (ref === undefined || ref === '') return liveTarget(options.pane, deps);
   if (options.pane) return fail('give a REF or --pane ID, not both', 2);
+  if (options.host !== undefined) return hostTarget(ref, options.host, deps);
   if (looksLikePath(ref)) {
     const file = resolve(deps.cwd, ref.replace(/^~(?=\/|$)/, getHomeDir(deps.env)));
     if (existsSync(file) || ref.includes('/')) return { file };
@@ -137,16 +152,19 @@ function parseWhole(flag: string, text: string | undefined, min: number, max: nu
 }
 
 /** Where the rendering goes: the pager's stdin on a terminal, else stdout; `closed` once the reader stopped reading. */
-function openSink(deps: ReadDeps, usePager: boolean): { out: Writable; closed: () => boolean; done: () => Promise<void> } {
+/** The pager's exit when the shell could not run it (not found, not executable). */
+const PAGER_NOT_RUN = new Set([126, 127]);
+
+function openSink(deps: ReadDeps, usePager: boolean): { out: Writable; closed: () => boolean; done: () => Promise<string | undefined> } {
   let closed = false;
   if (usePager) {
     const command = deps.env.PAGER?.trim() || DEFAULT_PAGER;
     // `less` without -R shows colours as text: give it R unless the user set LESS.
     const env = { ...deps.env, LESS: deps.env.LESS ?? 'R' };
     const child = spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'inherit', 'inherit'], env });
-    const exited = new Promise<void>((done) => {
-      child.on('close', () => done());
-      child.on('error', () => done());
+    const exited = new Promise<number | null>((done) => {
+      child.on('close', (code) => done(code));
+      child.on('error', () => done(127));
     });
     child.stdin.on('error', () => {
       closed = true; // the pager quit (q) before everything was written
@@ -157,9 +175,11 @@ function openSink(deps: ReadDeps, usePager: boolean): { out: Writable; closed: (
     return {
       out: child.stdin,
       closed: () => closed,
+      // A pager that could not be run: said, so the text is not lost without a word.
       done: async () => {
         child.stdin.end();
-        await exited;
+        const code = await exited;
+        return code !== null && PAGER_NOT_RUN.has(code) ? `the pager \`${sanitizeLine(command)}\` could not be run (exit ${code}); set $PAGER, or use --no-pager` : undefined;
       },
     };
   }
@@ -224,8 +244,8 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
       if (options.outline) {
         const sink = openSink(deps, deps.tty && options.pager !== false);
         await write(sink.out, renderOutline(doc, { width: cells }), sink.closed);
-        await sink.done();
-        return 0;
+        const failed = await sink.done();
+        return failed ? err(failed, 1) : 0;
       }
       let at = 0;
       if (options.at !== undefined) {
@@ -242,8 +262,8 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   if (turn !== undefined && stream.counted && turn > stream.meta.prompts) return err(`no prompt ${turn}: the session has ${stream.meta.prompts} prompt${stream.meta.prompts === 1 ? '' : 's'}`, 1);
   const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, cwd: stream.meta.cwd, home: getHomeDir(deps.env), ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
   const sink = openSink(deps, deps.tty && options.pager !== false);
-  let code = 0;
-  try {
+  // Writes until the reader is gone (q in the pager, a closed pipe) or the session ends; the exit code.
+  const pump = async (): Promise<number> => {
     if (!(await write(sink.out, `${renderer.header(stream.meta, stream.counted).join('\n')}\n`, sink.closed))) return 0;
     let started = turn === undefined;
     let seen = 0;
@@ -269,11 +289,15 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
       }
     }
     await flush();
-    if (!started) code = err(`no prompt ${turn as number}: the session has ${seen} prompt${seen === 1 ? '' : 's'}`, 1);
+    return started ? 0 : err(`no prompt ${turn as number}: the session has ${seen} prompt${seen === 1 ? '' : 's'}`, 1);
+  };
+  let code: number;
+  try {
+    code = await pump();
   } catch (error) {
     code = err((error as Error).message.split('\n')[0] as string, 1);
-  } finally {
-    await sink.done();
   }
+  const failed = await sink.done();
+  if (failed) code = err(failed, 1);
   return code;
 }

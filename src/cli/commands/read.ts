@@ -22,6 +22,7 @@ export function registerRead(program: Command): void {
     .option('--html <file>', 'one self-contained HTML page (no request leaves it, strict CSP; views, find, #t12 links); - for stdout')
     .option('--width <n>', 'cells per line (default: the terminal\'s width, 80 when piped)')
     .option('--pane <id>', 'the live session of this recapwrap tmux pane')
+    .option('--host <name>', "a host's session, from the copy `index --host NAME --pull` made here")
     .option('--agent <id>', `the agent that wrote a transcript file, when not detected: ${formatAgentIds()}`)
     .option('--color', 'colours even when piped')
     .option('--no-pager', 'write to stdout even on a terminal')

@@ -75,7 +75,7 @@ function apiErrorText(entry: ClaudeEntry): string {
 
 export function createClaudeParser(options: ParserOptions = {}): TranscriptParser {
   const facts = new SessionFacts();
-  const tree = new EntryTree(options.limits);
+  const tree = new EntryTree(options.limits, options.wholeFile === true);
   let lastPromptLeaf: string | undefined;
   let promptAfterChain = false;
   let customTitle: string | undefined;
@@ -171,7 +171,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   }
 
   function push(line: string): void {
-    withWholeText(options.full, () => pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip));
+    withWholeText(options.full, () => pushJsonLine(line, (raw) => pushEntry(raw as ClaudeEntry), facts.skip, options.onText));
   }
 
   function pushEntry(entry: ClaudeEntry): void {
@@ -189,10 +189,18 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
     if (typeof requested === 'string' && requested && requested !== entry.sessionId && requested.length <= 200) requestedBy = requested;
     if (typeof entry.uuid === 'string' && CHAIN_TYPES.has(type)) {
       // Subagent lines of old versions: not the main conversation (unless a sub-agent's own file is read).
-      if (entry.isSidechain === true && !options.sidechain) return;
-      facts.seeTime(ts);
+      const sidechain = entry.isSidechain === true && !options.sidechain;
+      if (sidechain && !options.onEntry) return;
       const sourceId = entry.uuid;
+      const model = facts.model;
       const events = type === 'user' ? userEvents(entry, sourceId, ts) : type === 'assistant' ? assistantEvents(entry, sourceId, ts) : type === 'system' ? systemEvents(entry, sourceId, ts) : [];
+      if (sidechain) {
+        // A full read sees it (the reader shows it under the call that started it); the tree does not.
+        facts.model = model;
+        options.onEntry?.({ id: entry.uuid, parentId: typeof entry.parentUuid === 'string' ? entry.parentUuid : null, events, sidechain: true });
+        return;
+      }
+      facts.seeTime(ts);
       const parentId = entry.subtype === 'compact_boundary' ? compactParent(entry) : typeof entry.parentUuid === 'string' ? entry.parentUuid : null;
       // A full read's caller keeps the events it is handed: the tree keeps only the links.
       tree.add(entry.uuid, parentId, options.onEntry ? [] : events);

@@ -243,7 +243,7 @@ export function createCodexParser(options: ParserOptions = {}): TranscriptParser
 
   function push(line: string): void {
     facts.lineNo++;
-    withWholeText(options.full, () => pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip));
+    withWholeText(options.full, () => pushJsonLine(line, (raw) => (isLegacyCodexLine(raw) ? pushLegacy(raw) : pushRecord(raw as CodexLine)), facts.skip, options.onText));
   }
 
   function pushLegacy(raw: Record<string, unknown>): void {

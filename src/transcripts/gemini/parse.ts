@@ -22,7 +22,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, SessionFacts, takeRecords, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, recordTexts, SessionFacts, takeRecords, thinkingEvent, toEpochMs, toolInput, withWholeText } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -143,8 +143,10 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
   }
 
   function checkpoint(list: unknown[]): void {
-    const first = list.find(isMessage);
-    const snapshot = first && first.type === 'user' ? STATE_SNAPSHOT.exec(plainText(partsOf(first.content))) : null;
+    // The snapshot is the first user message, or follows the session context Gemini CLI puts first (0.61, seen
+    // in a real /compress: test/fixtures/transcripts/gemini/reader/edit-shell-compress.jsonl).
+    const first = list.filter(isMessage).slice(0, 3).find((m) => m.type === 'user' && STATE_SNAPSHOT.test(plainText(partsOf(m.content))));
+    const snapshot = first ? STATE_SNAPSHOT.exec(plainText(partsOf(first.content))) : null;
     if (snapshot && messages.size > 0) {
       // A compression: what came before stays, then the snapshot as the summary, then the kept messages.
       const before = [...messages.values()].flatMap((entry) => entry.events);
@@ -214,6 +216,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
     if (!whole) return; // A `}` closing an inner object at column 0 is not the end yet.
     doc = undefined;
     docChars = 0;
+    if (options.onText) recordTexts(whole, options.onText);
     pushDocument(whole as GeminiConversation);
   }
 
@@ -235,6 +238,7 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
       const { objects, bad } = parseJsonLine(line);
       if (objects.length > 0) {
         facts.skipped += bad;
+        if (options.onText) for (const o of objects) recordTexts(o, options.onText);
         takeRecords(objects, pushRecord, facts.skip);
         return;
       }
@@ -290,9 +294,10 @@ export function createGeminiParser(options: ParserOptions = {}): GeminiParser {
 }
 
 /** The session of a pre-0.39 whole-file chat (one JSON document). */
-export function parseGeminiWhole(content: string): SessionSnapshot {
-  const parser = createGeminiParser();
+export function parseGeminiWhole(content: string, options: ParserOptions = {}): SessionSnapshot {
+  const parser = createGeminiParser(options);
   const doc = parseJsonObject(content);
+  if (doc && options.onText) recordTexts(doc, options.onText);
   if (doc) parser.pushDocument(doc as GeminiConversation);
   else for (const line of content.split('\n')) parser.push(line);
   return parser.snapshot();

@@ -34,7 +34,7 @@ function promptOf(text: string): { text: string; command: boolean } {
 
 export function createPiParser(options: ParserOptions = {}): TranscriptParser {
   const facts = new SessionFacts();
-  const tree = new EntryTree(options.limits);
+  const tree = new EntryTree(options.limits, options.wholeFile === true);
   let header: PiHeader | undefined;
 
   let glued = 0;
@@ -49,7 +49,7 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
 
   function push(line: string): void {
     facts.lineNo++;
-    withWholeText(options.full, () => pushJsonLine(line, pushEntry, facts.skip));
+    withWholeText(options.full, () => pushJsonLine(line, pushEntry, facts.skip, options.onText));
   }
 
   function pushEntry(raw: Record<string, unknown>): void {

@@ -44,7 +44,7 @@ export const COMMAND_EXPANSION_MS = 1000;
 
 export function createQwenParser(options: ParserOptions = {}): TranscriptParser {
   const facts = new SessionFacts();
-  const tree = new EntryTree(options.limits);
+  const tree = new EntryTree(options.limits, options.wholeFile === true);
   // Title/model events recorded before any record; later ones go with the leaf they were recorded at.
   const preamble: TranscriptEvent[] = [];
   let leafId: string | undefined;
@@ -157,7 +157,7 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
   function push(line: string): void {
     facts.lineNo++;
     // Qwen's own reader salvages lines holding several records (a crash before a newline): so does this.
-    withWholeText(options.full, () => pushJsonLine(line, (rec) => pushRecord(rec as QwenRecord), facts.skip));
+    withWholeText(options.full, () => pushJsonLine(line, (rec) => pushRecord(rec as QwenRecord), facts.skip, options.onText));
   }
 
   function snapshot(): SessionSnapshot {

@@ -1,0 +1,133 @@
+// Every word a session holds (issue 42), as the store answers: a word of its vocabulary only (a tool's
+// whole output) finds it; exact before stem before prefix; words joined as typed; a typo's hint; and a
+// query too long for SQLite refused with a message (issue 40 item 9). Real SQLite, real files.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessionWriteFixture } from '../../test/helpers/session-write.js';
+import { openStore } from './open-store.js';
+import { migrate } from './schema.js';
+import type { SearchResult, Store } from './store.js';
+import { HIT_END, HIT_START } from './types.js';
+import { vocabularyOf } from './vocabulary.js';
+
+let dir: string;
+const stores: Store[] = [];
+function open(): Store {
+  const r = openStore(join(dir, 'index.db'));
+  if (!r.ok) throw new Error(r.error);
+  stores.push(r.store);
+  return r.store;
+}
+let clock = Date.parse('2026-11-20T10:00:00Z');
+// A session whose condensed text is `text` and whose vocabulary is made of `text` and `elsewhere` (what its file holds beyond it).
+function put(store: Store, id: string, text: string, elsewhere = '') {
+  store.upsert(sessionWriteFixture({ id, cwd: `/home/u/${id}`, project: id, text, words: vocabularyOf([text, elsewhere]), updatedAt: (clock += 60_000) }));
+}
+const ids = (r: ReturnType<Store['search']>) => ('hits' in r ? r.hits.map((h) => h.id) : []);
+
+beforeEach(() => {
+  dir = join(mkdtempSync(join(tmpdir(), 'rw-words-')), 'state');
+});
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  rmSync(join(dir, '..'), { recursive: true, force: true });
+});
+
+describe('every word a session holds', () => {
+  it('finds a word said only in a tool output past what the condensed text keeps (issue 42: openpyxl)', () => {
+    const store = open();
+    put(store, 'rubric', '> grade the PLN rubric\n$ python3 grade.py → failed', 'Traceback (most recent call last):\n' + 'line\n'.repeat(100) + "ModuleNotFoundError: No module named 'openpyxl'");
+    put(store, 'other', '> fix the login page');
+    expect(ids(store.search('openpyxl'))).toEqual(['rubric']);
+  });
+
+  it('ranks a word in the prompts and answers above the same word only in tool output, never losing the latter', () => {
+    const store = open();
+    put(store, 'output', '> run the suite', 'warning: the vectordb index is stale');
+    put(store, 'prose', '> move the vectordb index to disk');
+    expect(ids(store.search('vectordb'))).toEqual(['prose', 'output']);
+  });
+
+  it('puts the session saying redis first, and never a redirect for it (issue 42: stem redi + prefix)', () => {
+    const store = open();
+    put(store, 'cache', '> why does the page fail\n[Redis Cache] Error: connection refused');
+    for (const id of ['r1', 'r2', 'r3', 'r4', 'r5']) put(store, id, `> the login redirect loops\nI fixed the redirect in ${id}.ts: it now redirects once.`);
+    expect(ids(store.search('redis'))).toEqual(['cache']);
+    expect(ids(store.search('Redis cache'))[0]).toBe('cache');
+  });
+
+  it('ranks a session holding the word as typed above one holding only its stem', () => {
+    const store = open();
+    put(store, 'stem', '> the tokens expire too soon; refresh each token');
+    put(store, 'typed', '> set up the ML pipeline', 'Successfully installed tokenizers-0.19.1');
+    expect(ids(store.search('tokenizers'))).toEqual(['typed', 'stem']);
+  });
+
+  it('matches the start of a word only for the last word as it is typed (the picker), never a whole word', () => {
+    const store = open();
+    put(store, 'deploy', '> make the deployment script idempotent');
+    expect(ids(store.search('deplo'))).toEqual([]);
+    expect(ids(store.search('deplo', {}, { prefixLast: true }))).toEqual(['deploy']);
+    expect(ids(store.search('deplo script', {}, { prefixLast: true }))).toEqual(['deploy']);
+    expect(ids(store.search('deplo script ', {}, { prefixLast: true }))).toEqual(['deploy']); // by `script` only
+    expect((store.search('deplo script ', {}, { prefixLast: true }) as SearchResult).hits[0]?.matched).toEqual(['script']);
+  });
+
+  it('finds a word joined by - or _ as typed first (shared-layout, velocity_high)', () => {
+    const store = open();
+    put(store, 'apart', '> the layout is shared between pages; velocity is high');
+    put(store, 'joined', '> update the page', 'edited src/app/shared-layout.tsx; VELOCITY_HIGH = 30');
+    expect(ids(store.search('shared-layout'))[0]).toBe('joined');
+    expect(ids(store.search('velocity_high'))[0]).toBe('joined');
+  });
+
+  it('marks the query word and its other forms, never a longer word that only starts alike (come ≠ complete)', () => {
+    const store = open();
+    put(store, 'come', '> come back to the compaction later; the complete run comes first');
+    const r = store.search('come') as SearchResult;
+    const marked = [...(r.hits[0]?.snippet ?? '').matchAll(new RegExp(`${HIT_START}([^${HIT_END}]*)${HIT_END}`, 'g'))].map((m) => m[1]);
+    expect(marked).toEqual(['come', 'comes']);
+  });
+
+  it('offers the closest indexed word for a typo no session holds', () => {
+    const store = open();
+    put(store, 'films', '> chart the box office data', 'bollywood films by year; bollywood revenue');
+    const r = store.search('bollywod') as SearchResult;
+    expect(r.hits).toEqual([]);
+    expect(r.suggestion).toBe('bollywood');
+    expect((store.search('box bollywod') as SearchResult).suggestion).toBeUndefined(); // a hit: no hint
+    expect((store.search('qqqzzzxx') as SearchResult).suggestion).toBeUndefined();
+  });
+
+  it('refuses a query or a word too long with a message, never an SQLite error (issue 40 item 9)', () => {
+    const store = open();
+    put(store, 'a', '> anything');
+    const word = store.search('x'.repeat(50_000));
+    expect(word).toEqual({ error: expect.stringMatching(/^Expected words of at most 200 characters, got one of 50000$/) });
+    const query = store.search('word '.repeat(1000));
+    expect(query).toEqual({ error: expect.stringMatching(/^Expected a query of at most 2000 characters/) });
+  });
+
+  it('upgrades an index of schema step 8: words for the rows no refresh reads again, from their kept text', () => {
+    const file = join(dir, 'index.db');
+    const first = open();
+    first.close();
+    stores.length = 0;
+    // Back to step 8 as an older recapwrap left it: a session whose transcript is gone.
+    const db = new Database(file);
+    db.exec('DROP TABLE session_words_vocab; DROP TABLE session_words; ALTER TABLE sessions DROP COLUMN word_parts; PRAGMA user_version = 8');
+    db.close();
+    const old = new Database(file);
+    migrate(old, 8);
+    old.prepare("INSERT INTO sessions(id, agent, transcript, cwd, project, name, updated_at, prompts, transcript_exists) VALUES ('gone', 'claude', '/t/gone.jsonl', '/home/u/x', 'x', 'x-gone', 1, 1, 0)").run();
+    old.prepare("INSERT INTO session_body(rowid, text) SELECT rowid, '> tune the kubeflow pipeline' FROM sessions WHERE id = 'gone'").run();
+    old.close();
+    const store = open();
+    expect(store.db.pragma('user_version', { simple: true })).toBe(9);
+    expect(store.db.prepare('SELECT count(*) FROM session_words').pluck().get()).toBe(1);
+    expect(ids(store.search('kubeflow'))).toEqual(['gone']);
+  });
+});

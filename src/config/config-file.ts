@@ -5,7 +5,7 @@
  * What the keys mean is load.ts's.
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { nodeRequire } from '../util/node-require.js';
 import { judgeConfigFile, type FileRule, type FileVerdict, type StatFacts } from './project-rule.js';
 
@@ -43,7 +43,9 @@ export function findProjectConfig(cwd: string, home: string): string | undefined
     // No such home: the spelled path is all there is to compare.
   }
   if (homes.includes(start)) return undefined;
-  const homeRoot = homes.find((h) => isBelow(start, h));
+  // A home that is the filesystem root (HOME=/, as services and some containers run) holds every folder:
+  // "below home" would let the walk climb past any repository to /. Such a home bounds nothing.
+  const homeRoot = homes.find((h) => dirname(h) !== h && isBelow(start, h));
   const stop = homeRoot === undefined ? (findRepositoryRoot(start) ?? start) : undefined;
   for (let dir = start; ; dir = dirname(dir)) {
     if (dir === homeRoot) return undefined;
@@ -58,7 +60,8 @@ export type ConfigFileRead =
   | { kind: 'missing' }
   | { kind: 'refused'; verdict: Extract<FileVerdict, { ok: false }> }
   | { kind: 'unreadable'; message: string }
-  | { kind: 'read'; realPath: string; bytes: Buffer };
+  /** linked: the path is a link to a file lying elsewhere (its folder's own links resolved, the file's not). */
+  | { kind: 'read'; realPath: string; linked: boolean; bytes: Buffer };
 
 const effectiveUid = (): number | undefined => (typeof process.geteuid === 'function' ? process.geteuid() : typeof process.getuid === 'function' ? process.getuid() : undefined);
 
@@ -97,7 +100,8 @@ export function readConfigFileSafely(path: string, rule: FileRule): ConfigFileRe
       length += n;
     }
     if (length > MAX_CONFIG_BYTES) return { kind: 'unreadable', message: `Cannot read ${path}: over ${MAX_CONFIG_BYTES} bytes` };
-    return { kind: 'read', realPath, bytes: buffer.subarray(0, length) };
+    const linked = join(realpathSync(dirname(resolve(path))), basename(path)) !== realPath;
+    return { kind: 'read', realPath, linked, bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { kind: 'unreadable', message: `Cannot read ${path}: ${(error as Error).message}` };
   } finally {

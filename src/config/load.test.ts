@@ -244,5 +244,8 @@ describe('the project file under the trust rule', () => {
     expect(findProjectConfig(join(elsewhere, 'loose', 'x'), other.HOME)).toBeUndefined();
     expect(findProjectConfig(join(elsewhere, 'loose'), other.HOME)).toBeUndefined();
     expect(findProjectConfig(elsewhere, other.HOME)).toBe(join(elsewhere, '.recapwrap.json'));
+    // HOME=/ (services, containers): no home bounds the walk, the repository rule does.
+    expect(findProjectConfig(join(elsewhere, 'loose', 'x'), '/')).toBeUndefined();
+    expect(findProjectConfig(join(elsewhere, 'repo', 'src', 'deep'), '/')).toBe(join(elsewhere, 'repo', '.recapwrap.json'));
   });
 });

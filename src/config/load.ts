@@ -12,6 +12,7 @@ import { FALLBACK_ENV, FILE_KEYS, OPTIONS, defaultOptions, getOptionSpec, type O
 import { getConfigFile, getHomeDir, type Env } from './paths.js';
 import { splitProjectKeys, type FileRefusal, type HeldKeyReason } from './project-rule.js';
 import { readTrustList, trustOf } from './trust-list.js';
+import { sanitizeLine } from '../util/sanitize.js';
 
 export { PROJECT_CONFIG_FILE, findProjectConfig } from './config-file.js';
 
@@ -177,9 +178,10 @@ function readProjectFile(file: string, env: Env, problems: ConfigProblem[]): { v
   const all = parseConfigObject(file, read.bytes, 'project file', problems);
   if (!all) return { values: {}, report: { file, status: 'ignored', refused: { reason: 'unreadable', message: problems[problems.length - 1]?.message ?? `Cannot read ${file}` }, ignoredKeys: [] } };
   const keys = Object.keys(all);
-  let trust: 'trusted' | 'changed' | 'none' = 'none';
+  let trust: 'trusted' | 'changed' | 'link' | 'none' = 'none';
   let sha256: string | undefined;
-  if (splitProjectKeys(keys, 'none').held.length > 0) {
+  if (read.linked) trust = 'link';
+  else if (splitProjectKeys(keys, 'none').held.length > 0) {
     sha256 = sha256Of(read.bytes);
     const list = readTrustList(env);
     if (list.problem) problems.push({ source: 'global file', where: list.file, message: list.problem });
@@ -196,6 +198,9 @@ export function describeProjectNotice(report: ProjectFileReport | undefined): st
   if (report.refused && report.refused.reason !== 'unreadable') return `ignored ${report.refused.message}`;
   if (report.ignoredKeys.length === 0) return undefined;
   const keys = report.ignoredKeys.map((k) => k.key).join(', ');
+  if (report.ignoredKeys.some((k) => k.why === 'a link')) {
+    return `${report.file} is a link to a file elsewhere: ${keys} ignored (a project file sets display and timing only, and a trust never carries through a link)`;
+  }
   if (report.ignoredKeys.some((k) => k.why === 'changed since trusted')) {
     return `${report.file} changed since you trusted it: ${keys} ignored until you read it and trust it again (\`recapwrap config trust\`)`;
   }
@@ -265,7 +270,9 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   return {
     options,
     sources,
-    problems,
+    // A message names keys and values from files a cloned repo wrote (an unknown key may hold an escape
+    // sequence, a value an 8-bit CSI): every caller prints them, so they leave here as one clean line each.
+    problems: problems.map((p) => ({ ...p, message: sanitizeLine(p.message) })),
     files: { global: globalFile, ...(projectFile ? { project: projectFile } : {}) },
     ...(project ? { project } : {}),
     ...(hosts ? { hosts } : {}),

@@ -23,6 +23,11 @@ describe('which keys a project file may set', () => {
     expect(splitProjectKeys(keys, 'trusted')).toEqual({ take: keys, held: [] });
     expect(splitProjectKeys(keys, 'changed').held.map((h) => h.why)).toEqual(Array(4).fill('changed since trusted'));
   });
+
+  it('a file reached through a link takes display and timing keys only, whatever the trust list says', () => {
+    const keys = ['awaySeconds', 'hosts', 'notify'];
+    expect(splitProjectKeys(keys, 'link')).toEqual({ take: ['awaySeconds'], held: [{ key: 'hosts', why: 'a link' }, { key: 'notify', why: 'a link' }] });
+  });
 });
 
 describe('whether a config file may be read (stat facts only)', () => {

@@ -63,19 +63,22 @@ export function judgeConfigFile(facts: ConfigFileFacts, rule: FileRule): FileVer
 }
 
 /** Why a key of a project file was not taken. */
-export type HeldKeyReason = 'untrusted key' | 'changed since trusted';
+export type HeldKeyReason = 'untrusted key' | 'changed since trusted' | 'a link';
 
 /**
  * The keys of a project file split by the options table's `project` rule: what is taken and what is
  * held back. `trust`: 'trusted' (the user trusted this exact content: every key is taken), 'changed'
- * (trusted once, edited since), 'none'. Unknown keys are taken (the loader reports them as unknown).
+ * (trusted once, edited since), 'link' (the file is a link to one lying elsewhere: a trust never carries
+ * through a link, or another repo's link to a file trusted in its own folder would run that file's
+ * relative commands, `ssh -F ssh_config`, `command:./notify.sh`, with its own files), 'none'. Unknown
+ * keys are taken (the loader reports them as unknown).
  */
-export function splitProjectKeys(keys: readonly string[], trust: 'trusted' | 'changed' | 'none'): { take: string[]; held: Array<{ key: string; why: HeldKeyReason }> } {
+export function splitProjectKeys(keys: readonly string[], trust: 'trusted' | 'changed' | 'link' | 'none'): { take: string[]; held: Array<{ key: string; why: HeldKeyReason }> } {
   const take: string[] = [];
   const held: Array<{ key: string; why: HeldKeyReason }> = [];
   for (const key of keys) {
     if (trust === 'trusted' || !isConfigKey(key) || isProjectSafeKey(key)) take.push(key);
-    else held.push({ key, why: trust === 'changed' ? 'changed since trusted' : 'untrusted key' });
+    else held.push({ key, why: trust === 'changed' ? 'changed since trusted' : trust === 'link' ? 'a link' : 'untrusted key' });
   }
   return { take, held };
 }

@@ -96,6 +96,7 @@ export function trustProjectFile(env: Env, cwd: string, given: string | undefine
   if (read.kind === 'missing') return { ok: false, message: `no such file: ${target}` };
   if (read.kind === 'refused') return { ok: false, message: `cannot trust it: ${read.verdict.message}` };
   if (read.kind === 'unreadable') return { ok: false, message: read.message };
+  if (read.linked) return { ok: false, message: `cannot trust ${target}: it is a link to ${read.realPath}, and a trust holds for a file where it lies, never through a link (put a copy there to trust it)` };
   let values: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(read.bytes.toString('utf8'));

@@ -165,10 +165,11 @@ export function checkProjectFile(env: Env, cwd: string = process.cwd()): CheckRe
   if (project.ignoredKeys.length === 0) return { name, status: 'ok', detail: `${file}: read (display and timing keys)` };
   const keys = project.ignoredKeys.map((k) => k.key).join(', ');
   const changed = project.ignoredKeys.some((k) => k.why === 'changed since trusted');
+  const linked = project.ignoredKeys.some((k) => k.why === 'a link');
   return {
     name,
     status: 'warn',
-    detail: `${file}: display and timing keys read; ignored ${keys} (${changed ? 'the file changed since you trusted it' : 'untrusted key: a project file sets display and timing only'})`,
+    detail: `${file}: display and timing keys read; ignored ${keys} (${linked ? 'a link to a file elsewhere: a trust never carries through a link' : changed ? 'the file changed since you trusted it' : 'untrusted key: a project file sets display and timing only'})`,
     fix: sanitizeLine(`read the file; if ${project.ignoredKeys.length === 1 ? 'that key is' : 'those keys are'} yours to want: recapwrap config trust ${shellQuote(project.file)}`),
   };
 }

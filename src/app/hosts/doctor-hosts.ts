@@ -27,10 +27,10 @@ export function parseProbe(stdout: string): { version?: string; agents: string[]
 }
 
 export async function checkHosts(env: Env, cwd = process.cwd()): Promise<CheckResult[]> {
-  const { options, hosts, warnings } = loadHosts(env, cwd);
+  const { options, hosts, warnings, dir } = loadHosts(env, cwd);
   const results: CheckResult[] = warnings.map((w) => ({ name: 'hosts', status: 'fail' as const, detail: w }));
   if (hosts.length === 0) return results;
-  const ctx: HostContext = { env, timeoutSeconds: options.hostTimeoutSeconds, controlDir: controlDir(env) };
+  const ctx: HostContext = { env, timeoutSeconds: options.hostTimeoutSeconds, controlDir: controlDir(env), ...(dir ? { cwd: dir } : {}) };
   const checks = await Promise.all(
     hosts.map(async (host): Promise<CheckResult> => {
       const name = `host ${host.name}`;

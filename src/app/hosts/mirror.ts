@@ -100,7 +100,7 @@ export async function pullHost(host: HostSpec, ctx: HostContext, options: Option
   const excludeFile = join(dir, 'pull-exclude');
   writeFileSync(excludeFile, excludeLines([...forgottenThere, ...forgottenHere].map((f) => f.rel)), { mode: 0o600 });
   const argv = rsyncArgv(host, remoteHome, copyHome, sshOptionsFor(host, ctx), excludeFile);
-  const r = await runBounded([...argv.slice(0, 1), '--out-format=%n', ...argv.slice(1)], { timeoutMs: PULL_TIMEOUT_MS, env: ctx.env, maxBytes: 64 * 1024 * 1024 });
+  const r = await runBounded([...argv.slice(0, 1), '--out-format=%n', ...argv.slice(1)], { timeoutMs: PULL_TIMEOUT_MS, env: ctx.env, maxBytes: 64 * 1024 * 1024, cwd: ctx.cwd });
   if (r.missing) return { ok: false, problem: 'rsync is not installed here' };
   const failure = describeFailure(r, PULL_TIMEOUT_MS / 1000, 'rsync');
   if (failure) return { ok: false, problem: failure.problem };

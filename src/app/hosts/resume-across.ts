@@ -20,9 +20,9 @@ export type RemoteResume =
   | { kind: 'done'; code: number; err: string };
 
 /** Runs argv in this terminal; resolves with its exit code. */
-function runHere(argv: readonly string[], env: Env): Promise<number> {
+function runHere(argv: readonly string[], env: Env, cwd: string | undefined): Promise<number> {
   return new Promise((resolveRun) => {
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: 'inherit', env: env as NodeJS.ProcessEnv });
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: 'inherit', env: env as NodeJS.ProcessEnv, ...(cwd ? { cwd } : {}) });
     child.on('error', () => resolveRun(127));
     child.on('exit', (code, signal) => resolveRun(code ?? (signal ? 128 : 1)));
   });
@@ -64,10 +64,10 @@ export async function resumeAcrossHosts(
   if (!folder.ok) return { kind: 'done', code: 1, err: warn + err + hostLine(card.host, folder.problem) };
   if (folder.code !== 0) return { kind: 'done', code: 1, err: warn + err + hostLine(card.host, `the folder of ${sanitizeLine(card.name)}, ${sanitizeLine(card.cwd)}, is not there (moved or deleted); nothing was resumed`) };
   if (input.env.TMUX) {
-    const made = await runTmux({ env: input.env }, ['new-window', '-n', windowName(card.name), keptOpenOnFailure(line)]);
+    const made = await runTmux({ env: input.env }, ['new-window', ...(setup.ctx.cwd ? ['-c', setup.ctx.cwd] : []), '-n', windowName(card.name), keptOpenOnFailure(line)]);
     if (made === undefined) return { kind: 'done', code: 1, err: warn + err + `recapwrap: tmux could not open a window; run it yourself: ${formatCommandForTerminal(argv)}\n` };
     return { kind: 'done', code: 0, err: warn + err + say.replace('resuming', 'resuming in a new tmux window') };
   }
   process.stderr.write(warn + err + say);
-  return { kind: 'done', code: await runHere(argv, input.env), err: '' };
+  return { kind: 'done', code: await runHere(argv, input.env, setup.ctx.cwd), err: '' };
 }

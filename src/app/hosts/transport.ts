@@ -29,7 +29,7 @@ export interface RunResult {
  * At the deadline (or past the size bound) the group is killed, this side's pipes are closed and the
  * answer given at once: a shared connection's master, which was handed the pipes, cannot keep us waiting.
  */
-export function runBounded(argv: readonly string[], opts: { timeoutMs: number; env?: Env; maxBytes?: number }): Promise<RunResult> {
+export function runBounded(argv: readonly string[], opts: { timeoutMs: number; env?: Env; maxBytes?: number; cwd?: string }): Promise<RunResult> {
   const max = opts.maxBytes ?? MAX_ANSWER_BYTES;
   return new Promise((resolveRun) => {
     const out: Buffer[] = [];
@@ -39,7 +39,7 @@ export function runBounded(argv: readonly string[], opts: { timeoutMs: number; e
     let timedOut = false;
     let tooBig = false;
     let done = false;
-    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: (opts.env ?? process.env) as NodeJS.ProcessEnv });
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: (opts.env ?? process.env) as NodeJS.ProcessEnv, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
     // Our end of the input: a write after the child is gone is no error of ours.
     child.stdin.on('error', () => {});
     const finish = (code: number | null, missing = false) => {
@@ -117,6 +117,12 @@ export interface HostContext {
   /** Seconds per host unless the host says otherwise. */
   timeoutSeconds: number;
   controlDir?: string;
+  /**
+   * The folder of the config file that named the hosts: ssh (and rsync's ssh) runs there, so a relative
+   * path in its arguments (`-F ssh_config`, `-i key`) means the file next to that config, as the user read
+   * it when trusting it, never one in whatever folder the command runs from (a submodule, a nested clone).
+   */
+  cwd?: string;
 }
 
 export function sshOptionsFor(host: HostSpec, ctx: HostContext): SshOptions {
@@ -145,7 +151,7 @@ export function describeFailure(r: RunResult, seconds: number, what = 'recapwrap
 /** Run `recapwrap WORDS…` on a host: its stdout and exit code, or one line saying why not. */
 export async function askHost(host: HostSpec, words: readonly string[], ctx: HostContext): Promise<HostAnswer> {
   const opts = sshOptionsFor(host, ctx);
-  const r = await runBounded(queryArgv(host, words, opts), { timeoutMs: opts.timeoutSeconds * 1000, env: ctx.env });
+  const r = await runBounded(queryArgv(host, words, opts), { timeoutMs: opts.timeoutSeconds * 1000, env: ctx.env, cwd: ctx.cwd });
   const failure = describeFailure(r, opts.timeoutSeconds);
   if (failure) return { ok: false, ...failure };
   return { ok: true, code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };
@@ -154,7 +160,7 @@ export async function askHost(host: HostSpec, words: readonly string[], ctx: Hos
 /** Run one of our fixed shell scripts on a host (doctor, the pull's home). */
 export async function runScript(host: HostSpec, script: string, ctx: HostContext, maxBytes = 64 * 1024): Promise<HostAnswer> {
   const opts = sshOptionsFor(host, ctx);
-  const r = await runBounded(scriptArgv(host, script, opts), { timeoutMs: opts.timeoutSeconds * 1000, env: ctx.env, maxBytes });
+  const r = await runBounded(scriptArgv(host, script, opts), { timeoutMs: opts.timeoutSeconds * 1000, env: ctx.env, maxBytes, cwd: ctx.cwd });
   const failure = describeFailure(r, opts.timeoutSeconds, 'sh');
   if (failure) return { ok: false, ...failure };
   return { ok: true, code: r.code ?? 1, stdout: r.stdout, stderr: r.stderr };

@@ -56,7 +56,8 @@ export function describeProjectFile(report: ProjectFileReport): string {
   if (report.status === 'trusted') return `trusted (sha256 ${report.sha256?.slice(0, 12) ?? '?'}…): every key read`;
   if (report.ignoredKeys.length === 0) return 'read (display and timing keys)';
   const changed = report.ignoredKeys.some((k) => k.why === 'changed since trusted');
-  return `display and timing keys read; ignored ${report.ignoredKeys.map((k) => k.key).join(', ')} (${changed ? 'changed since you trusted it' : 'untrusted key'})`;
+  const linked = report.ignoredKeys.some((k) => k.why === 'a link');
+  return `display and timing keys read; ignored ${report.ignoredKeys.map((k) => k.key).join(', ')} (${linked ? 'a link to a file elsewhere: never trusted through a link' : changed ? 'changed since you trusted it' : 'untrusted key'})`;
 }
 
 /** One host as `config` shows it: its name and the ssh line that reaches it (sanitized: what is shown, not run). */

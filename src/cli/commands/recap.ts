@@ -33,7 +33,8 @@ const FORMATS = ['line', 'card', 'json'];
 const RECAP_WIDTH_DEFAULT = 220;
 
 export async function runRecap(options: RecapCliOptions, env: Env = process.env, columns: number | undefined = process.stdout.isTTY ? process.stdout.columns : undefined): Promise<{ out: string; err: string; code: number }> {
-  const fail = (message: string, code = 1) => ({ out: '', err: `recapwrap: ${message}\n`, code });
+  // Messages name folders and files (a cloned repo's folder may hold an escape sequence): one clean line.
+  const fail = (message: string, code = 1) => ({ out: '', err: `recapwrap: ${sanitizeLine(message)}\n`, code });
   // Loaded here, not with the CLI: it brings the tmux display and text widths (~50 ms of every command's start).
   const { checkGeneratorSetup, checkRecapUsage, countSessionLines, describeUnusableSession, showPaneError } = await import('./recap-checks.js');
   const usage = checkRecapUsage(options);

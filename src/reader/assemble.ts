@@ -11,6 +11,7 @@ import type { ParsedEntry, ToolCallEvent, TranscriptEvent } from '../transcripts
 import type { Block, ReaderOutput, ToolBlock } from './document.js';
 import { cleanLine, cleanText, countLines } from './clean.js';
 import { diffsOfToolCall } from './diffs.js';
+import { PREVIEW_LINES } from './export-format.js';
 
 export interface AssembleOptions {
   /** Most characters of one tool output kept (the rest counted, `cut`). */
@@ -22,6 +23,11 @@ export interface AssembleOptions {
    * thinking and outputs are left empty (their cleaning is most of a big session's cost).
    */
   lean?: boolean;
+  /**
+   * The renderers show only outputs' previews (`--md` and `--html` in the default and focused views): a
+   * long output is cleaned only as far as its preview needs, when that preview is sure to come out the same.
+   */
+  previewOnly?: boolean;
   /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
   childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
 }
@@ -37,6 +43,13 @@ const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|Command
 // What Codex puts before a command's output (its chunk id, wall time, exit code, token count).
 const CODEX_OUTPUT_HEAD = /^Chunk ID: [^\n]*\n(?:Wall time: [^\n]*\n)?(?:Process exited with code -?\d+\n)?(?:Original token count: [^\n]*\n)?Output:\n?/;
 const CODEX_WALL_TIME = /^(?:Chunk ID: [^\n]*\n)?Wall time: ([\d.]+) seconds/;
+// previewOnly: an output is cleaned to this many characters (and the mask's margin) when its preview's
+// lines all end within the first PREVIEW_REGION_CHARS, so every secret that starts in them is read whole.
+const PREVIEW_KEEP_CHARS = 16 * 1024;
+const PREVIEW_REGION_CHARS = 4 * 1024;
+// What can make the cleaned text's lines differ from the raw text's (escapes that swallow line breaks,
+// other line breaks): an output holding one is cleaned whole.
+const PREVIEW_UNSAFE = /[\x1b\x80-\x9f\r\v\f\u0085\u2028\u2029]|^\s*\n/;
 
 export interface DocumentCounts {
   prompts: number;
@@ -185,8 +198,18 @@ export class DocumentAssembler {
 
   private output(raw: string): ReaderOutput | undefined {
     if (this.options.lean || !raw.trim()) return undefined;
+    const totalLines = countLines(raw.trim());
+    if (this.options.previewOnly && raw.length > PREVIEW_KEEP_CHARS && this.outputMax > PREVIEW_KEEP_CHARS) {
+      const part = cleanText(raw, PREVIEW_KEEP_CHARS);
+      const text = part.text.replace(/^\n+|\s+$/g, '');
+      // Cut here, the renderers show the same preview, `… N more lines` and no rest as they would of the
+      // whole: the preview's lines and the line after them are in it, and the line count is the raw text's.
+      if (part.cut && previewEndsBy(text, PREVIEW_REGION_CHARS) && !PREVIEW_UNSAFE.test(raw.length > this.outputMax ? raw.slice(0, this.outputMax) : raw)) {
+        return { text, totalLines, totalChars: raw.length, cut: true };
+      }
+    }
     const { text, cut } = cleanText(raw, this.outputMax);
-    return { text: text.replace(/^\n+|\s+$/g, ''), totalLines: countLines(raw.trim()), totalChars: raw.length, ...(cut ? { cut: true } : {}) };
+    return { text: text.replace(/^\n+|\s+$/g, ''), totalLines, totalChars: raw.length, ...(cut ? { cut: true } : {}) };
   }
 
   private pushEvent(e: TranscriptEvent): void {
@@ -301,6 +324,16 @@ export class DocumentAssembler {
     const output = this.output(raw);
     if (output) block.output = output;
   }
+}
+
+// The first PREVIEW_LINES lines of text end (with a line after them) within `chars` characters.
+function previewEndsBy(text: string, chars: number): boolean {
+  let at = -1;
+  for (let i = 0; i < PREVIEW_LINES; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at === -1 || at >= chars) return false;
+  }
+  return true;
 }
 
 // A prompt (or a branch summary) opens a branch when its parent already has a continuation.

@@ -79,7 +79,9 @@ export async function runReadExport(flags: ExportFlags, run: ExportRun, deps: Ex
   };
   let doc: ReaderDocument;
   try {
-    doc = await buildDocument(run.file, run.readOptions);
+    // Outside the full view the page and the markdown show outputs' previews only (--at looks through whole outputs).
+    const previewOnly = run.view !== 'full' && run.at === undefined;
+    doc = await buildDocument(run.file, { ...run.readOptions, ...(previewOnly ? { previewOnly } : {}) });
   } catch (error) {
     return err((error as Error).message.split('\n')[0] as string, 1);
   }

@@ -19,8 +19,9 @@ export interface AssembleOptions {
   /** Most characters of one prompt, answer, thinking or summary kept. */
   textMaxChars?: number;
   /**
-   * Only what an outline needs (`read --outline`): prompts, tool names, diffs and times; answers,
-   * thinking and outputs are left empty (their cleaning is most of a big session's cost).
+   * Only what an outline needs (`read --outline`): prompts (their first OUTLINE_PROMPT_CHARS), tool
+   * names, diffs and times; answers, thinking, outputs and tool summaries are left empty (their cleaning
+   * is most of a big session's cost).
    */
   lean?: boolean;
   /**
@@ -33,6 +34,10 @@ export interface AssembleOptions {
 }
 
 export const OUTPUT_MAX_CHARS = 64 * 1024;
+/** Characters of a prompt the outline folds into its line (outline.ts). */
+export const OUTLINE_PROMPT_CHARS = 2000;
+// lean: a prompt is cleaned to this many characters (and the mask's margin), enough for the outline's.
+const LEAN_PROMPT_KEEP_CHARS = 4 * OUTLINE_PROMPT_CHARS;
 export const TEXT_MAX_CHARS = 256 * 1024;
 // A turn with more blocks than this is handed out before its end (all but what may still change).
 const PENDING_FLUSH_BLOCKS = 256;
@@ -196,6 +201,13 @@ export class DocumentAssembler {
     return cut ? `${text}\n… [cut: ${raw.length - text.length} more characters]` : text;
   }
 
+  // The outline's prompt: its first OUTLINE_PROMPT_CHARS cleaned as this.text would (else the whole text).
+  private leanPrompt(raw: string): string {
+    if (raw.length <= LEAN_PROMPT_KEEP_CHARS) return this.text(raw);
+    const part = cleanText(raw, LEAN_PROMPT_KEEP_CHARS);
+    return part.text.length >= OUTLINE_PROMPT_CHARS ? part.text : this.text(raw);
+  }
+
   private output(raw: string): ReaderOutput | undefined {
     if (this.options.lean || !raw.trim()) return undefined;
     const totalLines = countLines(raw.trim());
@@ -215,7 +227,7 @@ export class DocumentAssembler {
   private pushEvent(e: TranscriptEvent): void {
     switch (e.kind) {
       case 'user': {
-        const text = this.text(e.text);
+        const text = this.options.lean && !e.midTurn ? this.leanPrompt(e.text) : this.text(e.text);
         if (e.midTurn) {
           this.add({ kind: 'notice', tone: 'info', text: `typed during the turn: ${text}`, anchor: this.anchor(), turn: this.turn, ts: e.ts });
           return;
@@ -277,12 +289,12 @@ export class DocumentAssembler {
 
   private toolCall(e: ToolCallEvent): void {
     this.counts.toolCalls++;
-    const block: ToolBlock = { kind: 'tool', name: cleanLine(e.name, 200), summary: summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+    const block: ToolBlock = { kind: 'tool', name: cleanLine(e.name, 200), summary: this.options.lean ? '' : summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
     const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
     // A patch run through a shell tool: the files it changes say more than the heredoc.
-    if (diffs.length > 0 && !e.paths.length) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
+    if (diffs.length > 0 && !e.paths.length && !this.options.lean) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
     const child = this.options.childrenOf?.(e);
     if (child && child.blocks.length > 0) {
       block.children = reanchor(child.blocks, block.anchor, block.turn);

@@ -4,6 +4,7 @@ import { DocumentAssembler } from './assemble.js';
 import type { ReaderDocument, ToolBlock } from './document.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
+import { renderOutline } from './outline.js';
 
 // A session of one prompt and one shell call with this output, assembled with or without previewOnly.
 function docOf(output: string, previewOnly: boolean): ReaderDocument {
@@ -40,5 +41,30 @@ describe('previewOnly', () => {
     const [p, w] = [outputOf(part), outputOf(whole)];
     expect(p && w && p.text.length < w.text.length).toBe(shortened);
     expect(renderMarkdown(part, { view: 'default', timeZone: 'UTC' })).not.toContain(secret);
+  });
+});
+
+describe('lean (the outline)', () => {
+  const session = (prompt: string, lean: boolean): ReaderDocument => {
+    const a = new DocumentAssembler({ lean });
+    a.push({ id: 'u1', parentId: null, events: [{ kind: 'user', text: prompt, sourceId: 'u1', ts: 1000 }] });
+    a.push({ id: 'a1', parentId: 'u1', events: [{ kind: 'tool-call', name: 'Bash', callId: 'c1', args: 'command=run', command: `run ${secret}`, paths: [], sourceId: 'a1', ts: 2000 }] });
+    return { meta: { ...sampleDocument().meta, prompts: 1 }, blocks: a.finish() };
+  };
+  test.each([
+    ['a long prompt', `${secret} ${'word '.repeat(4000)}`],
+    ['a long prompt of wide characters', `${secret} ${'語'.repeat(20000)}`],
+    ['a long prompt of invisible characters', `a${'\u200b'.repeat(9800)}b ${secret} ${'c'.repeat(9000)}`],
+    ['a short prompt', `fix ${secret} now`],
+  ])('%s: the outline is the one of the whole document, masked', (_, prompt) => {
+    for (const width of [20, 80, 1000]) {
+      const lean = renderOutline(session(prompt, true), { width, timeZone: 'UTC' });
+      expect(lean).toBe(renderOutline(session(prompt, false), { width, timeZone: 'UTC' }));
+      expect(lean).not.toContain(secret.slice(0, 12));
+    }
+  });
+  test('a long prompt is cut to the line as the whole prompt is', () => {
+    const line = renderOutline(session(`fix the parser ${'and the tests '.repeat(600)}`, true), { width: 60, timeZone: 'UTC' });
+    expect(line).toBe('› 1/1  1970-01-01 00:00  fix the parser and…  · Bash · 1.0s\n');
   });
 });

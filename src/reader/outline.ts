@@ -6,7 +6,7 @@
 import { displayWidth, truncateToWidth } from '../util/text-width.js';
 import { OUTLINE_PROMPT_CHARS } from './assemble.js';
 import type { Block, ReaderDocument, ToolBlock } from './document.js';
-import { formatDuration, shortPath } from './terminal.js';
+import { formatDuration, shortPath } from './format.js';
 
 export interface OutlineTurn {
   turn: number;

@@ -41,6 +41,8 @@ const LEAN_PROMPT_KEEP_CHARS = 4 * OUTLINE_PROMPT_CHARS;
 export const TEXT_MAX_CHARS = 256 * 1024;
 // A turn with more blocks than this is handed out before its end (all but what may still change).
 const PENDING_FLUSH_BLOCKS = 256;
+// Distinct tool and model names remembered cleaned (more are cleaned each time).
+const NAMES_KEPT = 256;
 // Claude Code's tools that start a sub-agent.
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 const SUMMARY_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'notebook_path', 'pattern', 'query', 'url', 'description', 'prompt'] as const;
@@ -196,6 +198,17 @@ export class DocumentAssembler {
     this.ready.push(...this.pending.splice(0, upTo));
   }
 
+  // Tool and model names repeat through a session: each is cleaned once (cleanLine is pure).
+  private readonly names = new Map<string, string>();
+  private name(raw: string): string {
+    let clean = this.names.get(raw);
+    if (clean === undefined) {
+      clean = cleanLine(raw, 200);
+      if (this.names.size < NAMES_KEPT) this.names.set(raw, clean);
+    }
+    return clean;
+  }
+
   private text(raw: string): string {
     const { text, cut } = cleanText(raw, this.textMax);
     return cut ? `${text}\n… [cut: ${raw.length - text.length} more characters]` : text;
@@ -264,7 +277,7 @@ export class DocumentAssembler {
         this.add({ kind: 'notice', tone: 'error', text: this.text(e.text), anchor: this.anchor(), turn: this.turn, ts: e.ts });
         return;
       case 'model': {
-        const model = cleanLine(e.model, 200);
+        const model = this.name(e.model);
         if (!model || model === this.lastModel) return;
         if (!this.counts.models.includes(model)) this.counts.models.push(model);
         if (this.lastModel !== undefined) this.add({ kind: 'notice', tone: 'model', text: `model: ${model}`, anchor: this.anchor(), turn: this.turn, ts: e.ts });
@@ -289,7 +302,7 @@ export class DocumentAssembler {
 
   private toolCall(e: ToolCallEvent): void {
     this.counts.toolCalls++;
-    const block: ToolBlock = { kind: 'tool', name: cleanLine(e.name, 200), summary: this.options.lean ? '' : summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+    const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
     const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
@@ -320,7 +333,7 @@ export class DocumentAssembler {
     } else block = this.unanswered.shift();
     if (!block) {
       // A result whose call is not in the file (or was answered already): shown on its own line.
-      block = { kind: 'tool', name: cleanLine(e.name ?? 'tool', 200), summary: '', status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+      block = { kind: 'tool', name: this.name(e.name ?? 'tool'), summary: '', status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
       this.add(block);
     } else if (block.status !== 'pending') return;
     this.settle(block);

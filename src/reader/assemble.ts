@@ -11,7 +11,7 @@ import type { ParsedEntry, ToolCallEvent, TranscriptEvent } from '../transcripts
 import type { Block, ReaderOutput, ToolBlock } from './document.js';
 import { cleanLine, cleanText, countLines } from './clean.js';
 import { diffsOfToolCall } from './diffs.js';
-import { PREVIEW_LINES } from './export-format.js';
+import { HTML_REST_MAX_CHARS, PREVIEW_LINES } from './export-format.js';
 
 export interface AssembleOptions {
   /** Most characters of one tool output kept (the rest counted, `cut`). */
@@ -228,8 +228,9 @@ export class DocumentAssembler {
       const part = cleanText(raw, PREVIEW_KEEP_CHARS);
       const text = part.text.replace(/^\n+|\s+$/g, '');
       // Cut here, the renderers show the same preview, `… N more lines` and no rest as they would of the
-      // whole: the preview's lines and the line after them are in it, and the line count is the raw text's.
-      if (part.cut && previewEndsBy(text, PREVIEW_REGION_CHARS) && !PREVIEW_UNSAFE.test(raw.length > this.outputMax ? raw.slice(0, this.outputMax) : raw)) {
+      // whole: the preview's lines and the line after them are in it, the line count is the raw text's, and
+      // what follows the preview is longer than the page's rest (blank lines at the end are not counted).
+      if (part.cut && text.length > PREVIEW_REGION_CHARS + HTML_REST_MAX_CHARS && previewEndsBy(text, PREVIEW_REGION_CHARS) && !PREVIEW_UNSAFE.test(raw.length > this.outputMax ? raw.slice(0, this.outputMax) : raw)) {
         return { text, totalLines, totalChars: raw.length, cut: true };
       }
     }

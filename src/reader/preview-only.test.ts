@@ -29,6 +29,7 @@ describe('previewOnly', () => {
     ['a long output with carriage returns', long(2000).replace(/\n/g, '\r\n'), false],
     ['a long output with an escape sequence', `\x1b]0;title\n${long(2000)}`, false],
     ['a long output after blank lines', ` \n\n${long(2000)}`, false],
+    ['a long output that is mostly blank lines at its end', `${long(6)}\n${'\n'.repeat(30000)}`, false],
     ['a short output', long(10), false],
   ];
   test.each(cases)('%s: the markdown and the page are those of the whole output', (_, output, shortened) => {

@@ -11,6 +11,7 @@ import type { ParsedEntry, ToolCallEvent, TranscriptEvent } from '../transcripts
 import type { Block, ReaderOutput, ToolBlock } from './document.js';
 import { cleanLine, cleanText, countLines } from './clean.js';
 import { diffsOfToolCall } from './diffs.js';
+import { HTML_REST_MAX_CHARS, PREVIEW_LINES } from './export-format.js';
 
 export interface AssembleOptions {
   /** Most characters of one tool output kept (the rest counted, `cut`). */
@@ -18,18 +19,30 @@ export interface AssembleOptions {
   /** Most characters of one prompt, answer, thinking or summary kept. */
   textMaxChars?: number;
   /**
-   * Only what an outline needs (`read --outline`): prompts, tool names, diffs and times; answers,
-   * thinking and outputs are left empty (their cleaning is most of a big session's cost).
+   * Only what an outline needs (`read --outline`): prompts (their first OUTLINE_PROMPT_CHARS), tool
+   * names, diffs and times; answers, thinking, outputs and tool summaries are left empty (their cleaning
+   * is most of a big session's cost).
    */
   lean?: boolean;
+  /**
+   * The renderers show only outputs' previews (`--md` and `--html` in the default and focused views): a
+   * long output is cleaned only as far as its preview needs, when that preview is sure to come out the same.
+   */
+  previewOnly?: boolean;
   /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
   childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
 }
 
 export const OUTPUT_MAX_CHARS = 64 * 1024;
+/** Characters of a prompt the outline folds into its line (outline.ts). */
+export const OUTLINE_PROMPT_CHARS = 2000;
+// lean: a prompt is cleaned to this many characters (and the mask's margin), enough for the outline's.
+const LEAN_PROMPT_KEEP_CHARS = 4 * OUTLINE_PROMPT_CHARS;
 export const TEXT_MAX_CHARS = 256 * 1024;
 // A turn with more blocks than this is handed out before its end (all but what may still change).
 const PENDING_FLUSH_BLOCKS = 256;
+// Distinct tool and model names remembered cleaned (more are cleaned each time).
+const NAMES_KEPT = 256;
 // Claude Code's tools that start a sub-agent.
 const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 const SUMMARY_KEYS = ['file_path', 'path', 'filePath', 'absolute_path', 'notebook_path', 'pattern', 'query', 'url', 'description', 'prompt'] as const;
@@ -37,6 +50,13 @@ const EXIT_CODE_TEXT = /(?:^|\n)\s*(?:Exit code|Process exited with code|Command
 // What Codex puts before a command's output (its chunk id, wall time, exit code, token count).
 const CODEX_OUTPUT_HEAD = /^Chunk ID: [^\n]*\n(?:Wall time: [^\n]*\n)?(?:Process exited with code -?\d+\n)?(?:Original token count: [^\n]*\n)?Output:\n?/;
 const CODEX_WALL_TIME = /^(?:Chunk ID: [^\n]*\n)?Wall time: ([\d.]+) seconds/;
+// previewOnly: an output is cleaned to this many characters (and the mask's margin) when its preview's
+// lines all end within the first PREVIEW_REGION_CHARS, so every secret that starts in them is read whole.
+const PREVIEW_KEEP_CHARS = 16 * 1024;
+const PREVIEW_REGION_CHARS = 4 * 1024;
+// What can make the cleaned text's lines differ from the raw text's (escapes that swallow line breaks,
+// other line breaks): an output holding one is cleaned whole.
+const PREVIEW_UNSAFE = /[\x1b\x80-\x9f\r\v\f\u0085\u2028\u2029]|^\s*\n/;
 
 export interface DocumentCounts {
   prompts: number;
@@ -178,21 +198,50 @@ export class DocumentAssembler {
     this.ready.push(...this.pending.splice(0, upTo));
   }
 
+  // Tool and model names repeat through a session: each is cleaned once (cleanLine is pure).
+  private readonly names = new Map<string, string>();
+  private name(raw: string): string {
+    let clean = this.names.get(raw);
+    if (clean === undefined) {
+      clean = cleanLine(raw, 200);
+      if (this.names.size < NAMES_KEPT) this.names.set(raw, clean);
+    }
+    return clean;
+  }
+
   private text(raw: string): string {
     const { text, cut } = cleanText(raw, this.textMax);
     return cut ? `${text}\n… [cut: ${raw.length - text.length} more characters]` : text;
   }
 
+  // The outline's prompt: its first OUTLINE_PROMPT_CHARS cleaned as this.text would (else the whole text).
+  private leanPrompt(raw: string): string {
+    if (raw.length <= LEAN_PROMPT_KEEP_CHARS) return this.text(raw);
+    const part = cleanText(raw, LEAN_PROMPT_KEEP_CHARS);
+    return part.text.length >= OUTLINE_PROMPT_CHARS ? part.text : this.text(raw);
+  }
+
   private output(raw: string): ReaderOutput | undefined {
     if (this.options.lean || !raw.trim()) return undefined;
+    const totalLines = countLines(raw.trim());
+    if (this.options.previewOnly && raw.length > PREVIEW_KEEP_CHARS && this.outputMax > PREVIEW_KEEP_CHARS) {
+      const part = cleanText(raw, PREVIEW_KEEP_CHARS);
+      const text = part.text.replace(/^\n+|\s+$/g, '');
+      // Cut here, the renderers show the same preview, `… N more lines` and no rest as they would of the
+      // whole: the preview's lines and the line after them are in it, the line count is the raw text's, and
+      // what follows the preview is longer than the page's rest (blank lines at the end are not counted).
+      if (part.cut && text.length > PREVIEW_REGION_CHARS + HTML_REST_MAX_CHARS && previewEndsBy(text, PREVIEW_REGION_CHARS) && !PREVIEW_UNSAFE.test(raw.length > this.outputMax ? raw.slice(0, this.outputMax) : raw)) {
+        return { text, totalLines, totalChars: raw.length, cut: true };
+      }
+    }
     const { text, cut } = cleanText(raw, this.outputMax);
-    return { text: text.replace(/^\n+|\s+$/g, ''), totalLines: countLines(raw.trim()), totalChars: raw.length, ...(cut ? { cut: true } : {}) };
+    return { text: text.replace(/^\n+|\s+$/g, ''), totalLines, totalChars: raw.length, ...(cut ? { cut: true } : {}) };
   }
 
   private pushEvent(e: TranscriptEvent): void {
     switch (e.kind) {
       case 'user': {
-        const text = this.text(e.text);
+        const text = this.options.lean && !e.midTurn ? this.leanPrompt(e.text) : this.text(e.text);
         if (e.midTurn) {
           this.add({ kind: 'notice', tone: 'info', text: `typed during the turn: ${text}`, anchor: this.anchor(), turn: this.turn, ts: e.ts });
           return;
@@ -229,7 +278,7 @@ export class DocumentAssembler {
         this.add({ kind: 'notice', tone: 'error', text: this.text(e.text), anchor: this.anchor(), turn: this.turn, ts: e.ts });
         return;
       case 'model': {
-        const model = cleanLine(e.model, 200);
+        const model = this.name(e.model);
         if (!model || model === this.lastModel) return;
         if (!this.counts.models.includes(model)) this.counts.models.push(model);
         if (this.lastModel !== undefined) this.add({ kind: 'notice', tone: 'model', text: `model: ${model}`, anchor: this.anchor(), turn: this.turn, ts: e.ts });
@@ -254,12 +303,12 @@ export class DocumentAssembler {
 
   private toolCall(e: ToolCallEvent): void {
     this.counts.toolCalls++;
-    const block: ToolBlock = { kind: 'tool', name: cleanLine(e.name, 200), summary: summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+    const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
     const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
     // A patch run through a shell tool: the files it changes say more than the heredoc.
-    if (diffs.length > 0 && !e.paths.length) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
+    if (diffs.length > 0 && !e.paths.length && !this.options.lean) block.summary = cleanLine(diffs.map((d) => d.file).join(', '), 400);
     const child = this.options.childrenOf?.(e);
     if (child && child.blocks.length > 0) {
       block.children = reanchor(child.blocks, block.anchor, block.turn);
@@ -285,7 +334,7 @@ export class DocumentAssembler {
     } else block = this.unanswered.shift();
     if (!block) {
       // A result whose call is not in the file (or was answered already): shown on its own line.
-      block = { kind: 'tool', name: cleanLine(e.name ?? 'tool', 200), summary: '', status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+      block = { kind: 'tool', name: this.name(e.name ?? 'tool'), summary: '', status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
       this.add(block);
     } else if (block.status !== 'pending') return;
     this.settle(block);
@@ -301,6 +350,16 @@ export class DocumentAssembler {
     const output = this.output(raw);
     if (output) block.output = output;
   }
+}
+
+// The first PREVIEW_LINES lines of text end (with a line after them) within `chars` characters.
+function previewEndsBy(text: string, chars: number): boolean {
+  let at = -1;
+  for (let i = 0; i < PREVIEW_LINES; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at === -1 || at >= chars) return false;
+  }
+  return true;
 }
 
 // A prompt (or a branch summary) opens a branch when its parent already has a continuation.

@@ -40,7 +40,7 @@ export interface IndexFacts {
   prompts?: number;
 }
 
-export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean'> {
+export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean' | 'previewOnly'> {
   agent?: AgentId;
   index?: IndexFacts;
 }
@@ -171,7 +171,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     throw new Error(await describeUndetected(file));
   }
   const adapter = getAdapter(agent);
-  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean };
+  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean, previewOnly: opts.previewOnly };
   assembleOptions.childrenOf = childrenFinder(agent, file, assembleOptions);
   const assembler = new DocumentAssembler(assembleOptions);
   let entries = 0;

@@ -10,6 +10,8 @@ import type { Block, ReaderDiff, ReaderMeta, ReaderOutput, ReaderView, ToolBlock
 export const PREVIEW_LINES = 4;
 /** Lines of an edit's diff the default view shows: the terminal's (terminal.ts). */
 export const DIFF_PREVIEW_LINES = 12;
+/** The rest of an output is put in the page (one click away) only up to this size; beyond, the preview says how much there was. */
+export const HTML_REST_MAX_CHARS = 4096;
 /** Characters of one output line a preview keeps (a 10 MB single line stays one short line). */
 export const PREVIEW_LINE_CHARS = 240;
 

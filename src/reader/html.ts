@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Block, ReaderDiff, ReaderDocument, ReaderOutput, ReaderView, ToolBlock } from './document.js';
 import {
-  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, isBlockShown, listMetaRows, moreLines, neutralizeControls, titleOf,
+  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, HTML_REST_MAX_CHARS, isBlockShown, listMetaRows, moreLines, neutralizeControls, titleOf,
 } from './export-format.js';
 
 export interface HtmlOptions {
@@ -22,8 +22,7 @@ export interface HtmlOptions {
   timeZone?: string;
 }
 
-/** The rest of an output is put in the page (one click away) only up to this size; beyond, the preview says how much there was. */
-export const HTML_REST_MAX_CHARS = 4096;
+export { HTML_REST_MAX_CHARS };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -4,8 +4,9 @@
  * Branch starts are lines of their own. Colour-free; cut to the width.
  */
 import { displayWidth, truncateToWidth } from '../util/text-width.js';
+import { OUTLINE_PROMPT_CHARS } from './assemble.js';
 import type { Block, ReaderDocument, ToolBlock } from './document.js';
-import { formatDuration, shortPath } from './terminal.js';
+import { formatDuration, shortPath } from './format.js';
 
 export interface OutlineTurn {
   turn: number;
@@ -17,6 +18,8 @@ export interface OutlineTurn {
   files: { file: string; added: number; removed: number }[];
   durationMs?: number;
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 function walkTools(blocks: readonly Block[], visit: (b: ToolBlock) => void): void {
   for (const b of blocks) {
@@ -38,7 +41,7 @@ export function outlineTurns(doc: ReaderDocument): OutlineTurn[] {
     if (b.kind === 'prompt') {
       close();
       // A line holds a few hundred cells at most: no need to fold (and later measure) a long prompt whole.
-      current = { turn: b.turn, anchor: b.anchor, ts: b.ts, prompt: b.text.slice(0, 2000).replace(/\s+/g, ' ').trim(), tools: [], files: [] };
+      current = { turn: b.turn, anchor: b.anchor, ts: b.ts, prompt: b.text.slice(0, OUTLINE_PROMPT_CHARS).replace(/\s+/g, ' ').trim(), tools: [], files: [] };
       last = b.ts;
       turns.push(current);
       continue;
@@ -110,7 +113,8 @@ export function renderOutline(doc: ReaderDocument, opts: { width: number; timeZo
     const tail = parts.length > 0 ? `  · ${parts.join(' · ')}` : '';
     // The prompt gets what the facts leave (at least 20 cells; then the facts are cut).
     const room = Math.max(Math.min(20, opts.width), opts.width - displayWidth(head) - displayWidth(tail));
-    const prompt = truncateToWidth(t.prompt, room);
+    // A prompt whose first room + 1 characters are printable ASCII is cut there first (the same cut, not measured whole).
+    const prompt = truncateToWidth(t.prompt.length > room + 1 && PRINTABLE_ASCII.test(t.prompt.slice(0, room + 1)) ? t.prompt.slice(0, room + 1) : t.prompt, room);
     lines.push(truncateToWidth(head + prompt + tail, opts.width));
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';

@@ -10,6 +10,9 @@ import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { displayWidth, graphemes } from '../util/text-width.js';
 import type { Block, ReaderDiff, ReaderMeta, ReaderView, ToolBlock } from './document.js';
+import { formatDuration, shortPath } from './format.js';
+
+export { formatDuration, shortPath };
 
 export interface TerminalOptions {
   view: ReaderView;
@@ -354,13 +357,6 @@ function dateParts(ts: number, timeZone: string | undefined): { day: string; tim
 }
 
 /** A duration for a person: 228ms, 4.1s, 2m05s, 1h02m. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const s = Math.round(ms / 1000);
-  if (s < 3600) return `${Math.floor(s / 60)}m${two(s % 60)}s`;
-  return `${Math.floor(s / 3600)}h${two(Math.floor((s % 3600) / 60))}m`;
-}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -560,11 +556,6 @@ export class TerminalRenderer {
 }
 
 /** A path under the session's folder, relative to it (the tool lines and the outline). */
-export function shortPath(path: string, cwd: string | undefined): string {
-  if (!cwd) return path;
-  const base = cwd.endsWith('/') ? cwd : `${cwd}/`;
-  return path.startsWith(base) ? path.slice(base.length) : path;
-}
 
 function graphemesUpTo(text: string, width: number): string {
   let out = '';

@@ -13,26 +13,9 @@ import { findAnchor } from '../../reader/find-anchor.js';
 import { renderHtml } from '../../reader/html.js';
 import { renderMarkdown } from '../../reader/markdown.js';
 import { sanitizeLine } from '../../util/sanitize.js';
+import type { ExportFlags } from './read-export-flags.js';
 
-export interface ExportFlags {
-  md?: boolean;
-  html?: string;
-  outline?: boolean;
-  turn?: string;
-  at?: string;
-}
-
-/** A conflict among the export flags, said before any file is read; undefined when they fit. */
-export function checkExportFlags(flags: ExportFlags): string | undefined {
-  if (!flags.md && flags.html === undefined) return undefined;
-  if (flags.md && flags.html !== undefined) return 'use --md or --html FILE, not both';
-  if (flags.outline) return `--outline is a terminal form; drop it for ${flags.md ? '--md' : '--html'}`;
-  if (flags.html !== undefined) {
-    if (flags.html.trim() === '') return '`--html` needs a file to write (or - for stdout)';
-    if (flags.turn !== undefined || flags.at !== undefined) return '--html writes the whole session; open the page at a message with its link (FILE#t12)';
-  }
-  return undefined;
-}
+export { checkExportFlags, type ExportFlags } from './read-export-flags.js';
 
 export interface ExportRun {
   file: string;
@@ -89,7 +72,9 @@ export async function runReadExport(flags: ExportFlags, run: ExportRun, deps: Ex
   };
   let doc: ReaderDocument;
   try {
-    doc = underHome(await buildDocument(run.file, run.readOptions), deps.home);
+    // Outside the full view the page and the markdown show outputs' previews only (--at looks through whole outputs).
+    const previewOnly = run.view !== 'full' && run.at === undefined;
+    doc = underHome(await buildDocument(run.file, { ...run.readOptions, ...(previewOnly ? { previewOnly } : {}) }), deps.home);
   } catch (error) {
     return err((error as Error).message.split('\n')[0] as string, 1);
   }

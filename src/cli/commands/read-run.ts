@@ -19,8 +19,7 @@ import { buildDocument, streamSession, type IndexFacts } from '../../reader/buil
 import type { Block, ReaderView } from '../../reader/document.js';
 import { findAnchor } from '../../reader/find-anchor.js';
 import { renderOutline } from '../../reader/outline.js';
-import { TerminalRenderer } from '../../reader/terminal.js';
-import { checkExportFlags } from './read-export.js';
+import { checkExportFlags } from './read-export-flags.js';
 import { findLiveState } from './status.js';
 
 export interface ReadCliOptions {
@@ -260,6 +259,8 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   }
 
   if (turn !== undefined && stream.counted && turn > stream.meta.prompts) return err(`no prompt ${turn}: the session has ${stream.meta.prompts} prompt${stream.meta.prompts === 1 ? '' : 's'}`, 1);
+  // Loaded here: the outline and the exports need neither it nor markdown-it.
+  const { TerminalRenderer } = await import('../../reader/terminal.js');
   const renderer = new TerminalRenderer({ view, thinking: options.thinking, width: cells, color, cwd: stream.meta.cwd, home: getHomeDir(deps.env), ...(stream.counted ? { prompts: stream.meta.prompts } : {}) });
   const sink = openSink(deps, deps.tty && options.pager !== false);
   // Writes until the reader is gone (q in the pager, a closed pipe) or the session ends; the exit code.

@@ -130,6 +130,24 @@ export function defineAgentScenario(s: AgentScenario): void {
       keys('-l', text);
       keys('Enter');
     };
+    // A prompt to the model: the text, then Enter once the agent has drawn it. Gemini CLI takes an Enter
+    // that comes within its paste window as a new line of the draft (seen on a loaded machine even 300 ms
+    // after the text): when no model request follows, the prompt is still a draft, and Enter is pressed again.
+    const asked = () => model.requests.filter((q) => !/count_tokens|countTokens/.test(q.path)).length;
+    const ask = async (text: string) => {
+      const sent = asked();
+      keys('-l', text);
+      await wait(() => screen().includes(text), 20_000, `${s.agent} to draw the typed prompt`);
+      for (let tries = 0; ; tries++) {
+        keys('Enter');
+        try {
+          await pollUntil(() => asked() > sent, { timeoutMs: 10_000, description: 'a model request' });
+          return;
+        } catch (error) {
+          if (tries >= 2) throw new Error(`${(error as Error).message}${why()}`);
+        }
+      }
+    };
 
     // A launcher script sets the environment (a login shell's profile may reset what tmux passes) and
     // keeps the typed line short, so nothing on screen but the agent's own output matches `ready`.
@@ -140,9 +158,7 @@ export function defineAgentScenario(s: AgentScenario): void {
     await wait(() => s.ready.test(screen()), 90_000, `${s.agent}'s TUI to be ready`);
 
     // A prompt, then away while the agent works.
-    keys('-l', 'please create hello.txt');
-    await new Promise((r) => setTimeout(r, 300));
-    keys('Enter');
+    await ask('please create hello.txt');
     tmux.run(['select-pane', '-t', other]);
     await wait(() => /Done: hello\.txt/.test(read(liveState().sessionFile ?? '')), 90_000, `${s.agent} to finish the turn in the session file recapwrap follows`);
     expect(read(join(work, 'hello.txt')), read(liveState().sessionFile ?? '').slice(-3000)).toBe('hello from the fake model\n');
@@ -170,12 +186,11 @@ export function defineAgentScenario(s: AgentScenario): void {
     const first = liveState().sessionFile;
     // Typed text and Enter apart: Gemini CLI takes an Enter that arrives with the text as pasted.
     keys('-l', s.newCommand);
+    await wait(() => screen().includes(s.newCommand), 20_000, `${s.agent} to draw ${s.newCommand}`);
     await new Promise((r) => setTimeout(r, 300));
     keys('Enter');
     await new Promise((r) => setTimeout(r, s.settleAfterNewMs ?? 1500));
-    keys('-l', 'now list the files with ls');
-    await new Promise((r) => setTimeout(r, 300));
-    keys('Enter');
+    await ask('now list the files with ls');
     await wait(() => {
       const now = liveState().sessionFile;
       return Boolean(now && now !== first && /Done: hello\.txt/.test(read(now)));
@@ -185,9 +200,7 @@ export function defineAgentScenario(s: AgentScenario): void {
     if (s.apiErrorMarker) {
       const marker = s.apiErrorMarker;
       model.failNext = 400;
-      keys('-l', 'and now list them again');
-      await new Promise((r) => setTimeout(r, 300));
-      keys('Enter');
+      await ask('and now list them again');
       tmux.run(['select-pane', '-t', other]);
       await wait(() => marker.test(read(liveState().sessionFile ?? '')), 60_000, `${s.agent} to record the failed turn`);
       await new Promise((r) => setTimeout(r, 2500));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionWriteFixture } from '../../test/helpers/session-write.js';
 import { openStore } from './open-store.js';
-import { migrate } from './schema.js';
+import { migrate, SCHEMA_VERSION } from './schema.js';
 import type { SearchResult, Store } from './store.js';
 import { HIT_END, HIT_START } from './types.js';
 import { vocabularyOf } from './vocabulary.js';
@@ -126,7 +126,7 @@ describe('every word a session holds', () => {
     old.prepare("INSERT INTO session_body(rowid, text) SELECT rowid, '> tune the kubeflow pipeline' FROM sessions WHERE id = 'gone'").run();
     old.close();
     const store = open();
-    expect(store.db.pragma('user_version', { simple: true })).toBe(9);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(store.db.prepare('SELECT count(*) FROM session_words').pluck().get()).toBe(1);
     expect(ids(store.search('kubeflow'))).toEqual(['gone']);
   });

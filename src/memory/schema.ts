@@ -110,8 +110,8 @@ export const MIGRATIONS: readonly string[] = [
   // text it holds, tool output whole, secrets masked, generated tokens left out), words as typed (case
   // folded, no stems; `-` and `_` join a word) with no position (detail none: an index of which
   // session holds which word, and its vocab for the "did you mean" hint). A session's words are rows
-  // rowid = its rowid * 2^20 + part (a big file read from its mark adds a part; read whole, one part);
-  // word_parts counts them. Every indexed file is read again, as in step 8, so each row gets its words;
+  // rowid = part * 2^32 + its rowid (a big file read from its mark adds a part; read whole, one part 0,
+  // whose rowid is the session's: close rowids keep FTS5's doclists small); word_parts counts them. Every indexed file is read again, as in step 8, so each row gets its words;
   // a row whose transcript is gone gets those of its kept text (open-store.ts).
   `CREATE VIRTUAL TABLE session_words USING fts5(words, content = '', contentless_delete = 1, detail = none, tokenize = "unicode61 remove_diacritics 2 tokenchars '-_'");
    CREATE VIRTUAL TABLE session_words_vocab USING fts5vocab(session_words, 'row');
@@ -121,8 +121,14 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE dirs SET files = '';`,
 ];
 
-/** A session's rows in session_words: rowid = the session's rowid * WORD_PARTS + part. */
-export const WORD_PARTS = 1 << 20;
+/**
+ * A session's rows in session_words: rowid = part * WORD_PART_STRIDE + the session's rowid (part 0's rowid
+ * is the session's). FTS5 stores each word's sessions as rowid deltas: sessions side by side cost a byte
+ * each (rowid * 2^20 + part, a stride of 2^20 between sessions, cost three or four).
+ */
+export const WORD_PART_STRIDE = 2 ** 32;
+/** Most parts of one session (part * stride + rowid stays an exact integer). */
+export const WORD_PARTS_MAX = 2 ** 20;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -12,7 +12,7 @@ import { indexText, QUERY_MAX_CHARS, QUERY_WORD_MAX_CHARS, queryTerms, rankingTe
 import { baseName, looksLikeId, normalizeUserName, uniqueName } from './names.js';
 import { relevantPassages } from './passages.js';
 import { maskSecrets } from './secrets.js';
-import { WORD_PARTS } from './schema.js';
+import { WORD_PART_STRIDE, WORD_PARTS_MAX } from './schema.js';
 import { snippetOf, type SnippetWord } from './snippet.js';
 import { closestWord } from './suggest.js';
 import { vocabularyOf } from './vocabulary.js';
@@ -411,7 +411,7 @@ export class Store {
   private dropWords(rowid: number): void {
     const parts = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
     const drop = this.db.prepare('DELETE FROM session_words WHERE rowid = ?');
-    for (let part = 0; part < parts; part++) drop.run(rowid * WORD_PARTS + part);
+    for (let part = 0; part < parts; part++) drop.run(part * WORD_PART_STRIDE + rowid);
   }
 
   private hasWords(rowid: number): boolean {
@@ -420,13 +420,13 @@ export class Store {
 
   // A session's vocabulary rows (session_words): replaced whole, or a part added (a big file's appended lines).
   private writeWords(rowid: number, words: string, append: boolean): void {
-    const base = rowid * WORD_PARTS;
+    if (rowid >= WORD_PART_STRIDE) return; // never met (2^32 sessions): its rows would be another's
     let part = 0;
     if (append) {
       part = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
-      if (part >= WORD_PARTS - 1) return;
+      if (part >= WORD_PARTS_MAX - 1) return;
     } else this.dropWords(rowid);
-    if (words) this.db.prepare('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(base + part, words);
+    if (words) this.db.prepare('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(part * WORD_PART_STRIDE + rowid, words);
     this.db.prepare('UPDATE sessions SET word_parts = ? WHERE rowid = ?').run(words ? part + 1 : part, rowid);
   }
 
@@ -479,7 +479,7 @@ export class Store {
     const allowed = where.length ? new Set(this.db.prepare(`SELECT rowid FROM sessions s WHERE ${where.join(' AND ')}`).pluck().all(...params) as number[]) : undefined;
     // Where each term is held, at each level (one index lookup each: no row is read).
     const textMatch = this.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').pluck();
-    const wordMatch = this.db.prepare(`SELECT DISTINCT rowid / ${WORD_PARTS} FROM session_words WHERE session_words MATCH ?`).pluck();
+    const wordMatch = this.db.prepare(`SELECT DISTINCT rowid % ${WORD_PART_STRIDE} FROM session_words WHERE session_words MATCH ?`).pluck();
     const lookup = (ts: readonly QueryTerm[]): TermHolders[] =>
       ts.map((t) => ({
         stem: new Set(textMatch.all(t.match) as number[]),

@@ -18,6 +18,8 @@ const SEEN_MAX = 200_000;
 const MEMO_MIN_CHARS = 2000;
 const MEMO_LINE_MIN_CHARS = 24;
 const MEMO_MAX_CHARS = 4_000_000;
+const TEXTS_MAX_CHARS = 8_000_000;
+const SHORT_NUMBER_MAX_DIGITS = 3;
 const JOINED_MAX_PARTS = 3;
 const JOINED_MAX_CHARS = 32;
 
@@ -59,6 +61,14 @@ export function looksGeneratedToken(token: string): boolean {
   return false;
 }
 
+function isDigits(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 export class VocabularyBuilder {
   // Words said twice or more (or given as `said`: the ranked text's), and those said once so far.
   private readonly words = new Set<string>();
@@ -70,6 +80,9 @@ export class VocabularyBuilder {
   // Long lines already masked, and what masking made of them (bounded by MEMO_MAX_CHARS).
   private readonly memo = new Map<string, string>();
   private memoChars = 0;
+  // Texts already taken (not the ranked text's), what masking made of them and how often (bounded by TEXTS_MAX_CHARS).
+  private readonly texts = new Map<string, { masked: string; times: number }>();
+  private textsChars = 0;
   /** Distinct words past the bound (not kept). */
   overflow = 0;
 
@@ -89,7 +102,28 @@ export class VocabularyBuilder {
     if (!raw) return;
     this.sure = said;
     const whole = raw.length > TEXT_MAX_CHARS ? raw.slice(0, TEXT_MAX_CHARS) : raw;
-    this.take(whole.length < MEMO_MIN_CHARS ? maskSecrets(whole) : this.maskLines(whole), said);
+    // A text met before (a tool's output both in the message and in its result record, a file read
+    // again): masked once; met twice, every word of it is counted twice already (kept), so it adds nothing.
+    const met = said ? undefined : this.texts.get(whole);
+    if (met) {
+      if (met.times >= 2) return;
+      met.times++;
+      this.take(met.masked, said);
+      return;
+    }
+    const masked = whole.length < MEMO_MIN_CHARS ? maskSecrets(whole) : this.maskLines(whole);
+    if (!said) this.rememberText(whole, masked);
+    this.take(masked, said);
+  }
+
+  private rememberText(text: string, masked: string): void {
+    if (this.textsChars + text.length > TEXTS_MAX_CHARS) {
+      if (text.length > TEXTS_MAX_CHARS / 4) return;
+      this.texts.clear();
+      this.textsChars = 0;
+    }
+    this.texts.set(text, { masked, times: 1 });
+    this.textsChars += text.length;
   }
 
   // The text masked, each long line masked once: a line met again (an output stored twice, a file read
@@ -141,6 +175,9 @@ export class VocabularyBuilder {
   }
 
   private put(word: string): void {
+    // A number of up to three digits said only outside the ranked text (a line number, a count, a size,
+    // a status): nobody finds a session by one, and they were 13 % of the bench home's word rows. The ranked text's numbers are kept.
+    if (!this.sure && word.length <= SHORT_NUMBER_MAX_DIGITS && isDigits(word)) return;
     if (this.words.has(word)) return;
     if (!this.sure && !this.once.has(word)) {
       if (this.once.size < this.maxWords) this.once.add(word);

@@ -257,3 +257,39 @@ describe('refreshIndex: a write that fails (a full disk, a lock held too long)',
     store.close();
   });
 });
+
+describe('refreshIndex: every word a session holds, never a secret (issue 42)', () => {
+  it('a secret inside a tool output never lands in session_words; the output words around it do', async () => {
+    const { openStore } = await import('../../memory/open-store.js');
+    const { refreshIndex } = await import('./scan.js');
+    const { defaultOptions } = await import('../../config/options-table.js');
+    // Fake secrets, put together here; the part of each a vocabulary would keep unmasked is a plain word.
+    const token = 'sk-proj-' + 'wombatlantern1harbourfjord';
+    const password = 'hunter2' + 'zebramango';
+    const key = ['-----BEGIN OPENSSH ' + 'PRIVATE KEY-----', 'cormorantvelvetmarmalade', '-----END OPENSSH ' + 'PRIVATE KEY-----'].join('\n');
+    const output = ['building the quokkafrost bundle', `export OPENAI_API_KEY=${token}`, `DB_PASSWORD=${password} ./migrate`, key, 'quokkafrost bundle built'].join('\n');
+    const source = join(TRANSCRIPTS_DIR, 'claude', 'interactive-2turns.jsonl');
+    const lines = readFileSync(source, 'utf8').split('\n').map((line) => {
+      if (!line.includes('(Bash completed with no output)')) return line;
+      const entry = JSON.parse(line) as { message: { content: Array<{ content: string }> }; toolUseResult: { stdout: string } };
+      (entry.message.content[0] as { content: string }).content = output;
+      entry.toolUseResult.stdout = output;
+      return JSON.stringify(entry);
+    });
+    const edited = join(root, 'secret-output.jsonl');
+    writeFileSync(edited, lines.join('\n'));
+    const home = join(root, 'secret-home');
+    await layOutSession(home, 'claude', edited);
+    const opened = openStore(join(root, 'secret-state', 'index.db'));
+    if (!opened.ok) throw new Error(opened.error);
+    const store = opened.store;
+    expect(await refreshIndex(store, { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() })).toMatchObject({ indexed: 1 });
+    store.close();
+    const db = new Database(join(root, 'secret-state', 'index.db'), { readonly: true });
+    const terms = new Set(db.prepare('SELECT term FROM session_words_vocab').pluck().all() as string[]);
+    db.close();
+    expect(terms.has('quokkafrost')).toBe(true);
+    expect(terms.has('openai_api_key')).toBe(true);
+    for (const piece of ['wombatlantern1harbourfjord', 'hunter2zebramango', 'cormorantvelvetmarmalade']) expect([...terms].filter((t) => t.includes(piece))).toEqual([]);
+  });
+});

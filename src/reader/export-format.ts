@@ -185,6 +185,16 @@ export interface MetaRow {
   code?: boolean;
 }
 
+/** What a notice is called in the markdown and the page, by its tone. */
+export const NOTICE_LABELS = {
+  error: '⚠ Error',
+  aborted: '⏹ Interrupted',
+  model: 'Model',
+  recap: 'Recap',
+  exit: 'Session end',
+  info: 'Note',
+} as const satisfies Record<string, string>;
+
 /** The header's rows, in order, for the markdown table and the HTML page alike (empty ones left out). */
 export function listMetaRows(meta: ReaderMeta, timeZone?: string): MetaRow[] {
   const rows: MetaRow[] = [];

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { Block, ReaderDiff, ReaderDocument, ReaderOutput, ReaderView, ToolBlock } from './document.js';
 import {
-  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, HTML_REST_MAX_CHARS, isBlockShown, listMetaRows, moreLines, neutralizeControls, titleOf,
+  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, HTML_REST_MAX_CHARS, isBlockShown, listMetaRows, NOTICE_LABELS, moreLines, neutralizeControls, titleOf,
 } from './export-format.js';
 
 export interface HtmlOptions {
@@ -167,15 +167,6 @@ function renderTool(block: ToolBlock, state: RenderState, depth: number): void {
   }
   state.out.push('</div>');
 }
-
-const NOTICE_LABELS = {
-  error: '⚠ Error',
-  aborted: '⏹ Interrupted',
-  model: 'Model',
-  recap: 'Recap',
-  exit: 'Session end',
-  info: 'Note',
-} as const satisfies Record<string, string>;
 
 function renderBlock(block: Block, state: RenderState, depth: number): void {
   switch (block.kind) {

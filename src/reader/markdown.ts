@@ -6,7 +6,7 @@
  */
 import type { AnswerBlock, Block, ReaderDiff, ReaderDocument, ReaderMeta, ReaderView, ToolBlock } from './document.js';
 import {
-  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, isBlockShown, listMetaRows, longestRun, moreLines, neutralizeControls, PREVIEW_LINES, titleOf,
+  cutOutput, describeToolStatus, DIFF_PREVIEW_LINES, diffsOf, formatClock, formatDay, isBlockShown, listMetaRows, NOTICE_LABELS, longestRun, moreLines, neutralizeControls, PREVIEW_LINES, titleOf,
 } from './export-format.js';
 
 export interface MarkdownOptions {
@@ -156,15 +156,6 @@ function renderBlock(block: Block, state: RenderState, depth: number): string[] 
       return block satisfies never;
   }
 }
-
-const NOTICE_LABELS = {
-  error: '⚠ Error',
-  aborted: '⏹ Interrupted',
-  model: 'Model',
-  recap: 'Recap',
-  exit: 'Session end',
-  info: 'Note',
-} as const satisfies Record<string, string>;
 
 function renderBlocks(blocks: Block[], state: RenderState, depth: number): string[] {
   const out: string[] = [];

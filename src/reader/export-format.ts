@@ -6,9 +6,9 @@
  */
 import type { Block, ReaderDiff, ReaderMeta, ReaderOutput, ReaderView, ToolBlock } from './document.js';
 
-/** Lines of a tool output the default view shows: the terminal's preview (terminal.ts). */
+/** Lines of a tool output the default view shows, in the terminal, the markdown and the page alike. */
 export const PREVIEW_LINES = 4;
-/** Lines of an edit's diff the default view shows: the terminal's (terminal.ts). */
+/** Lines of an edit's diff the default view shows, in the terminal, the markdown and the page alike. */
 export const DIFF_PREVIEW_LINES = 12;
 /** The rest of an output is put in the page (one click away) only up to this size; beyond, the preview says how much there was. */
 export const HTML_REST_MAX_CHARS = 4096;

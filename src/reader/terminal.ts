@@ -10,6 +10,7 @@ import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { displayWidth, graphemes } from '../util/text-width.js';
 import type { Block, ReaderDiff, ReaderMeta, ReaderView, ToolBlock } from './document.js';
+import { DIFF_PREVIEW_LINES, PREVIEW_LINES } from './export-format.js';
 import { formatDuration, shortPath } from './format.js';
 
 export { formatDuration, shortPath };
@@ -51,8 +52,6 @@ const SGR = {
 // What no transcript text may carry to the terminal (the builder removed it already; a document made
 // elsewhere is held to the same rule).
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-const PREVIEW_LINES = 4;
-const DIFF_PREVIEW_LINES = 12;
 const SUMMARY_PREVIEW_LINES = 6;
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { bigrams, WORD_CHUNK } from './fts-query.js';
+import { maskSecrets } from './secrets.js';
 import { looksGeneratedToken, VocabularyBuilder, vocabularyOf } from './vocabulary.js';
 
 const words = (...texts: string[]) => new Set(vocabularyOf(texts).split(' '));
@@ -81,5 +83,92 @@ describe('a session vocabulary', () => {
     b.add('one two three four five', true);
     expect(b.size).toBe(3);
     expect(b.overflow).toBe(2);
+  });
+});
+
+// The builder against the rule it implements, written the plain way (every text masked, cut by WORD_CHUNK,
+// each chunk taken apart with split and the regexes; two sets): the same words in the same order, on
+// random texts of every kind of character the builder tells apart.
+class PlainVocabulary {
+  private readonly words = new Set<string>();
+  private readonly once = new Set<string>();
+  private sure = false;
+  constructor(private readonly max: number) {}
+  add(raw: string, said = false): void {
+    this.sure = said;
+    let text = maskSecrets(raw).replace(/\[secret\]/g, ' ');
+    text = text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\[[0-9;]{1,8}m/g, ' ').replace(/\\+[nrt](?=[a-z])/gi, ' ');
+    for (const chunk of text.toLowerCase().match(WORD_CHUNK) ?? []) this.chunk(chunk);
+  }
+  private put(word: string): void {
+    if (!this.sure && word.length <= 3 && /^\d*$/.test(word)) return;
+    if (this.words.has(word)) return;
+    if (!this.sure && !this.once.has(word)) {
+      if (this.once.size < this.max) this.once.add(word);
+      return;
+    }
+    this.once.delete(word);
+    if (this.words.size < this.max) this.words.add(word);
+  }
+  private chunk(raw: string): void {
+    const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+/gu;
+    if (raw.length === 1) return void (/[\p{L}\p{N}]/u.test(raw) && this.put(raw));
+    if (raw.length > 400) return;
+    if (new RegExp(unspaced.source, 'u').test(raw)) {
+      for (const run of raw.match(unspaced) ?? []) for (const g of bigrams(run)) this.put(g);
+      for (const rest of raw.split(unspaced)) if (rest) this.chunk(rest);
+      return;
+    }
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) return;
+    for (const piece of raw.split('.').filter(Boolean)) {
+      const parts = piece.split(/[-_]+/);
+      if (parts.length === 1) {
+        if (!looksGeneratedToken(piece)) this.put(piece);
+        continue;
+      }
+      let whole = true;
+      for (const p of parts.filter(Boolean)) {
+        if (looksGeneratedToken(p)) whole = false;
+        else this.put(p);
+      }
+      const word = piece.replace(/^[-_]+|[-_]+$/g, '');
+      if (whole && parts.length <= 3 && word.length <= 32 && /[-_]/.test(word)) this.put(word);
+    }
+  }
+  text(): string {
+    return [...this.words].join(' ');
+  }
+}
+
+describe('the vocabulary builder against the plain rule', () => {
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pieces = ['a', 'e', 'f', 'z', 'Q', 'x', '0', '7', '9', ' ', ' ', '\n', '\t', '.', '.', '-', '_', '--', '/', '"', ':', '=', '@', '#', '…', '\u00a0', '\u2003', '\u3000', '\u0085', '\x00', 'é', 'İ', 'ß', '海', '康', 'ー', '😀', '\x1b[1m', '[32m', '\\n', '\\t', 'deadbeef', 'cafe12345', '1732780000000', 'openpyxl', 'shared-layout', 'VELOCITY_HIGH', '-x-', 'a_b_c_d', 'v1.2.3', '550e8400-e29b-41d4-a716-446655440000', 'password=hunter2', 'x8Kq2mZp9LwQ4rT7', 'abc123def456ghi', 'a1b2c3d4e5f6', 'utf8mb4', '404', '2026', 'a'.repeat(49), 'b'.repeat(48), '9'.repeat(6), 'w'.repeat(401)];
+  const randomText = () => Array.from({ length: 1 + Math.floor(rand() * 80) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
+  it('keeps the same words in the same order', () => {
+    for (let round = 0; round < 400; round++) {
+      const max = round % 10 === 0 ? 20 : 1000;
+      const fast = new VocabularyBuilder(max);
+      const plain = new PlainVocabulary(max);
+      for (let t = 0; t < 6; t++) {
+        const text = randomText();
+        const said = rand() < 0.3;
+        fast.add(text, said);
+        plain.add(text, said);
+      }
+      expect(fast.text(), `round ${round}`).toBe(plain.text());
+    }
+  });
+  it('keeps the same words past the growth of the table (thousands of distinct words, said once and twice)', () => {
+    const name = (i: number) => 'w' + i.toString(26).replace(/\d/g, (d) => 'qrstuvwxyz'[Number(d)] as string);
+    const many = Array.from({ length: 9000 }, (_, i) => name(i));
+    const fast = new VocabularyBuilder();
+    const plain = new PlainVocabulary(60_000);
+    for (const [text, said] of [[many.slice(0, 5000).join(' '), false], [many.join(' '), true], [many.slice(3000).join(' '), false]] as const) {
+      fast.add(text, said);
+      plain.add(text, said);
+    }
+    expect(fast.size).toBe(9000);
+    expect(fast.text()).toBe(plain.text());
   });
 });

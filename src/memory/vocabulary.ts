@@ -39,6 +39,29 @@ const LONG_NUMBER = /^\d{5,}$/;
 const LETTER_DIGIT_FLIP = /[a-z]\d|\d[a-z]/gi;
 const CASE_FLIP = /[a-z][A-Z]|[A-Z][a-z]/g;
 
+// What each character of a chunk is, for take's one pass: a separator (WORD_CHUNK's class), a letter
+// a-z, a digit, a dot, a joiner, or any other (A-Z too: the text is lower case by then; other scripts).
+const SEPARATOR = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const DOT = 4;
+const JOIN = 8;
+const OTHER = 16;
+const ASCII_KIND = new Uint8Array(128).map((_, c) => {
+  const ch = String.fromCharCode(c);
+  if (!new RegExp(WORD_CHUNK.source).test(ch)) return SEPARATOR;
+  if (c >= 97 && c <= 122) return LETTER;
+  if (c >= 48 && c <= 57) return DIGIT;
+  if (c === 46) return DOT;
+  if (c === 45 || c === 95) return JOIN;
+  return OTHER;
+});
+// Past ASCII, WORD_CHUNK's separators are the white space of \s, U+2026 and U+00A0.
+function isSeparator(c: number): boolean {
+  if (c < 0x1680) return c === 0xa0;
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2026 || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /**
  * A token nobody types from memory: a uuid, a hash (hex with a digit, 7 or more), a long number (a time
  * stamp, an id), a run that flips between letters and digits or between cases like random text does
@@ -61,19 +84,145 @@ export function looksGeneratedToken(token: string): boolean {
   return false;
 }
 
-function isDigits(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
+function digitsOnly(text: string, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    const c = text.charCodeAt(i);
     if (c < 48 || c > 57) return false;
   }
   return true;
 }
 
+function isJoiner(c: number): boolean {
+  return c === 45 || c === 95;
+}
+
+function kindsOf(text: string, s: number, e: number): number {
+  let kinds = 0;
+  for (let i = s; i < e; i++) kinds |= ASCII_KIND[text.charCodeAt(i)] as number;
+  return kinds;
+}
+
+/**
+ * looksGeneratedToken of text[s, e), a run of a-z and 0-9 (kinds: which): lower case, so no case flips;
+ * no joiner, so no uuid. Counts letter-digit flips as the regex does (matches do not overlap).
+ */
+function generatedRange(text: string, s: number, e: number, kinds: number): boolean {
+  const n = e - s;
+  if (n > WORD_MAX_CHARS) return true;
+  if (kinds === DIGIT) return n >= 5;
+  if (n < 7 || kinds === LETTER) return false;
+  let hex = true;
+  for (let i = s; i < e && hex; i++) {
+    const c = text.charCodeAt(i);
+    hex = c <= 102; // a digit or a-f (the range holds only a-z and 0-9)
+  }
+  if (hex) return true;
+  if (n < 12) return false;
+  let flips = 0;
+  for (let i = s; i + 1 < e; i++) {
+    const digit = text.charCodeAt(i) <= 57;
+    if (digit !== text.charCodeAt(i + 1) <= 57) {
+      flips++;
+      i++;
+    }
+  }
+  return flips >= 4 || flips * 5 >= n;
+}
+
+// A uuid (8-4-4-4-12 hex digits) at text[s, s + 36).
+function isUuidRange(text: string, s: number): boolean {
+  for (let i = 0; i < 36; i++) {
+    const c = text.charCodeAt(s + i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 45) return false;
+    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+// A word's state in a session's table: met once outside the ranked text (kept when met again), or kept.
+const ONCE = 1;
+const KEPT = 2;
+const TABLE_MIN_SLOTS = 1 << 12;
+
+// The hash of text[s, e) (the table's; the same for a word as a string and as a range of a text).
+function hashOf(text: string, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/**
+ * The words of one session met so far and their state, looked up by a range of the text being read: a
+ * word met again (most words of a text) costs a hash and a compare, not a new string. Open addressing;
+ * a word once in it stays (its state can go back to none at the bound, as put says).
+ */
+class WordTable {
+  private hashes = new Int32Array(TABLE_MIN_SLOTS);
+  private keys: Array<string | undefined> = new Array<string | undefined>(TABLE_MIN_SLOTS).fill(undefined);
+  private states = new Uint8Array(TABLE_MIN_SLOTS);
+  private used = 0;
+
+  /** The slot holding text[s, e) (hash h), or ~slot where it would go. */
+  find(text: string, s: number, e: number, h: number): number {
+    const mask = this.keys.length - 1;
+    const len = e - s;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const k = this.keys[i];
+      if (k === undefined) return ~i;
+      if (this.hashes[i] === h && k.length === len && text.startsWith(k, s)) return i;
+    }
+  }
+
+  state(slot: number): number {
+    return this.states[slot] as number;
+  }
+
+  setState(slot: number, state: number): void {
+    this.states[slot] = state;
+  }
+
+  key(slot: number): string {
+    return this.keys[slot] as string;
+  }
+
+  /** Puts key (hash h) at the free slot ~at found for it; returns its slot. */
+  insert(at: number, key: string, h: number, state: number): number {
+    let slot = ~at;
+    this.keys[slot] = key;
+    this.hashes[slot] = h;
+    this.states[slot] = state;
+    if (++this.used * 2 > this.keys.length) slot = this.grow(key, h);
+    return slot;
+  }
+
+  private grow(key: string, h: number): number {
+    const { keys, hashes, states } = this;
+    const size = keys.length * 2;
+    this.keys = new Array<string | undefined>(size).fill(undefined);
+    this.hashes = new Int32Array(size);
+    this.states = new Uint8Array(size);
+    let moved = -1;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k === undefined) continue;
+      const at = ~this.find(k, 0, k.length, hashes[i] as number);
+      this.keys[at] = k;
+      this.hashes[at] = hashes[i] as number;
+      this.states[at] = states[i] as number;
+      if (k === key && hashes[i] === h) moved = at;
+    }
+    return moved;
+  }
+}
+
 export class VocabularyBuilder {
-  // Words said twice or more (or given as `said`: the ranked text's), and those said once so far.
-  private readonly words = new Set<string>();
-  private readonly once = new Set<string>();
-  // Chunks already taken apart, and how often (1, or 2: done), bounded: a chunk said a third time costs one lookup.
+  // Every word met (said twice or more, or given as `said`: kept; said once so far: waiting), and the
+  // kept ones in the order they were kept.
+  private readonly table = new WordTable();
+  private readonly kept: string[] = [];
+  private onceCount = 0;
+  // Chunks of other characters already taken apart (addChunk), and how often (1, or 2: done), bounded: a chunk said a third time costs one lookup.
   private seen = new Map<string, number>();
   // Whether a word said once is kept (the ranked text's words), or waits for a second time.
   private sure = false;
@@ -83,16 +232,15 @@ export class VocabularyBuilder {
   // Texts already taken (not the ranked text's), what masking made of them and how often (bounded by TEXTS_MAX_CHARS).
   private readonly texts = new Map<string, { masked: string; times: number }>();
   private textsChars = 0;
-  /** Distinct words past the bound (not kept). */
+  /** Words met past the bound (not kept). */
   overflow = 0;
 
   constructor(private readonly maxWords = VOCABULARY_MAX_WORDS) {}
 
   /** Words kept (said twice or more, or in the ranked text). */
   get size(): number {
-    return this.words.size;
+    return this.kept.length;
   }
-
   /**
    * The words of one text (masked for secrets first). A word is kept once said twice (a word said once in
    * a long output is mostly noise: a made-up name, a typo, a stray token), or at once with `said` (the
@@ -165,30 +313,133 @@ export class VocabularyBuilder {
     // An escape written out in a string of code or JSON (`\nopenpyxl==3.1.2`): a break between words.
     if (text.includes('\\')) text = text.replace(WRITTEN_ESCAPE, ' ');
     // Lower case first (one pass over the text, not one per word): the index folds case anyway.
-    for (const chunk of text.toLowerCase().match(WORD_CHUNK) ?? []) {
-      const times = this.seen.get(chunk) ?? 0;
-      if (times >= 2 && !said) continue;
-      if (this.seen.size >= SEEN_MAX) this.seen = new Map();
-      this.seen.set(chunk, said ? 2 : times + 1);
-      this.addChunk(chunk);
+    text = text.toLowerCase();
+    // One pass over the characters cuts the chunks WORD_CHUNK would match and notes what each holds: a
+    // chunk of ASCII letters, digits, dots and joiners (most of any text) is taken apart here, on ranges
+    // of the text (takeAscii); one holding any other character goes through addChunk as a string.
+    const n = text.length;
+    let start = -1;
+    let kinds = 0;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? text.charCodeAt(i) : 32;
+      const kind = c < 128 ? (ASCII_KIND[c] as number) : isSeparator(c) ? SEPARATOR : OTHER;
+      if (kind !== SEPARATOR) {
+        if (start < 0) start = i;
+        kinds |= kind;
+        continue;
+      }
+      if (start < 0) continue;
+      if (kinds & OTHER) this.takeChunk(text.slice(start, i), said);
+      else this.takeAscii(text, start, i, kinds);
+      start = -1;
+      kinds = 0;
     }
+  }
+
+  // A chunk holding some other character: taken apart by addChunk once or twice (a chunk said a third
+  // time adds nothing), as WORD_CHUNK's match cut it.
+  private takeChunk(chunk: string, said: boolean): void {
+    const times = this.seen.get(chunk) ?? 0;
+    if (times >= 2 && !said) return;
+    if (this.seen.size >= SEEN_MAX) this.seen = new Map();
+    this.seen.set(chunk, said ? 2 : times + 1);
+    this.addChunk(chunk);
+  }
+
+  // addChunk's rules on text[s, e), a chunk of a-z, 0-9, `.`, `-` and `_` only (kinds: what it holds).
+  private takeAscii(text: string, s: number, e: number, kinds: number): void {
+    const len = e - s;
+    if (len === 1) {
+      if (kinds & (LETTER | DIGIT)) this.putRange(text, s, e);
+      return;
+    }
+    if (len > 400) return;
+    if ((kinds & (DOT | JOIN)) === 0) {
+      if (!generatedRange(text, s, e, kinds)) this.putRange(text, s, e);
+      return;
+    }
+    if (len === 36 && isUuidRange(text, s)) return;
+    // `.` ends a word: each piece between dots on its own, as addChunk does.
+    let from = s;
+    for (let i = s; i <= e; i++) {
+      if (i < e && text.charCodeAt(i) !== 46) continue;
+      this.takePiece(text, from, i);
+      from = i + 1;
+    }
+  }
+
+  // One piece of a chunk (no dot, not empty): a word, or one joined by `-` or `_`, taken as addChunk takes
+  // it: each part that is not generated, then the word as typed when it is one a person would type.
+  private takePiece(text: string, s: number, e: number): void {
+    if (s === e) return;
+    let runs = 0;
+    for (let i = s; i < e; i++) if (isJoiner(text.charCodeAt(i)) && (i === s || !isJoiner(text.charCodeAt(i - 1)))) runs++;
+    if (runs === 0) {
+      if (!generatedRange(text, s, e, kindsOf(text, s, e))) this.putRange(text, s, e);
+      return;
+    }
+    let whole = true;
+    let from = s;
+    for (let i = s; i <= e; i++) {
+      if (i < e && !isJoiner(text.charCodeAt(i))) continue;
+      if (i > from) {
+        if (generatedRange(text, from, i, kindsOf(text, from, i))) whole = false;
+        else this.putRange(text, from, i);
+      }
+      from = i + 1;
+    }
+    // split(JOINER) makes runs + 1 parts (empty ones at the edges too).
+    if (!whole || runs + 1 > JOINED_MAX_PARTS) return;
+    let a = s;
+    let b = e;
+    while (a < b && isJoiner(text.charCodeAt(a))) a++;
+    while (b > a && isJoiner(text.charCodeAt(b - 1))) b--;
+    if (b - a > JOINED_MAX_CHARS) return;
+    for (let i = a; i < b; i++) {
+      if (isJoiner(text.charCodeAt(i))) {
+        this.putRange(text, a, b);
+        return;
+      }
+    }
+  }
+
+  // put, for the word text[s, e): a new string only for a word not met before.
+  private putRange(text: string, s: number, e: number): void {
+    if (!this.sure && e - s <= SHORT_NUMBER_MAX_DIGITS && digitsOnly(text, s, e)) return;
+    this.putFound(text, s, e, hashOf(text, s, e));
   }
 
   private put(word: string): void {
     // A number of up to three digits said only outside the ranked text (a line number, a count, a size,
     // a status): nobody finds a session by one, and they were 13 % of the bench home's word rows. The ranked text's numbers are kept.
-    if (!this.sure && word.length <= SHORT_NUMBER_MAX_DIGITS && isDigits(word)) return;
-    if (this.words.has(word)) return;
-    if (!this.sure && !this.once.has(word)) {
-      if (this.once.size < this.maxWords) this.once.add(word);
+    if (!this.sure && word.length <= SHORT_NUMBER_MAX_DIGITS && digitsOnly(word, 0, word.length)) return;
+    this.putFound(word, 0, word.length, hashOf(word, 0, word.length));
+  }
+
+  // A word is kept once said twice, or at once when sure; past the bound it is counted, not kept.
+  private putFound(text: string, s: number, e: number, h: number): void {
+    const table = this.table;
+    let slot = table.find(text, s, e, h);
+    const state = slot >= 0 ? table.state(slot) : 0;
+    if (state === KEPT) return;
+    if (!this.sure && state !== ONCE) {
+      if (this.onceCount >= this.maxWords) return;
+      this.onceCount++;
+      if (slot >= 0) table.setState(slot, ONCE);
+      else table.insert(slot, text.slice(s, e), h, ONCE);
       return;
     }
-    this.once.delete(word);
-    if (this.words.size >= this.maxWords) {
+    if (state === ONCE) {
+      this.onceCount--;
+      table.setState(slot, 0);
+    }
+    if (this.kept.length >= this.maxWords) {
       this.overflow++;
       return;
     }
-    this.words.add(word);
+    if (slot < 0) slot = table.insert(slot, text.slice(s, e), h, KEPT);
+    else table.setState(slot, KEPT);
+    this.kept.push(table.key(slot));
   }
 
   private addChunk(raw: string): void {
@@ -206,6 +457,7 @@ export class VocabularyBuilder {
     if (UUID.test(raw)) return;
     // `.` ends a word (file extensions, versions, hosts): each piece between dots on its own.
     for (const piece of raw.split('.')) {
+      if (!piece) continue;
       const parts = piece.split(JOINER);
       if (parts.length === 1) {
         this.addWord(piece);
@@ -232,7 +484,7 @@ export class VocabularyBuilder {
 
   /** The vocabulary as the index takes it: the words, space-separated. */
   text(): string {
-    return [...this.words].join(' ');
+    return this.kept.join(' ');
   }
 }
 

@@ -67,6 +67,9 @@ function connect(file: string, busyMs: number): Store {
   const store = new Store(db, { index: file, forgotten: forgottenFileOf(file) });
   try {
     db.pragma(`busy_timeout = ${busyMs}`);
+    // A new file gives its freed pages back to the disk when asked (Store.compact after a merge of the text
+    // indexes): only an empty database takes this, before its first page is written (WAL mode writes one).
+    if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('secure_delete = ON');

@@ -42,6 +42,25 @@ describe('the session store', () => {
     for (const f of readdirSync(dir)) expect(statSync(join(dir, f)).mode & 0o077, f).toBe(0);
   });
 
+  it('merges its text indexes and gives the freed pages back to the disk (compact)', () => {
+    const store = open();
+    expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    // Many small writes (each its own segments), then each session written again (the old versions linger).
+    const words = (i: number) => Array.from({ length: 300 }, (_, k) => `w${i}x${k}`).join(' ');
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 120; i++) store.upsert(write({ id: `s${i}`, transcript: `/t/s${i}.jsonl`, text: `> task ${i} round ${round} ${words(i + round)}`, words: words(i + round) }));
+    store.checkpoint(0);
+    const pages = () => store.db.pragma('page_count', { simple: true }) as number;
+    const before = pages();
+    store.compact();
+    store.checkpoint(0);
+    expect(store.db.pragma('freelist_count', { simple: true })).toBe(0);
+    expect(pages()).toBeLessThan(before * 0.9);
+    expect(statSync(file).size).toBe(pages() * (store.db.pragma('page_size', { simple: true }) as number));
+    // Still found after it: the last version of each, not the first.
+    const found = store.search('w7x3');
+    expect('hits' in found ? found.hits.map((h) => h.id) : found).toEqual(['s6']);
+  });
+
   it('names sessions from project and task, unique per folder, and keeps a user name', () => {
     const store = open();
     store.upsert(write({ id: 'a1' }));

@@ -30,6 +30,8 @@ export const SWEEP_MS = 10 * 60_000;
 export const RECENT_MS = 24 * 3_600_000;
 /** Sessions written per transaction by the scan, and the longest a parsed one waits to be written. */
 const WRITE_BATCH = 50;
+/** Fewest sessions a refresh writes before it merges the text indexes (Store.compact). */
+const COMPACT_MIN_WRITES = 100;
 const WRITE_BATCH_MS = 500;
 
 export interface RefreshStats {
@@ -283,6 +285,15 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: Refresh
   opts.onProgress?.(0, todo.length);
   try {
     if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);
+    // A refresh that wrote a quarter of the index or more (a first index, a rebuild): its text indexes
+    // merged and the freed pages given back (Store.compact). Not for the small refreshes of every day.
+    if (stats.indexed >= COMPACT_MIN_WRITES && stats.indexed * 4 >= store.count()) {
+      try {
+        store.compact();
+      } catch (error) {
+        debugLog('memory', 'index: the text indexes were not merged', { error: (error as Error).message });
+      }
+    }
     // Files the index knew that the listing did not return: gone, unless they exist (another home's env).
     // Looked for in the folders listed whole, the folders gone, and (quick) the recent files.
     const listed = new Set<string>();

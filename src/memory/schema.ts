@@ -119,6 +119,10 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE files SET mtime = 0, size = 0 WHERE state = 'indexed';
    UPDATE sessions SET mark_size = 0;
    UPDATE dirs SET files = '';`,
+  // 11: how far into its transcript a session's words hold every word (the file's size when its texts were
+  // read for them; 0: not known to, as words of the parsed events only). A file that grew from exactly
+  // there has only its new texts' words added (scan.ts), not all of them written again.
+  `ALTER TABLE sessions ADD COLUMN words_at INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /**

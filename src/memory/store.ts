@@ -356,7 +356,14 @@ export class Store {
         );
       }
       this.writeText(rowid, mask(w.text));
-      if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) this.writeWords(rowid, w.words, w.wordsAppend === true);
+      if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) {
+        const append = w.wordsAppend === true;
+        this.writeWords(rowid, w.words, append);
+        // How far the words now hold every word of the file (an appended part: only when the stored ones did up to where it starts).
+        const at = w.wordsAt ?? 0;
+        if (append) this.db.prepare('UPDATE sessions SET words_at = CASE WHEN words_at > 0 AND words_at = ? THEN ? ELSE 0 END WHERE rowid = ?').run(w.wordsFrom ?? -1, at, rowid);
+        else this.db.prepare('UPDATE sessions SET words_at = ? WHERE rowid = ?').run(at, rowid);
+      }
       this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
     });
     tx.immediate();
@@ -414,6 +421,11 @@ export class Store {
     for (let part = 0; part < parts; part++) drop.run(part * WORD_PART_STRIDE + rowid);
   }
 
+  /** How far into a transcript its session's words hold every word of it (0: not known to; schema step 11). */
+  wordsAt(transcript: string): number {
+    return (this.db.prepare('SELECT words_at FROM sessions WHERE transcript = ?').pluck().get(transcript) as number | undefined) ?? 0;
+  }
+
   private hasWords(rowid: number): boolean {
     return ((this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0) > 0;
   }
@@ -427,7 +439,8 @@ export class Store {
       if (part >= WORD_PARTS_MAX - 1) return;
     } else this.dropWords(rowid);
     if (words) this.db.prepare('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(part * WORD_PART_STRIDE + rowid, words);
-    this.db.prepare('UPDATE sessions SET word_parts = ? WHERE rowid = ?').run(words ? part + 1 : part, rowid);
+    // Words written whole are not known to hold every word of the file unless the caller says so (upsert).
+    this.db.prepare(`UPDATE sessions SET word_parts = ?${append ? '' : ', words_at = 0'} WHERE rowid = ?`).run(words ? part + 1 : part, rowid);
   }
 
   /** Several sessions in one write transaction (the scan batches its writes: one commit, not one each). */

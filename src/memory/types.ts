@@ -69,6 +69,13 @@ export interface SessionWrite extends SessionFields {
    */
   words?: string;
   wordsAppend?: boolean;
+  /**
+   * The transcript's size up to which `words` hold every word of its texts (made from the file's texts, not
+   * from parsed events); with `wordsAppend`, where the appended part starts (`wordsFrom`): the row's words
+   * hold every word up to `wordsAt` only when its stored ones held them up to `wordsFrom`.
+   */
+  wordsAt?: number;
+  wordsFrom?: number;
   /** `words` made of the parsed events only (no file read for them): kept only by a row that has none yet. */
   wordsPartial?: boolean;
   /** Words a generated name is made from (condense.ts nameHints). */

@@ -85,7 +85,11 @@ function parserOptions(opts: { onText?: (text: string) => void; wholeFile?: bool
   return out;
 }
 
-export async function loadSessionFile(file: string, opts: { agent?: AgentId; onText?: (text: string) => void; wholeFile?: boolean } = {}): Promise<Session> {
+/**
+ * `textsFrom`: `onText` gets only the texts of the lines after that byte (the file read whole all the
+ * same); a single JSON document (read whole at once) gives them all.
+ */
+export async function loadSessionFile(file: string, opts: { agent?: AgentId; onText?: (text: string) => void; wholeFile?: boolean; textsFrom?: number } = {}): Promise<Session> {
   // Refuse what is not a regular file before anything else (an --agent given skips the sniff below).
   try {
     await (await openRegular(file)).handle.close();
@@ -95,7 +99,12 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId; onT
   const agent = opts.agent ?? (await detectAgentFromFile(file));
   if (!agent) throw new Error(await describeUndetected(file));
   const adapter = getAdapter(agent);
+  const from = opts.textsFrom ?? 0;
+  let texts = from <= 0;
+  const onText = opts.onText;
+  if (onText && !texts) opts = { ...opts, onText: (text) => texts && onText(text) };
   if (adapter.parseWhole && !(await startsWithJsonLine(file))) {
+    texts = true;
     // A single JSON document (older Gemini CLI): these are small, rewritten whole by the agent.
     let content: string;
     let whole: FileHandle | undefined;
@@ -133,12 +142,19 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId; onT
     const fh = opened.handle;
     // No further than the size at open: bounded even if the file grows without end while we read.
     let left = opened.size;
+    // Bytes asked for so far, and parsed: no read crosses `textsFrom`, so the lines before it are parsed
+    // (texts not given) before any after it.
+    let asked = 0;
+    let parsed = 0;
     const readInto = async (buffer: Buffer) => {
-      const want = Math.min(buffer.length, left);
+      let want = Math.min(buffer.length, left);
+      if (asked < from) want = Math.min(want, from - asked);
       if (want === 0) return { bytesRead: 0, buffer };
       left -= want;
+      asked += want;
       const got = await fh.read(buffer, 0, want, null);
       left += want - got.bytesRead; // a short read: what it did not get is still to read
+      asked -= want - got.bytesRead;
       return got;
     };
     let second = false;
@@ -149,6 +165,8 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId; onT
       second = !second;
       pending = readInto(second ? buffers[1] : buffers[0]); // position null: from where the last read ended, in file order
       for (const line of reader.push(buffer.subarray(0, bytesRead))) parser.push(line);
+      parsed += bytesRead;
+      if (parsed >= from) texts = true;
     }
   } catch (error) {
     throw describeError(file, error);

@@ -1,6 +1,6 @@
 // The scan finds every agent's session files in every folder, under the default homes and wherever the
 // agents' environment variables move them (real files: the project's fixtures laid out as each agent would).
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -58,6 +58,52 @@ describe('memoryFolders', () => {
 });
 
 describe('refreshIndex', () => {
+  it('adds only the words of the new texts of a small file that grew from where its words were whole (words_at)', async () => {
+    const { openStore } = await import('../../memory/open-store.js');
+    const { refreshIndex } = await import('./scan.js');
+    const { defaultOptions } = await import('../../config/options-table.js');
+    const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
+    const home = join(root, 'grown');
+    const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/work/grown'));
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, '2026-11-20T10-00-00-000Z_grown.jsonl');
+    const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
+    const msg = (id: string, parent: string | null, role: string, text: string, i: number) =>
+      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
+    writeFileSync(file, [JSON.stringify({ type: 'session', version: 3, id: 'grown', timestamp: t(0), cwd: '/work/grown' }), msg('u0', null, 'user', 'port the parser to rust', 1), msg('a0', 'u0', 'assistant', 'the zorblax crate builds; zorblax again', 2)].join('\n') + '\n');
+    const opened = openStore(join(root, 'grown-state', 'index.db'));
+    if (!opened.ok) throw new Error(opened.error);
+    const store = opened.store;
+    const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
+    const parts = () => store.db.prepare('SELECT word_parts, words_at FROM sessions WHERE transcript = ?').get(file) as { word_parts: number; words_at: number };
+    await refreshIndex(store, ctx);
+    const size1 = statSync(file).size;
+    expect(parts()).toEqual({ word_parts: 1, words_at: size1 });
+    appendFileSync(file, [msg('u1', 'a0', 'user', 'now benchmark the quokka allocator', 3), msg('a1', 'u1', 'assistant', 'ran the wibbletron bench, wibbletron is fast', 4)].join('\n') + '\n');
+    expect(await refreshIndex(store, ctx)).toMatchObject({ read: 1, indexed: 1 });
+    const size2 = statSync(file).size;
+    // The new part's words added (a second part), the row's words whole up to the new size.
+    expect(parts()).toEqual({ word_parts: 2, words_at: size2 });
+    for (const w of ['quokka', 'wibbletron', 'zorblax', 'rust']) expect(store.search(w), w).toMatchObject({ hits: [expect.objectContaining({ transcript: file })] });
+    expect(store.byTranscript(file)).toMatchObject({ counts: { prompts: 2 } });
+    // Each word in the part of the texts it came from: the old texts were not taken apart again.
+    const partsOf = (w: string) => (store.db.prepare('SELECT rowid FROM session_words WHERE session_words MATCH ?').pluck().all(w) as number[]).map((r) => Math.floor(r / 2 ** 32));
+    expect(partsOf('zorblax')).toEqual([0]);
+    expect(partsOf('wibbletron')).toEqual([1]);
+    expect(partsOf('quokka')).toEqual([1]);
+    // Words not known to be whole (a live write's, of parsed events only): the next growth writes them all again.
+    store.db.prepare('UPDATE sessions SET words_at = 0 WHERE transcript = ?').run(file);
+    appendFileSync(file, msg('u2', 'a1', 'user', 'and the flimflam cache', 5) + '\n');
+    await refreshIndex(store, ctx);
+    expect(parts()).toEqual({ word_parts: 1, words_at: statSync(file).size });
+    for (const w of ['flimflam', 'wibbletron', 'zorblax']) expect(store.search(w), w).toMatchObject({ hits: [expect.objectContaining({ transcript: file })] });
+    // A rebuild reads every word again, in one part.
+    appendFileSync(file, msg('u3', 'u2', 'user', 'last one', 6) + '\n');
+    await refreshIndex(store, ctx, { rebuild: true });
+    expect(parts()).toEqual({ word_parts: 1, words_at: statSync(file).size });
+    store.close();
+  });
+
   it('reads only what was appended to a big session file, keeping what the row knew', async () => {
     const { openStore } = await import('../../memory/open-store.js');
     const { refreshIndex, TAIL_READ_MIN_BYTES } = await import('./scan.js');

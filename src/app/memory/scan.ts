@@ -120,6 +120,7 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
     return true;
   }
   const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id), vocabulary.words);
+  write.wordsFrom = from;
   writing(() => store.upsert(write));
   return true;
 }
@@ -133,7 +134,7 @@ async function loadReaders() {
     import('../recaps/recap-engine.js'),
     import('./session-write.js'),
   ]);
-  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, vocabularyFor: write.vocabularyFor };
+  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, vocabularyFor: write.vocabularyFor, grownVocabularyFor: write.grownVocabularyFor };
 }
 type Readers = Awaited<ReturnType<typeof loadReaders>>;
 
@@ -142,10 +143,16 @@ type Readers = Awaited<ReturnType<typeof loadReaders>>;
 async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<void> {
   const lib = await loadReaders();
   const { findAdapter, createEngine, sessionWrite, vocabularyFor } = lib;
-  // Each file read with a vocabulary of its own: every word of every text it holds (vocabulary.ts).
+  // Each file read with a vocabulary of its own: every word of every text it holds (vocabulary.ts). A file
+  // that grew from where its row's words hold every word (words_at, schema step 11) is read whole for its
+  // card and text, but only its new texts are taken apart for words, added to the row's (grownFrom).
   const load = (f: SessionFileInfo) => {
-    const vocabulary = vocabularyFor();
-    return { loading: lib.loadSessionFile(f.file, { agent: f.agent, onText: vocabulary.onText, wholeFile: true }), words: vocabulary.words };
+    const mark = marks.get(f.file);
+    const grownFrom = !opts.rebuild && mark?.state === 'indexed' && mark.size > 0 && f.size > mark.size && store.wordsAt(f.file) === mark.size ? mark.size : 0;
+    const prev = grownFrom ? store.byTranscript(f.file) : undefined;
+    const vocabulary = prev ? lib.grownVocabularyFor(store.condensedText(prev.id)) : vocabularyFor();
+    const from = prev ? grownFrom : 0;
+    return { loading: lib.loadSessionFile(f.file, { agent: f.agent, onText: vocabulary.onText, wholeFile: true, textsFrom: from }), words: vocabulary.words, grownFrom: from };
   };
   const engines = new Map<AgentId, RecapEngine>();
   const engineFor = (agent: AgentId) => {
@@ -169,7 +176,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   };
   // The next file read whole is opened and read while this one is made into its row: its reads wait on
   // the disk's threads, not on this work (~1/10 of a first index waited on them).
-  let ahead: { file: string; loading: Promise<Session>; words: (said: string) => string } | undefined;
+  let ahead: { file: string; loading: Promise<Session>; words: (said: string) => string; grownFrom: number } | undefined;
   const readAhead = (f: SessionFileInfo | undefined) => {
     if (!f || fromMark(f)) return;
     const next = load(f);
@@ -186,7 +193,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         opts.onProgress?.(stats.read, todo.length);
         continue;
       }
-      const { loading, words } = ahead?.file === f.file ? ahead : load(f);
+      const { loading, words, grownFrom } = ahead?.file === f.file ? ahead : load(f);
       ahead = undefined;
       readAhead(todo[i + 1]);
       const session = await loading;
@@ -201,7 +208,9 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'excluded'));
         stats.skipped++;
       } else {
-        pending.push(sessionWrite(session, engineFor(f.agent), f, words));
+        const write = sessionWrite(session, engineFor(f.agent), f, words);
+        if (grownFrom > 0) Object.assign(write, { wordsAppend: true, wordsFrom: grownFrom });
+        pending.push(write);
         if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
     } catch (error) {

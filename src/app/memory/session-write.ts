@@ -94,6 +94,24 @@ export function vocabularyFor(): { onText: (text: string) => void; words: (said:
   return { onText: (text) => v.add(text), words: (said) => (v.add(said, true), v.text()) };
 }
 
+/**
+ * The builder for a file that grew from where its row's words hold every word (the scan reads it whole for
+ * its card and text, but gives this only the texts after that point: `onText`): the words to add, those
+ * of the new texts and of the condensed text's new lines (the prompts, answers and commands said once).
+ */
+export function grownVocabularyFor(prevText: string): { onText: (text: string) => void; words: (said: string) => string } {
+  const v = new VocabularyBuilder();
+  const before = new Set(prevText.split('\n'));
+  return {
+    onText: (text) => v.add(text),
+    words: (said) => {
+      const fresh = said.split('\n').filter((line) => !before.has(line));
+      if (fresh.length > 0) v.add(fresh.join('\n'), true);
+      return v.text();
+    },
+  };
+}
+
 // The words of a session's parsed events (no file read for them: a live tracker's snapshot).
 function eventWords(session: Session): string {
   const v = new VocabularyBuilder();
@@ -153,8 +171,11 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
     nameHints: { task: taskOf(events, session.title), files, commands },
     mark: { size: file.size, mtimeMs: file.mtimeMs, entry: session.stamp },
   };
-  if (words !== undefined) write.words = words(write.text);
-  else {
+  if (words !== undefined) {
+    write.words = words(write.text);
+    // Made from the file's texts (the scan's builder): every word up to the size read.
+    write.wordsAt = file.size;
+  } else {
     write.words = eventWords(session);
     write.wordsPartial = true;
   }
@@ -175,8 +196,10 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
 export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string, words?: (said: string) => string): SessionWrite {
   const session: Session = { ...tail, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.title, startedAt: Date.parse(prev.createdAt), file: prev.transcript };
   const write = sessionWrite(session, cards, file, words ?? (() => eventWords(maskSession(session))));
-  // The appended part's words, added to the row's (a part of its own).
+  // The appended part's words, added to the row's (a part of its own); those of the parsed events only
+  // (the live wrapper's) do not hold every word of the part.
   write.wordsAppend = true;
+  if (!words) delete write.wordsAt;
   delete write.wordsPartial;
   write.project = prev.project;
   write.counts = { prompts: prev.counts.prompts + write.counts.prompts, turns: prev.counts.turns + write.counts.turns, toolCalls: prev.counts.toolCalls + write.counts.toolCalls };

@@ -32,6 +32,8 @@ export interface ForgetOutcome { count: number; purged: boolean; removedCopies: 
 export const CHECKPOINT_WAIT_MS = 2000;
 
 // How long the forgotten list's stat is trusted (a forget in this process reads it again at once).
+/** Parts a session's words are added in (each growth read adds one) before they are written again whole. */
+const WORD_PARTS_WHOLE = 64;
 const FORGOTTEN_STAT_MS = 500;
 
 /** Where the index and its forgotten list are (absent for a database opened without open-store.ts). */
@@ -421,9 +423,12 @@ export class Store {
     for (let part = 0; part < parts; part++) drop.run(part * WORD_PART_STRIDE + rowid);
   }
 
-  /** How far into a transcript its session's words hold every word of it (0: not known to; schema step 11). */
+  /**
+   * How far into a transcript its session's words hold every word of it (0: not known to; schema step 11).
+   * Also 0 once its words are in WORD_PARTS_WHOLE parts or more: the next read writes them again in one.
+   */
   wordsAt(transcript: string): number {
-    return (this.db.prepare('SELECT words_at FROM sessions WHERE transcript = ?').pluck().get(transcript) as number | undefined) ?? 0;
+    return (this.db.prepare('SELECT CASE WHEN word_parts < ? THEN words_at ELSE 0 END FROM sessions WHERE transcript = ?').pluck().get(WORD_PARTS_WHOLE, transcript) as number | undefined) ?? 0;
   }
 
   private hasWords(rowid: number): boolean {

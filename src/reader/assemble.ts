@@ -12,6 +12,7 @@ import type { Block, ReaderOutput, ToolBlock } from './document.js';
 import { cleanLine, cleanText, countLines } from './clean.js';
 import { diffsOfToolCall } from './diffs.js';
 import { HTML_REST_MAX_CHARS, PREVIEW_LINES } from './export-format.js';
+import { createWordGate, type WordGate } from './word-gate.js';
 
 export interface AssembleOptions {
   /** Most characters of one tool output kept (the rest counted, `cut`). */
@@ -29,6 +30,12 @@ export interface AssembleOptions {
    * long output is cleaned only as far as its preview needs, when that preview is sure to come out the same.
    */
   previewOnly?: boolean;
+  /**
+   * Only where these words are (search's `turn`: findAnchor's words, anchorWords): a text that surely
+   * cannot hold any of them once cleaned is left empty instead of cleaned (word-gate.ts). Blocks, turns
+   * and anchors are those of a full read, and findAnchor finds the same block in them.
+   */
+  words?: readonly string[];
   /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
   childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
 }
@@ -67,15 +74,18 @@ export interface DocumentCounts {
   title?: string;
 }
 
-function summaryOf(e: ToolCallEvent): string {
-  if (e.command) return cleanLine(e.command, 400);
-  if (e.paths.length > 0) return cleanLine(e.paths.length > 1 ? `${e.paths[0] as string} (+${e.paths.length - 1} more)` : (e.paths[0] as string), 400);
+const SUMMARY_MAX_CHARS = 400;
+
+function summaryOf(e: ToolCallEvent, gate: WordGate | undefined): string {
+  const line = (raw: string): string => (gate?.lineCannotHold(raw, SUMMARY_MAX_CHARS) ? '' : cleanLine(raw, SUMMARY_MAX_CHARS));
+  if (e.command) return line(e.command);
+  if (e.paths.length > 0) return line(e.paths.length > 1 ? `${e.paths[0] as string} (+${e.paths.length - 1} more)` : (e.paths[0] as string));
   const input = e.input;
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     const rec = input as Record<string, unknown>;
-    for (const k of SUMMARY_KEYS) if (typeof rec[k] === 'string' && rec[k]) return cleanLine(rec[k], 400);
+    for (const k of SUMMARY_KEYS) if (typeof rec[k] === 'string' && rec[k]) return line(rec[k]);
   }
-  return cleanLine(e.args, 400);
+  return line(e.args);
 }
 
 export class DocumentAssembler {
@@ -95,10 +105,12 @@ export class DocumentAssembler {
   readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, models: [] };
   private readonly outputMax: number;
   private readonly textMax: number;
+  private readonly gate: WordGate | undefined;
 
   constructor(private readonly options: AssembleOptions = {}) {
     this.outputMax = options.outputMaxChars ?? OUTPUT_MAX_CHARS;
     this.textMax = options.textMaxChars ?? TEXT_MAX_CHARS;
+    this.gate = options.words ? createWordGate(options.words) : undefined;
   }
 
   /** One entry of the file, in file order. */
@@ -210,6 +222,7 @@ export class DocumentAssembler {
   }
 
   private text(raw: string): string {
+    if (this.gate?.textCannotHold(raw, this.textMax)) return '';
     const { text, cut } = cleanText(raw, this.textMax);
     return cut ? `${text}\n… [cut: ${raw.length - text.length} more characters]` : text;
   }
@@ -223,6 +236,8 @@ export class DocumentAssembler {
 
   private output(raw: string): ReaderOutput | undefined {
     if (this.options.lean || !raw.trim()) return undefined;
+    // Only the words are looked for: no text, and none of the counting either.
+    if (this.gate?.outputCannotHold(raw)) return undefined;
     const totalLines = countLines(raw.trim());
     if (this.options.previewOnly && raw.length > PREVIEW_KEEP_CHARS && this.outputMax > PREVIEW_KEEP_CHARS) {
       const part = cleanText(raw, PREVIEW_KEEP_CHARS);
@@ -303,7 +318,7 @@ export class DocumentAssembler {
 
   private toolCall(e: ToolCallEvent): void {
     this.counts.toolCalls++;
-    const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+    const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e, this.gate), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
     const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;

@@ -11,7 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { openRegular } from '../transcripts/regular-file.js';
 import { LineReader } from '../transcripts/line-reader.js';
 import { parseJsonObject } from '../transcripts/shared-parse.js';
-import { describeError, describeUndetected, readFirstLines } from '../transcripts/load.js';
+import { describeError, describeUndetected, readFirstLinesOf } from '../transcripts/load.js';
 import { detectAgent, getAdapter } from '../transcripts/registry.js';
 import type { AgentId, ParsedEntry, SessionSnapshot, ToolCallEvent, TranscriptParser } from '../transcripts/types.js';
 import { DocumentAssembler, type AssembleOptions } from './assemble.js';
@@ -40,7 +40,7 @@ export interface IndexFacts {
   prompts?: number;
 }
 
-export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean' | 'previewOnly'> {
+export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean' | 'previewOnly' | 'words'> {
   agent?: AgentId;
   index?: IndexFacts;
 }
@@ -151,19 +151,16 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     throw describeError(file, error);
   }
   const handle: FileHandle = opened.handle;
-  let mtimeMs = Date.now();
-  try {
-    mtimeMs = (await handle.stat()).mtimeMs;
-  } catch {
-    // The file's time is only the header's fallback.
-  }
+  // The time of the stat that checked the file: the header's fallback.
+  const mtimeMs = opened.mtimeMs;
   let agent = opts.agent;
   let firstLines: string[] = [];
   try {
-    firstLines = await readFirstLines(file, 5);
+    // Sniffed through the handle read below (one open per file: search reads a file per hit).
+    firstLines = await readFirstLinesOf(handle, opened.size, 5);
   } catch (error) {
     await handle.close().catch(() => undefined);
-    throw error;
+    throw describeError(file, error);
   }
   agent ??= detectAgent(firstLines);
   if (!agent) {
@@ -171,7 +168,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     throw new Error(await describeUndetected(file));
   }
   const adapter = getAdapter(agent);
-  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean, previewOnly: opts.previewOnly };
+  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean, previewOnly: opts.previewOnly, words: opts.words };
   assembleOptions.childrenOf = childrenFinder(agent, file, assembleOptions);
   const assembler = new DocumentAssembler(assembleOptions);
   let entries = 0;

@@ -319,7 +319,7 @@ export class DocumentAssembler {
   private toolCall(e: ToolCallEvent): void {
     this.counts.toolCalls++;
     const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e, this.gate), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
-    const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
+    const diffs = diffsOfToolCall(e.name, e.input ?? e.args, this.gate);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
     // A patch run through a shell tool: the files it changes say more than the heredoc.

@@ -28,6 +28,11 @@ export interface WordGate {
   textCannotHold(raw: string, maxChars: number): boolean;
   /** The cleaned tool output of `raw` cannot hold any word (its cut is a flag, not a mark in the text). */
   outputCannotHold(raw: string): boolean;
+  /**
+   * The unified diff of `before` → `after` (diffs.ts) cannot hold any word: its lines are the cleaned
+   * texts' lines after `+`, `-` or a space, under hunk heads of digits (`@@ -1,2 +1,3 @@`).
+   */
+  diffCannotHold(before: string, after: string): boolean;
   /** The cleaned line (cleanLine) of `raw` bounded to `maxChars` cannot hold any word. */
   lineCannotHold(raw: string, maxChars: number): boolean;
 }
@@ -39,6 +44,8 @@ export function createWordGate(words: readonly string[]): WordGate | undefined {
   const inTextMark = words.some((w) => DIGITS.test(w) || CUT_MARK_RUNS.some((run) => run.includes(w)));
   // A line's mark is a final `...`: only a word ending in a dot can take some of it.
   const inLineMark = words.some((w) => w.endsWith('.'));
+  // A word a diff's line signs or hunk heads could hold with what follows them.
+  const inDiffMarks = words.some((w) => w.startsWith('-') || DIGITS.test(w));
   const lacksWords = (raw: string): boolean => {
     if (NOT_PLAIN.test(raw)) return false;
     const lower = raw.toLowerCase();
@@ -48,6 +55,7 @@ export function createWordGate(words: readonly string[]): WordGate | undefined {
   return {
     textCannotHold: (raw, maxChars) => !(inTextMark && raw.length * GROWTH_MAX > maxChars) && lacksWords(raw),
     outputCannotHold: lacksWords,
+    diffCannotHold: (before, after) => !inDiffMarks && lacksWords(before) && lacksWords(after),
     lineCannotHold: (raw, maxChars) => !(inLineMark && raw.length * GROWTH_MAX > maxChars) && lacksWords(raw),
   };
 }

@@ -94,7 +94,7 @@ function wordsFor(file: string, full: Block[]): string[] {
   // Every 7th word (the fixtures' vocabularies are a few hundred words each) and some pieces of words.
   const picked = list.filter((_, i) => i % 7 === 0);
   for (const w of list.filter((_, i) => i % 23 === 0)) if (w.length > 4) picked.push(w.slice(1, -1));
-  return [...picked, 'secret', 'ecre', 'cut', 'more', 'characters', '42', '0123', '.', '..', '...', 'dot.', 'cafe', 'creme', 'quokka', 'joined', 'zerowidth', 'softhyphen', 'file', 'titleword', 'hunter2', 'pa55word', 'typed', 'model', 'branch', 'prompt', '31m', 'xyzzy-none'];
+  return [...picked, 'secret', 'ecre', 'cut', 'more', 'characters', '42', '0123', '.', '..', '...', 'dot.', 'cafe', 'creme', 'quokka', 'joined', 'zerowidth', 'softhyphen', 'file', 'titleword', 'hunter2', 'pa55word', 'typed', 'model', 'branch', 'prompt', '31m', '-old', '-1', 'xyzzy-none'];
 }
 
 // Each block of the read made for these words holds the same words as the full read's block.

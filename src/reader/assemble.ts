@@ -102,6 +102,8 @@ export class DocumentAssembler {
   private agentCalls: ToolBlock[] = [];
   private readonly inline = new Map<ToolBlock, DocumentAssembler>();
   private lastModel: string | undefined;
+  // `words`: the turn's last answer already handed out (flushSettled), marked final when the turn ends.
+  private settledAnswer: Extract<Block, { kind: 'answer' }> | undefined;
   readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, models: [] };
   private readonly outputMax: number;
   private readonly textMax: number;
@@ -155,6 +157,7 @@ export class DocumentAssembler {
   /** Blocks complete so far (each handed out once). */
   take(): Block[] {
     if (this.pending.length > PENDING_FLUSH_BLOCKS) this.flushEarly();
+    else if (this.options.words) this.flushSettled();
     const out = this.ready;
     this.ready = [];
     return out;
@@ -182,17 +185,33 @@ export class DocumentAssembler {
     this.ready.push({ kind: 'branch', anchor: this.anchor(), turn: this.turn, index: this.counts.branches, label });
   }
 
-  // The turn is over: its last answer is the final one.
+  // The turn is over: its last answer is the final one (one handed out early, when none is left).
   private flushTurn(): void {
+    let last = this.settledAnswer;
     for (let i = this.pending.length - 1; i >= 0; i--) {
       const b = this.pending[i] as Block;
       if (b.kind === 'answer') {
-        b.final = true;
+        last = b;
         break;
       }
     }
+    if (last) last.final = true;
+    this.settledAnswer = undefined;
     this.ready.push(...this.pending);
     this.pending = [];
+  }
+
+  // `words` (search's turn): the turn's blocks up to its first call still waiting for its result can no
+  // longer change (a prompt's, answer's or notice's text is whole when made, a call's once its result is
+  // in), so they are handed out at once: the lookup stops at the block holding the words, not at the next
+  // prompt. The last answer handed out is remembered to be marked final at the turn's end.
+  private flushSettled(): void {
+    let upTo = this.pending.findIndex((b) => b.kind === 'tool' && b.status === 'pending');
+    if (upTo === -1) upTo = this.pending.length;
+    if (upTo === 0) return;
+    const settled = this.pending.splice(0, upTo);
+    for (const b of settled) if (b.kind === 'answer') this.settledAnswer = b;
+    this.ready.push(...settled);
   }
 
   // A very long turn: hand out what can no longer change (before its last answer and its first call without a result).

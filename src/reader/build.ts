@@ -40,6 +40,7 @@ export interface IndexFacts {
   prompts?: number;
 }
 
+/** `words` (AssembleOptions): also, the stream's first `meta` is read from no line (file name and time only): no header is shown. */
 export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean' | 'previewOnly' | 'words'> {
   agent?: AgentId;
   index?: IndexFacts;
@@ -216,8 +217,9 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
       wholeSnap = adapter.parseWhole?.(Buffer.concat(chunks).toString('utf8'));
     } else {
       await readChunk(FIRST_CHUNK_BYTES);
-      // The header's facts (id, folder, model) come from the first lines.
-      for (let seen = 0; at < pending.length && seen < HEADER_LINES; seen++) {
+      // The header's facts (id, folder, model) come from the first lines (not for `words`: search's turn
+      // lookup shows no header, and stops as soon as a block holds the words).
+      for (let seen = 0; !opts.words && at < pending.length && seen < HEADER_LINES; seen++) {
         parser.push(pending[at++] as string);
         if (seen % 8 === 7) {
           const s = parser.snapshot();
@@ -232,10 +234,19 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
   const first = wholeSnap ?? parser.snapshot();
   const meta = metaOf(agent, file, first, [], mtimeMs, opts.index);
 
+  // A format's events read whole: made into blocks one after the other, handed out as they are ready.
+  function* eventBlocks(events: SessionSnapshot['events']): Generator<Block, void, undefined> {
+    for (const e of events) {
+      assembler.pushEvents([e]);
+      const ready = assembler.take();
+      if (ready.length > 0) yield* ready;
+    }
+  }
+
   async function* blocks(): AsyncGenerator<Block, void, undefined> {
     try {
       if (wholeSnap) {
-        assembler.pushEvents(wholeSnap.events);
+        yield* eventBlocks(wholeSnap.events);
       } else {
         yield* assembler.take();
         do {
@@ -250,7 +261,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
         skippedLong = reader.skippedLongLines;
         snap = parser.snapshot();
         // A format whose parser hands no entries (Gemini CLI: messages rewritten by id): its events, read whole.
-        if (entries === 0) assembler.pushEvents(snap.events);
+        if (entries === 0) yield* eventBlocks(snap.events);
       }
       yield* assembler.finish();
       finished = true;

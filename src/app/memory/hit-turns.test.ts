@@ -101,7 +101,8 @@ function wordsFor(file: string, full: Block[]): string[] {
 async function expectSameWords(file: string, agent: AgentCli, full: Block[], query: string): Promise<void> {
   const words = anchorWords(query);
   const fast = (await buildDocument(file, { agent, words })).blocks;
-  expect(fast.map((b) => `${b.anchor}/${b.turn}`)).toEqual(full.map((b) => `${b.anchor}/${b.turn}`));
+  const shape = (b: Block) => `${b.kind} ${b.anchor}/${b.turn}${b.kind === 'answer' ? ` final=${b.final}` : ''}${b.kind === 'tool' ? ` ${b.status} ${b.children?.length ?? 0}` : ''}`;
+  expect(fast.map(shape)).toEqual(full.map(shape));
   const holds = (blocks: Block[]) => blocks.map((b) => {
     const text = fold(textOfBlock(b));
     return words.filter((w) => text.includes(w)).join(' ');
@@ -120,6 +121,11 @@ describe('the turn lookup reads only what can hold the words', () => {
     // Several words at once (the partial-match path) and the gate's edge words beside plain ones.
     for (let i = 0; i + 3 <= words.length; i += 3) await expectSameWords(file, agent, full, words.slice(i, i + 3).join(' '));
     await expectSameWords(file, agent, full, `${words[1] ?? 'a'} secret`);
+    // Search's lookup (blocks handed out as soon as they are settled) gives the full read's turn.
+    for (const w of words) {
+      const hit = findAnchor(full, w);
+      expect(await findTurnInSession(file, w, Number.POSITIVE_INFINITY, agent), `${file}: ${w}`).toBe(hit && hit.turn > 0 ? hit.turn : undefined);
+    }
   }, 60_000);
 
   it('gives search the turn of the full read', async () => {

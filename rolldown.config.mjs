@@ -20,6 +20,12 @@
 // composition (app/wrap/run-wrap.ts) imports; the plain wrap then loads 5 files (1.37x in the same
 // run) and status 2. The two sets are found by following static imports, so they stay right as
 // imports change; what is loaded on demand (import()) is left to rolldown.
+// The session-memory commands (`search`, `sessions`, `index`: bin/recapwrap.js runs them from the
+// fast-wrap entry) share the wrap flow's config and agent ids; in the wrap-flow chunk those made every
+// `search` load the whole wrap flow (pty, focus, the wrap's composition: 101 KB, ~60 KB of it unused).
+// So what both load up front (the set of the memory commands' composition, app/memory/api.ts, and of
+// memory-run.ts, within the wrap's) is a third chunk, `wrap-config`: the plain wrap loads 5 files of
+// dist/, and a search none of the wrap's own code.
 //
 // Paths: every output file sits two folders below the package (dist/<folder>/, chunks in
 // dist/chunks/), as the sources that build a path from import.meta.url with a fixed `../..` sit in
@@ -31,8 +37,9 @@ import { defineConfig } from 'rolldown';
 
 const STATUS = resolve('src/cli/commands/status.ts');
 const WRAP_FLOW = resolve('src/app/wrap/run-wrap.ts');
+const MEMORY = [resolve('src/cli/commands/memory-run.ts'), resolve('src/app/memory/api.ts'), resolve('src/app/memory/hit-turns.ts')];
 // A moved file would silently undo the grouping (and slow every start): fail the build instead.
-for (const file of [STATUS, WRAP_FLOW]) {
+for (const file of [STATUS, WRAP_FLOW, ...MEMORY]) {
   if (!existsSync(file)) throw new Error(`rolldown.config.mjs: ${file} is gone; point the start-up chunk grouping at its new place`);
 }
 
@@ -51,11 +58,11 @@ function staticImports(from, ctx) {
 
 let startup;
 function startupChunk(id, ctx) {
-  startup ??= { status: staticImports(STATUS, ctx), wrap: staticImports(WRAP_FLOW, ctx) };
+  startup ??= { status: staticImports(STATUS, ctx), wrap: staticImports(WRAP_FLOW, ctx), memory: new Set(MEMORY.flatMap((m) => [...staticImports(m, ctx)])) };
   // status.ts itself stays in its entry file.
   if (id === STATUS) return null;
   if (startup.status.has(id)) return 'startup-base';
-  if (startup.wrap.has(id)) return 'wrap-flow';
+  if (startup.wrap.has(id)) return startup.memory.has(id) ? 'wrap-config' : 'wrap-flow';
   return null;
 }
 

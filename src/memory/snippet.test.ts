@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PIECE } from './fts-query.js';
 import { snippetOf, termSpans } from './snippet.js';
 import { HIT_END, HIT_START } from './types.js';
 
@@ -21,5 +22,46 @@ describe('snippetOf', () => {
   it('is undefined when the text holds none of the words', () => {
     expect(snippetOf('nothing relevant', ['zebra'])).toBeUndefined();
     expect(termSpans('', ['a'])).toEqual([]);
+  });
+});
+
+// termSpans as it was before it read only the words starting with a query word's stem (the reference).
+function termSpansByEveryWord(text: string, queryWords: ReadonlyArray<string | { word: string; prefix?: boolean }>) {
+  const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const stem = (w: string) => {
+    const s = w.replace(/(ations?|ings?|ments?|ness|ers?|ed|es|s|ly|ion|ions|ies|ied|y|e)$/, '');
+    return s.length >= 3 ? s : w;
+  };
+  const spans: { at: number; end: number; term: number }[] = [];
+  const folded = fold(text);
+  const source = folded.length === text.length ? folded : text.toLowerCase();
+  queryWords.forEach((q, term) => {
+    const { word, prefix = false } = typeof q === 'string' ? { word: q } : q;
+    for (const part of fold(word).match(PIECE) ?? []) {
+      if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(part)) continue; // unspaced scripts: unchanged, not compared here
+      const number = /^\p{N}+$/u.test(part);
+      const want = number ? part : stem(part);
+      for (const m of source.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+        const w = m[0];
+        if (w === part || (!number && (stem(w) === want || (prefix && w.startsWith(part))))) spans.push({ at: m.index, end: m.index + w.length, term });
+      }
+    }
+  });
+  return spans.sort((a, b) => a.at - b.at);
+}
+
+describe('termSpans', () => {
+  it('finds the words reading every word would find', () => {
+    const texts = [
+      'we were moving the files; moved, moves and mover. Remove movement? unmoved Moving!',
+      'Café crème: the cafe\u0301 moved; naïve naive NAÏVE. 𝒜moving 😀moving x\u0301moving moving😀 ﬁles files',
+      'deploy deployed deploying redeploy deploy-script deploy_script deploys2 2deploy 1120 11200 1120x',
+      `${'filler words here. '.repeat(200)}tokenizers token tokens tokenize`,
+      'ΑΘΗΝΑ αθηνα Straße STRASSE i\u0307stanbul İstanbul',
+    ];
+    const queries: Array<ReadonlyArray<string | { word: string; prefix?: boolean }>> = [
+      ['moved'], ['moving', 'files'], ['cafe'], ['naive'], ['deploy'], ['1120'], ['token'], ['tokenizers'], [{ word: 'tok', prefix: true }], [{ word: 'dep', prefix: true }, 'script'], ['αθηνα'], ['strasse'], ['istanbul'], ['file'],
+    ];
+    for (const text of texts) for (const q of queries) expect(termSpans(text, q), `${text.slice(0, 30)} / ${JSON.stringify(q)}`).toEqual(termSpansByEveryWord(text, q));
   });
 });

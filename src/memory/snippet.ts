@@ -9,9 +9,13 @@ import { HIT_END, HIT_START } from './types.js';
 
 const SNIPPET_CHARS = 160;
 const UNSPACED_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+const WORD_AT = /[\p{L}\p{N}\p{M}]+/uy;
+const WORD_CHAR = /^[\p{L}\p{N}\p{M}]$/u;
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+// ASCII has nothing to decompose: its lower case is its fold (a hit's body is often 100 KB of it).
+const fold = (s: string) => (NOT_ASCII.test(s) ? s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase() : s.toLowerCase());
 // A rough English stem: enough to find `moving` where the query said `moved` (FTS5's porter ranked it).
 const stem = (w: string) => {
   const s = w.replace(/(ations?|ings?|ments?|ness|ers?|ed|es|s|ly|ion|ions|ies|ied|y|e)$/, '');
@@ -22,6 +26,18 @@ interface Span { at: number; end: number; term: number }
 
 /** A query word as the snippet marks it: as typed or by its stem; as the start of a word only with `prefix`. */
 export interface SnippetWord { word: string; prefix?: boolean }
+
+// Whether a word (a run of letters, digits and marks) of the text starts at `at`: the character before is none of those.
+function startsWord(text: string, at: number): boolean {
+  if (at === 0) return true;
+  let before = at - 1;
+  const unit = text.charCodeAt(before);
+  if (unit >= 0xdc00 && unit <= 0xdfff && before > 0) {
+    const high = text.charCodeAt(before - 1);
+    if (high >= 0xd800 && high <= 0xdbff) before--;
+  }
+  return !WORD_CHAR.test(String.fromCodePoint(text.codePointAt(before) as number));
+}
 
 /** Where each query term occurs in the text (positions of the words it matched). */
 export function termSpans(text: string, queryWords: ReadonlyArray<string | SnippetWord>): Span[] {
@@ -47,10 +63,15 @@ export function termSpans(text: string, queryWords: ReadonlyArray<string | Snipp
       // The word as typed, or one of its other forms (the same rough stem); the start of a word only for a prefix.
       const number = /^\p{N}+$/u.test(part);
       const want = number ? part : stem(part);
-      for (const m of source.matchAll(WORD)) {
-        const w = m[0];
+      // A stem is the start of its word and `want` the start of `part`: every word matched starts with
+      // `want`, so only the words starting where the text holds it are read.
+      for (let at = source.indexOf(want); at !== -1; at = source.indexOf(want, at + 1)) {
+        if (!startsWord(source, at)) continue;
+        WORD_AT.lastIndex = at;
+        const w = WORD_AT.exec(source)?.[0];
+        if (w === undefined) continue;
         const hit = w === part || (!number && (stem(w) === want || (prefix && w.startsWith(part))));
-        if (hit) spans.push({ at: m.index, end: m.index + w.length, term });
+        if (hit) spans.push({ at, end: at + w.length, term });
       }
     }
   });

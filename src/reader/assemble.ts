@@ -12,6 +12,7 @@ import type { Block, ReaderOutput, ToolBlock } from './document.js';
 import { cleanLine, cleanText, countLines } from './clean.js';
 import { diffsOfToolCall } from './diffs.js';
 import { HTML_REST_MAX_CHARS, PREVIEW_LINES } from './export-format.js';
+import { createWordGate, type WordGate } from './word-gate.js';
 
 export interface AssembleOptions {
   /** Most characters of one tool output kept (the rest counted, `cut`). */
@@ -29,6 +30,12 @@ export interface AssembleOptions {
    * long output is cleaned only as far as its preview needs, when that preview is sure to come out the same.
    */
   previewOnly?: boolean;
+  /**
+   * Only where these words are (search's `turn`: findAnchor's words, anchorWords): a text that surely
+   * cannot hold any of them once cleaned is left empty instead of cleaned (word-gate.ts). Blocks, turns
+   * and anchors are those of a full read, and findAnchor finds the same block in them.
+   */
+  words?: readonly string[];
   /** A sub-agent's blocks for the call that started it (the builder's I/O), when there is one. */
   childrenOf?: (call: ToolCallEvent) => { blocks: Block[]; label: string } | undefined;
 }
@@ -67,15 +74,18 @@ export interface DocumentCounts {
   title?: string;
 }
 
-function summaryOf(e: ToolCallEvent): string {
-  if (e.command) return cleanLine(e.command, 400);
-  if (e.paths.length > 0) return cleanLine(e.paths.length > 1 ? `${e.paths[0] as string} (+${e.paths.length - 1} more)` : (e.paths[0] as string), 400);
+const SUMMARY_MAX_CHARS = 400;
+
+function summaryOf(e: ToolCallEvent, gate: WordGate | undefined): string {
+  const line = (raw: string): string => (gate?.lineCannotHold(raw, SUMMARY_MAX_CHARS) ? '' : cleanLine(raw, SUMMARY_MAX_CHARS));
+  if (e.command) return line(e.command);
+  if (e.paths.length > 0) return line(e.paths.length > 1 ? `${e.paths[0] as string} (+${e.paths.length - 1} more)` : (e.paths[0] as string));
   const input = e.input;
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     const rec = input as Record<string, unknown>;
-    for (const k of SUMMARY_KEYS) if (typeof rec[k] === 'string' && rec[k]) return cleanLine(rec[k], 400);
+    for (const k of SUMMARY_KEYS) if (typeof rec[k] === 'string' && rec[k]) return line(rec[k]);
   }
-  return cleanLine(e.args, 400);
+  return line(e.args);
 }
 
 export class DocumentAssembler {
@@ -92,13 +102,17 @@ export class DocumentAssembler {
   private agentCalls: ToolBlock[] = [];
   private readonly inline = new Map<ToolBlock, DocumentAssembler>();
   private lastModel: string | undefined;
+  // `words`: the turn's last answer already handed out (flushSettled), marked final when the turn ends.
+  private settledAnswer: Extract<Block, { kind: 'answer' }> | undefined;
   readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, models: [] };
   private readonly outputMax: number;
   private readonly textMax: number;
+  private readonly gate: WordGate | undefined;
 
   constructor(private readonly options: AssembleOptions = {}) {
     this.outputMax = options.outputMaxChars ?? OUTPUT_MAX_CHARS;
     this.textMax = options.textMaxChars ?? TEXT_MAX_CHARS;
+    this.gate = options.words ? createWordGate(options.words) : undefined;
   }
 
   /** One entry of the file, in file order. */
@@ -143,6 +157,7 @@ export class DocumentAssembler {
   /** Blocks complete so far (each handed out once). */
   take(): Block[] {
     if (this.pending.length > PENDING_FLUSH_BLOCKS) this.flushEarly();
+    else if (this.options.words) this.flushSettled();
     const out = this.ready;
     this.ready = [];
     return out;
@@ -170,17 +185,33 @@ export class DocumentAssembler {
     this.ready.push({ kind: 'branch', anchor: this.anchor(), turn: this.turn, index: this.counts.branches, label });
   }
 
-  // The turn is over: its last answer is the final one.
+  // The turn is over: its last answer is the final one (one handed out early, when none is left).
   private flushTurn(): void {
+    let last = this.settledAnswer;
     for (let i = this.pending.length - 1; i >= 0; i--) {
       const b = this.pending[i] as Block;
       if (b.kind === 'answer') {
-        b.final = true;
+        last = b;
         break;
       }
     }
+    if (last) last.final = true;
+    this.settledAnswer = undefined;
     this.ready.push(...this.pending);
     this.pending = [];
+  }
+
+  // `words` (search's turn): the turn's blocks up to its first call still waiting for its result can no
+  // longer change (a prompt's, answer's or notice's text is whole when made, a call's once its result is
+  // in), so they are handed out at once: the lookup stops at the block holding the words, not at the next
+  // prompt. The last answer handed out is remembered to be marked final at the turn's end.
+  private flushSettled(): void {
+    let upTo = this.pending.findIndex((b) => b.kind === 'tool' && b.status === 'pending');
+    if (upTo === -1) upTo = this.pending.length;
+    if (upTo === 0) return;
+    const settled = this.pending.splice(0, upTo);
+    for (const b of settled) if (b.kind === 'answer') this.settledAnswer = b;
+    this.ready.push(...settled);
   }
 
   // A very long turn: hand out what can no longer change (before its last answer and its first call without a result).
@@ -210,6 +241,7 @@ export class DocumentAssembler {
   }
 
   private text(raw: string): string {
+    if (this.gate?.textCannotHold(raw, this.textMax)) return '';
     const { text, cut } = cleanText(raw, this.textMax);
     return cut ? `${text}\n… [cut: ${raw.length - text.length} more characters]` : text;
   }
@@ -223,6 +255,8 @@ export class DocumentAssembler {
 
   private output(raw: string): ReaderOutput | undefined {
     if (this.options.lean || !raw.trim()) return undefined;
+    // Only the words are looked for: no text, and none of the counting either.
+    if (this.gate?.outputCannotHold(raw)) return undefined;
     const totalLines = countLines(raw.trim());
     if (this.options.previewOnly && raw.length > PREVIEW_KEEP_CHARS && this.outputMax > PREVIEW_KEEP_CHARS) {
       const part = cleanText(raw, PREVIEW_KEEP_CHARS);
@@ -303,8 +337,8 @@ export class DocumentAssembler {
 
   private toolCall(e: ToolCallEvent): void {
     this.counts.toolCalls++;
-    const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
-    const diffs = diffsOfToolCall(e.name, e.input ?? e.args);
+    const block: ToolBlock = { kind: 'tool', name: this.name(e.name), summary: this.options.lean ? '' : summaryOf(e, this.gate), status: 'pending', anchor: this.anchor(), turn: this.turn, ts: e.ts };
+    const diffs = diffsOfToolCall(e.name, e.input ?? e.args, this.gate);
     if (diffs.length > 0) block.diff = diffs[0];
     if (diffs.length > 1) block.diffs = diffs;
     // A patch run through a shell tool: the files it changes say more than the heredoc.

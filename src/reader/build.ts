@@ -11,7 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { openRegular } from '../transcripts/regular-file.js';
 import { LineReader } from '../transcripts/line-reader.js';
 import { parseJsonObject } from '../transcripts/shared-parse.js';
-import { describeError, describeUndetected, readFirstLines } from '../transcripts/load.js';
+import { describeError, describeUndetected, readFirstLinesOf } from '../transcripts/load.js';
 import { detectAgent, getAdapter } from '../transcripts/registry.js';
 import type { AgentId, ParsedEntry, SessionSnapshot, ToolCallEvent, TranscriptParser } from '../transcripts/types.js';
 import { DocumentAssembler, type AssembleOptions } from './assemble.js';
@@ -40,7 +40,8 @@ export interface IndexFacts {
   prompts?: number;
 }
 
-export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean' | 'previewOnly'> {
+/** `words` (AssembleOptions): also, the stream's first `meta` is read from no line (file name and time only): no header is shown. */
+export interface ReadOptions extends Pick<AssembleOptions, 'outputMaxChars' | 'textMaxChars' | 'lean' | 'previewOnly' | 'words'> {
   agent?: AgentId;
   index?: IndexFacts;
 }
@@ -151,19 +152,16 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     throw describeError(file, error);
   }
   const handle: FileHandle = opened.handle;
-  let mtimeMs = Date.now();
-  try {
-    mtimeMs = (await handle.stat()).mtimeMs;
-  } catch {
-    // The file's time is only the header's fallback.
-  }
+  // The time of the stat that checked the file: the header's fallback.
+  const mtimeMs = opened.mtimeMs;
   let agent = opts.agent;
   let firstLines: string[] = [];
   try {
-    firstLines = await readFirstLines(file, 5);
+    // Sniffed through the handle read below (one open per file: search reads a file per hit).
+    firstLines = await readFirstLinesOf(handle, opened.size, 5);
   } catch (error) {
     await handle.close().catch(() => undefined);
-    throw error;
+    throw describeError(file, error);
   }
   agent ??= detectAgent(firstLines);
   if (!agent) {
@@ -171,7 +169,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     throw new Error(await describeUndetected(file));
   }
   const adapter = getAdapter(agent);
-  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean, previewOnly: opts.previewOnly };
+  const assembleOptions: AssembleOptions = { outputMaxChars: opts.outputMaxChars, textMaxChars: opts.textMaxChars, lean: opts.lean, previewOnly: opts.previewOnly, words: opts.words };
   assembleOptions.childrenOf = childrenFinder(agent, file, assembleOptions);
   const assembler = new DocumentAssembler(assembleOptions);
   let entries = 0;
@@ -219,8 +217,9 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
       wholeSnap = adapter.parseWhole?.(Buffer.concat(chunks).toString('utf8'));
     } else {
       await readChunk(FIRST_CHUNK_BYTES);
-      // The header's facts (id, folder, model) come from the first lines.
-      for (let seen = 0; at < pending.length && seen < HEADER_LINES; seen++) {
+      // The header's facts (id, folder, model) come from the first lines (not for `words`: search's turn
+      // lookup shows no header, and stops as soon as a block holds the words).
+      for (let seen = 0; !opts.words && at < pending.length && seen < HEADER_LINES; seen++) {
         parser.push(pending[at++] as string);
         if (seen % 8 === 7) {
           const s = parser.snapshot();
@@ -235,10 +234,19 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
   const first = wholeSnap ?? parser.snapshot();
   const meta = metaOf(agent, file, first, [], mtimeMs, opts.index);
 
+  // A format's events read whole: made into blocks one after the other, handed out as they are ready.
+  function* eventBlocks(events: SessionSnapshot['events']): Generator<Block, void, undefined> {
+    for (const e of events) {
+      assembler.pushEvents([e]);
+      const ready = assembler.take();
+      if (ready.length > 0) yield* ready;
+    }
+  }
+
   async function* blocks(): AsyncGenerator<Block, void, undefined> {
     try {
       if (wholeSnap) {
-        assembler.pushEvents(wholeSnap.events);
+        yield* eventBlocks(wholeSnap.events);
       } else {
         yield* assembler.take();
         do {
@@ -253,7 +261,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
         skippedLong = reader.skippedLongLines;
         snap = parser.snapshot();
         // A format whose parser hands no entries (Gemini CLI: messages rewritten by id): its events, read whole.
-        if (entries === 0) assembler.pushEvents(snap.events);
+        if (entries === 0) yield* eventBlocks(snap.events);
       }
       yield* assembler.finish();
       finished = true;

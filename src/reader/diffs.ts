@@ -7,6 +7,7 @@
 import { structuredPatch } from 'diff';
 import type { ReaderDiff } from './document.js';
 import { cleanLine, cleanText } from './clean.js';
+import type { WordGate } from './word-gate.js';
 
 /** Longest old or new text compared (a write of a 5 MB file shows its first part). */
 const DIFF_TEXT_MAX_CHARS = 200_000;
@@ -41,8 +42,12 @@ function pathOf(rec: Rec | undefined): string | undefined {
   return str(rec, ...PATH_KEYS);
 }
 
-/** The hunks turning `before` into `after`, as unified text with counts. */
-export function diffTexts(file: string, before: string, after: string, created = false): ReaderDiff {
+/**
+ * The hunks turning `before` into `after`, as unified text with counts. With a gate (the assembler's
+ * `words`) that says the diff cannot hold the words: no hunks, nothing compared.
+ */
+export function diffTexts(file: string, before: string, after: string, created = false, gate?: WordGate): ReaderDiff {
+  if (gate?.diffCannotHold(before, after)) return { file: cleanLine(file), unified: '', added: 0, removed: 0, ...(created ? { created: true } : {}) };
   const old = cleanText(before, DIFF_TEXT_MAX_CHARS).text;
   const next = cleanText(after, DIFF_TEXT_MAX_CHARS).text;
   const patch = structuredPatch('a', 'b', old, next, '', '', { context: 3 });
@@ -62,15 +67,15 @@ export function diffTexts(file: string, before: string, after: string, created =
   return { file: cleanLine(file), unified: lines.join('\n'), added, removed, ...(created ? { created: true } : {}) };
 }
 
-/** The files a Codex-style patch (`*** Begin Patch` … `*** End Patch`) changes, each with its hunks. */
-export function diffsOfPatch(patch: string): ReaderDiff[] {
+/** The files a Codex-style patch (`*** Begin Patch` … `*** End Patch`) changes, each with its hunks (none where a gate says they cannot hold its words). */
+export function diffsOfPatch(patch: string, gate?: WordGate): ReaderDiff[] {
   const diffs: ReaderDiff[] = [];
   let current: { file: string; kind: string; lines: string[]; added: number; removed: number } | undefined;
   const close = () => {
     if (!current) return;
     let unified = current.lines.join('\n');
     if (current.kind === 'Add') unified = `@@ -0,0 +1,${current.added} @@\n${unified}`;
-    diffs.push({ file: cleanLine(current.file), unified: cleanText(unified, DIFF_TEXT_MAX_CHARS).text, added: current.added, removed: current.removed, ...(current.kind === 'Add' ? { created: true } : {}) });
+    diffs.push({ file: cleanLine(current.file), unified: gate?.outputCannotHold(unified) ? '' : cleanText(unified, DIFF_TEXT_MAX_CHARS).text, added: current.added, removed: current.removed, ...(current.kind === 'Add' ? { created: true } : {}) });
     current = undefined;
   };
   for (const raw of patch.split(/\r?\n/)) {
@@ -117,17 +122,20 @@ function patchTextOf(name: string, input: unknown): string | undefined {
   return name.toLowerCase() === 'apply_patch' && typeof input === 'string' ? input : undefined;
 }
 
-/** The changes a tool call makes, from its arguments ([] for a call that changes no file or says nothing). */
-export function diffsOfToolCall(name: string, input: unknown): ReaderDiff[] {
+/**
+ * The changes a tool call makes, from its arguments ([] for a call that changes no file or says nothing).
+ * A gate (the assembler's `words`) leaves out the hunks that cannot hold its words; files and count stay.
+ */
+export function diffsOfToolCall(name: string, input: unknown, gate?: WordGate): ReaderDiff[] {
   const lower = name.toLowerCase();
   const patch = patchTextOf(name, input);
-  if (patch) return diffsOfPatch(patch);
+  if (patch) return diffsOfPatch(patch, gate);
   const rec = asRecord(input);
   if (!rec) return [];
   const file = pathOf(rec) ?? '(file)';
   if (WRITE_TOOLS.has(lower)) {
     const content = str(rec, 'content', 'file_text', 'text');
-    return content === undefined ? [] : [diffTexts(file, '', content, true)];
+    return content === undefined ? [] : [diffTexts(file, '', content, true, gate)];
   }
   if (!EDIT_TOOLS.has(lower)) return [];
   if (Array.isArray(rec.edits)) {
@@ -142,7 +150,7 @@ export function diffsOfToolCall(name: string, input: unknown): ReaderDiff[] {
       news.push(after ?? '');
     }
     // Each edit is its own snippet of the file: one hunk per edit, in order.
-    const parts = olds.map((o, i) => diffTexts(file, o, news[i] as string));
+    const parts = olds.map((o, i) => diffTexts(file, o, news[i] as string, false, gate));
     if (parts.length === 0) return [];
     return [{ file: cleanLine(file), unified: parts.map((p) => p.unified).filter(Boolean).join('\n'), added: parts.reduce((n, p) => n + p.added, 0), removed: parts.reduce((n, p) => n + p.removed, 0) }];
   }
@@ -151,7 +159,7 @@ export function diffsOfToolCall(name: string, input: unknown): ReaderDiff[] {
   if (before === undefined && after === undefined) {
     // str_replace_based_edit_tool's `create` command writes a whole file.
     const content = str(rec, 'file_text');
-    return content === undefined ? [] : [diffTexts(file, '', content, true)];
+    return content === undefined ? [] : [diffTexts(file, '', content, true, gate)];
   }
-  return [diffTexts(file, before ?? '', after ?? '')];
+  return [diffTexts(file, before ?? '', after ?? '', false, gate)];
 }

@@ -9,7 +9,8 @@ function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-function wordsOf(query: string): string[] {
+/** The words findAnchor looks for in a query, folded as it compares them (the assembler's `words` option). */
+export function anchorWords(query: string): string[] {
   return fold(query).split(/[^\p{L}\p{N}_./-]+/u).filter((w) => w.length > 0);
 }
 
@@ -42,7 +43,7 @@ export interface AnchorHit {
 /** The first block holding the words; undefined when none holds any of them (or no words were given). */
 export function findAnchor(doc: ReaderDocument | readonly Block[], words: string): AnchorHit | undefined {
   const blocks = 'blocks' in doc ? doc.blocks : doc;
-  const wanted = wordsOf(words);
+  const wanted = anchorWords(words);
   if (wanted.length === 0) return undefined;
   let best: { hit: AnchorHit; count: number } | undefined;
   for (const b of blocks) {

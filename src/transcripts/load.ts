@@ -34,18 +34,24 @@ export async function readFirstLines(file: string, maxLines = 5): Promise<string
   try {
     const opened = await openRegular(file);
     handle = opened.handle;
-    const buffer = Buffer.alloc(Math.min(SNIFF_BYTES, opened.size));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const reader = new LineReader(SNIFF_BYTES);
-    const lines = reader.push(buffer.subarray(0, bytesRead));
-    const tail = reader.flush();
-    if (tail !== undefined && lines.length < maxLines) lines.push(tail);
-    return lines.filter((l) => l.trim()).slice(0, maxLines);
+    return await readFirstLinesOf(handle, opened.size, maxLines);
   } catch (error) {
     throw describeError(file, error);
   } finally {
     await handle?.close();
   }
+}
+
+/** readFirstLines from a file already open (its size when opened): the reader's builder sniffs the handle it reads. */
+export async function readFirstLinesOf(handle: FileHandle, size: number, maxLines = 5): Promise<string[]> {
+  const buffer = Buffer.alloc(Math.min(SNIFF_BYTES, size));
+  // At position 0: the handle's own position (where a later read without one starts) does not move.
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+  const reader = new LineReader(SNIFF_BYTES);
+  const lines = reader.push(buffer.subarray(0, bytesRead));
+  const tail = reader.flush();
+  if (tail !== undefined && lines.length < maxLines) lines.push(tail);
+  return lines.filter((l) => l.trim()).slice(0, maxLines);
 }
 
 async function startsWithJsonLine(file: string): Promise<boolean> {

@@ -16,13 +16,13 @@ export function notRegularError(file: string): Error {
 }
 
 /** Open for reading, only a regular file (symlinks followed); throws ENOENT/EACCES/… or ENOTREG. */
-export async function openRegular(file: string): Promise<{ handle: FileHandle; size: number; ino: number }> {
+export async function openRegular(file: string): Promise<{ handle: FileHandle; size: number; ino: number; mtimeMs: number }> {
   const handle = await open(file, OPEN_FLAGS);
   try {
     const st = await handle.stat();
     if (st.isDirectory()) throw Object.assign(new Error(`${file} is a folder`), { code: 'EISDIR' });
     if (!st.isFile()) throw notRegularError(file);
-    return { handle, size: st.size, ino: st.ino };
+    return { handle, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { streamSession } from '../../reader/build.js';
 import type { Block } from '../../reader/document.js';
-import { findAnchor } from '../../reader/find-anchor.js';
+import { anchorWords, findAnchor } from '../../reader/find-anchor.js';
 import type { SessionRow } from './api.js';
 
 /** All hits together wait at most this long for their turn (search stays quick on big archives). */
@@ -17,7 +17,8 @@ const PARTIAL_KEEP = 64;
 
 /** The turn (prompt number, from 1) of the first message of a session file holding the words; undefined when none. */
 export async function findTurnInSession(file: string, words: string, deadline: number, agent?: SessionRow['agent']): Promise<number | undefined> {
-  const stream = await streamSession(file, agent ? { agent } : {});
+  // Only the words are looked for: texts that cannot hold them are not cleaned (the same blocks and turns).
+  const stream = await streamSession(file, { ...(agent ? { agent } : {}), words: anchorWords(words) });
   const partial: Block[] = [];
   try {
     for await (const block of stream.blocks) {

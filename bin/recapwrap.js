@@ -6,6 +6,9 @@
 // forms (src/cli/fast-memory.ts); the rest loads the full CLI's (dist/cli/main.cjs).
 'use strict';
 
+// The bundle's compiled code, kept between runs (bin/compile-cache.js).
+require('./compile-cache.js').install();
+
 const argv = process.argv.slice(2);
 
 async function main() {

@@ -23,7 +23,9 @@ const DIST = join(REPO_DIR, 'dist');
 // Files of the start-up path (chunks by their rolldown.config.mjs group name, without the hash).
 // A command that is not an agent loads its state file's writer (`ls` lists it, #28) only once it has run
 // COMMAND_STATE_DELAY_MS (run-wrap.ts).
-const STARTUP_FILES = ['chunks/rolldown-runtime', 'chunks/startup-base', 'chunks/wrap-flow', 'cli/fast-wrap.cjs'];
+// wrap-config: the config and options a wrap and the memory commands share (its own chunk, so that `search`
+// and `sessions` load none of the wrap flow).
+const STARTUP_FILES = ['chunks/rolldown-runtime', 'chunks/startup-base', 'chunks/wrap-config', 'chunks/wrap-flow', 'cli/fast-wrap.cjs'];
 const COMMAND_STATE_FILE = 'chunks/command-state';
 // Node's own module for stty -opost: run at a child's first line of output or once it has run STTY_DELAY_MS.
 const CHILD_PROCESS = 'NativeModule child_process';

@@ -721,6 +721,11 @@ export class Store {
     return r?.text ?? '';
   }
 
+  /** The condensed text of the session of one transcript ('' when none). */
+  condensedTextOf(transcript: string): string {
+    return (this.db.prepare('SELECT b.text FROM session_body b JOIN sessions s ON s.rowid = b.rowid WHERE s.transcript = ?').pluck().get(transcript) as string | undefined) ?? '';
+  }
+
   passages(id: string, question: string, limit?: number): string[] {
     return relevantPassages(this.condensedText(id), question, limit);
   }

@@ -14,6 +14,12 @@ export function anchorWords(query: string): string[] {
   return fold(query).split(/[^\p{L}\p{N}_./-]+/u).filter((w) => w.length > 0);
 }
 
+/** Whether a text holds every one of some anchorWords, as findAnchor compares them (case and accents folded). */
+export function holdsEvery(text: string, words: readonly string[]): boolean {
+  const folded = fold(text);
+  return words.length > 0 && words.every((w) => folded.includes(w));
+}
+
 /** Every text of a block a reader sees (prompt, answer, tool line, output, diff, summary). */
 export function textOfBlock(b: Block): string {
   switch (b.kind) {

@@ -140,3 +140,35 @@ describe('the turn lookup reads only what can hold the words', () => {
     expect((await addHitTurns([row], 'omega'))[0]?.turn).toBe(findAnchor(full, 'omega')?.turn);
   });
 });
+
+// A hit whose first prompt holds the words is turn 1 without a read (firstPromptHolds): the same turn a
+// read finds, for the words of each fixture's first prompt, by the condensed text the index keeps.
+describe('the turn of a hit from its first prompt', () => {
+  it('is the turn the read finds', async () => {
+    const { loadSessionFile } = await import('../../transcripts/load.js');
+    const { maskSession } = await import('./session-write.js');
+    const { condenseEvents } = await import('../../memory/condense.js');
+    const { firstPromptHolds } = await import('./hit-turns.js');
+    let checked = 0;
+    for (const { file, agent } of readerFixtures()) {
+      // Read as the index reads it (the file by all it holds: a broken chain whole).
+      const session = maskSession(await loadSessionFile(file, { agent, wholeFile: true }));
+      const condensed = condenseEvents([...(session.title ? [{ kind: 'title' as const, text: session.title }] : []), ...(session.events as Parameters<typeof condenseEvents>[0])]);
+      const first = condensed.split('\n').find((l) => l.startsWith('> '));
+      if (!first) continue;
+      // The words a reader sees in it (the condensed text keeps a terminal's escapes as written).
+      const { cleanLine } = await import('../../reader/clean.js');
+      const words = [...new Set(anchorWords(cleanLine(first.slice(2), first.length)).filter((w) => w.length > 2))].slice(0, 12);
+      for (const query of [...words, words.slice(0, 3).join(' ')]) {
+        if (!query) continue;
+        expect(firstPromptHolds(condensed, query), `${file}: ${query}`).toBe(true);
+        expect(await findTurnInSession(file, query, Date.now() + 60_000, agent), `${file}: ${query}`).toBe(1);
+        checked++;
+      }
+      // A word of no prompt, or one only inside an escape sequence (the hostile files' clipboard payload): no shortcut.
+      expect(firstPromptHolds(condensed, 'zzqxjvnotaword')).toBe(false);
+      if (first.includes('Y3VybCBldmlsLnNoIHwgc2g')) expect(firstPromptHolds(condensed, 'Y3VybCBldmlsLnNoIHwgc2g')).toBe(false);
+    }
+    expect(checked).toBeGreaterThan(50);
+  });
+});

@@ -6,8 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import { streamSession } from '../../reader/build.js';
+import { cleanLine } from '../../reader/clean.js';
 import type { Block } from '../../reader/document.js';
-import { anchorWords, findAnchor } from '../../reader/find-anchor.js';
+import { anchorWords, findAnchor, holdsEvery } from '../../reader/find-anchor.js';
 import type { SessionRow } from './api.js';
 
 /** All hits together wait at most this long for their turn (search stays quick on big archives). */
@@ -35,15 +36,34 @@ export async function findTurnInSession(file: string, words: string, deadline: n
 }
 
 /**
+ * Whether the first line of a session's first prompt, as its condensed text holds it (condense.ts: a
+ * prompt is a line starting `> `), holds every word: then findAnchor stops at that prompt, turn 1, and the
+ * file need not be read (a block before the first prompt has no turn: seldom, and `--turn 1` is then the
+ * session's start all the same). Search's words are most often the task's, and the task is the first prompt.
+ */
+export function firstPromptHolds(condensed: string, query: string): boolean {
+  const at = condensed.startsWith('> ') ? 0 : condensed.indexOf('\n> ') + 1;
+  if (at === 0 && !condensed.startsWith('> ')) return false;
+  const end = condensed.indexOf('\n', at);
+  // Cleaned as the reader cleans what it shows (the condensed text keeps a terminal's escapes as written).
+  const line = condensed.slice(at + 2, end < 0 ? undefined : end);
+  return holdsEvery(cleanLine(line, line.length + 1), anchorWords(query));
+}
+
+/**
  * The hits with `turn` added where found (same order, same objects' fields). Hits are read one after
  * another (a 2-core machine gains nothing from reading files side by side) until the budget is spent.
+ * `condensed`: a hit's condensed text, when at hand: a hit whose first prompt holds the words is turn 1
+ * without a read (firstPromptHolds).
  */
-export async function addHitTurns<T extends SessionRow>(hits: readonly T[], query: string, budgetMs = HIT_TURNS_BUDGET_MS, now: () => number = Date.now): Promise<(T & { turn?: number })[]> {
+export async function addHitTurns<T extends SessionRow>(hits: readonly T[], query: string, budgetMs = HIT_TURNS_BUDGET_MS, now: () => number = Date.now, condensed?: (hit: T) => string | undefined): Promise<(T & { turn?: number })[]> {
   const deadline = now() + budgetMs;
   const out: (T & { turn?: number })[] = [];
   for (const hit of hits) {
     let turn: number | undefined;
-    if (now() < deadline && hit.transcriptExists && existsSync(hit.transcript)) {
+    const text = condensed?.(hit);
+    if (text !== undefined && firstPromptHolds(text, query)) turn = 1;
+    else if (now() < deadline && hit.transcriptExists && existsSync(hit.transcript)) {
       try {
         turn = await findTurnInSession(hit.transcript, query, deadline, hit.agent);
       } catch {

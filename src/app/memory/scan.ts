@@ -149,10 +149,8 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   const load = (f: SessionFileInfo) => {
     const mark = marks.get(f.file);
     const grownFrom = !opts.rebuild && mark?.state === 'indexed' && mark.size > 0 && f.size > mark.size && store.wordsAt(f.file) === mark.size ? mark.size : 0;
-    const prev = grownFrom ? store.byTranscript(f.file) : undefined;
-    const vocabulary = prev ? lib.grownVocabularyFor(store.condensedText(prev.id)) : vocabularyFor();
-    const from = prev ? grownFrom : 0;
-    return { loading: lib.loadSessionFile(f.file, { agent: f.agent, onText: vocabulary.onText, wholeFile: true, textsFrom: from }), words: vocabulary.words, grownFrom: from };
+    const vocabulary = grownFrom ? lib.grownVocabularyFor(store.condensedTextOf(f.file)) : vocabularyFor();
+    return { loading: lib.loadSessionFile(f.file, { agent: f.agent, onText: vocabulary.onText, wholeFile: true, textsFrom: grownFrom }), words: vocabulary.words, grownFrom };
   };
   const engines = new Map<AgentId, RecapEngine>();
   const engineFor = (agent: AgentId) => {

@@ -345,7 +345,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     const result = memory.searchRanked(query, filter, { allWords: options.allWords });
     if ('error' in result) return fail(result.error);
     // Which prompt of each hit holds the words (#41): read from the shown hits' transcripts, within a budget.
-    const hits = await (await import('../../app/memory/hit-turns.js')).addHitTurns(result.hits, query);
+    const hits = await (await import('../../app/memory/hit-turns.js')).addHitTurns(result.hits, query, undefined, undefined, (h) => memory.store.condensedTextOf(h.transcript));
     // No hit: a typo's closest indexed word is offered ("did you mean"), in the JSON failure object too.
     const none = `no session matches ${JSON.stringify(sanitizeLine(query))}${result.suggestion ? `; did you mean ${JSON.stringify(sanitizeLine(result.suggestion))}?` : ''}`;
     if (options.json && hits.length === 0 && result.suggestion) return { out: stringifyJsonSafely({ error: none, code: 1, suggestion: result.suggestion }, 2) + '\n', err: `recapwrap: ${none}\n`, code: 1 };

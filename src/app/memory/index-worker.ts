@@ -1,9 +1,8 @@
 /**
  * Worker-thread entry of the scan's read pool (read-pool.ts): reads the session files the scan posts
  * (load, vocabulary, heuristic card: read-whole.ts) and posts back each one's row or why it has none. It
- * never opens the database: the scan's own thread writes every row. Requests may overlap (the pool keeps
- * a second one queued so the next file's reads wait on the disk while this one is parsed); each is
- * answered once, with its id.
+ * never opens the database: the scan's own thread writes every row. Each request is answered once, with
+ * its id (the pool sends one at a time, but any number could overlap).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadReaders, wholeReader, type FileToRead, type ReadContext, type WholeRead, type WholeReader } from './read-whole.js';

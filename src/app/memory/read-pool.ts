@@ -22,8 +22,12 @@ export const POOL_MIN_FILES = 40;
 export const POOL_MIN_BYTES = 8 * 1024 * 1024;
 /** Outcomes read ahead of the one the scan writes next, at most (their rows wait in memory). */
 const WINDOW = 32;
-/** Requests a worker holds at once: the second file's reads wait on the disk while the first is parsed. */
-const WORKER_DEPTH = 2;
+/**
+ * Files a worker holds at once. One: a file's own reads already overlap its parse (load.ts), and a second
+ * file loaded beside it raised the peak RSS (2 workers, small bench home: 265 MB against 248 MB) for no
+ * time that the noise of a shared box let us see.
+ */
+const WORKER_DEPTH = 1;
 
 /** The worker threads a pool of `files` would start: none when the pool would not pay (see above). */
 // `workers` (tests): that many whatever the cores, once the pool pays.
@@ -54,7 +58,7 @@ interface Slot {
 
 /**
  * Reads `files` (in the scan's order) on `workers` threads of `workerUrl` and on this thread with
- * `inline`. A worker is sent files once it is ready, two at a time. With no worker alive (none could
+ * `inline`. A worker is sent files once it is ready, one at a time. With no worker alive (none could
  * start, or all failed) every file is read on this thread, two at a time as the scan's own read-ahead
  * does. `mainReads: false` (tests): this thread reads only what no live worker can.
  */

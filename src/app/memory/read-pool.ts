@@ -72,6 +72,9 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
   let cursor = 0;
   let inlineBusy = 0;
   let closed = false;
+  // Files read by the workers and here, for the debug log (how the work split).
+  let byWorkers = 0;
+  let here = 0;
 
   const settle = (k: number, out: WholeRead) => {
     if (k < cursor || settled.has(k)) return;
@@ -85,6 +88,7 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
   const readInline = (k: number) => {
     const f = files[k] as FileToRead;
     inlineBusy++;
+    here++;
     Promise.resolve()
       .then(() => inline.finish(f, inline.load(f)))
       .catch((error: unknown): WholeRead => ({ kind: 'unreadable', error: error instanceof Error ? error.message : String(error) }))
@@ -127,6 +131,7 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
       }
       if (!slot.busy.has(reply.id)) return;
       slot.busy.delete(reply.id);
+      byWorkers++;
       settle(reply.id, reply);
       pump();
     });
@@ -178,6 +183,7 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
       return new Promise((resolve) => waiting.set(k, resolve));
     },
     async close() {
+      if (!closed) debugLog('memory', 'index: read pool', { workers: threads, files: files.length, byWorkers, here });
       closed = true;
       for (const s of slots) s.dead = true;
       await Promise.all(slots.map((s) => s.worker.terminate().catch(() => undefined)));

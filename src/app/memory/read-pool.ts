@@ -6,7 +6,7 @@
  * here. A worker that fails or dies hands its files back to the scan's thread, which reads them as a
  * refresh without a pool would: no file is left unanswered, none is marked for a worker's fault.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { debugLog } from '../../util/debug-log.js';
 import type { IndexWorkerReply, IndexWorkerRequest } from './index-worker.js';
@@ -16,7 +16,8 @@ import type { FileToRead, ReadContext, WholeRead, WholeReader } from './read-who
 export const POOL_MAX_WORKERS = 2;
 /**
  * A refresh uses the pool when it reads at least this many files whole, or this many bytes in two files
- * or more; below that a worker's start (~60 ms of CPU to load the parsers) costs about what it saves.
+ * or more (either is ~1.4 s of reading on the bench's 2-core box); below that a worker's start (~100 ms
+ * of CPU to load the parsers, 130-290 ms until it is ready) costs about what it saves.
  */
 export const POOL_MIN_FILES = 40;
 export const POOL_MIN_BYTES = 8 * 1024 * 1024;
@@ -29,13 +30,23 @@ const WINDOW = 32;
  */
 const WORKER_DEPTH = 1;
 
-/** The worker threads a pool of `files` would start: none when the pool would not pay (see above). */
-// `workers` (tests): that many whatever the cores, once the pool pays.
-export function poolWorkers(files: readonly FileToRead[], opts: { minFiles?: number; workers?: number } = {}): number {
+/**
+ * The worker threads a pool of `files` would start: none when the pool would not pay (see above); else
+ * one per core left idle once this thread has one (cores less the last minute's load average, rounded),
+ * at most POOL_MAX_WORKERS. The idle cores, not all of them: on the 2-core bench box with another
+ * process holding a core, a worker made `index --rebuild` of the small home slower (18-21 s against
+ * 15-20 s for one thread, +2-3 s CPU: the two threads took turns on one core, each compiling and
+ * collecting its own heap). `workers` (tests): that many, once the pool pays; `cores`, `load` (tests).
+ */
+export function poolWorkers(files: readonly FileToRead[], opts: { minFiles?: number; workers?: number; cores?: number; load?: number } = {}): number {
   const bytes = files.reduce((n, f) => n + f.size, 0);
   const big = files.length >= (opts.minFiles ?? POOL_MIN_FILES) || (files.length >= 2 && bytes >= POOL_MIN_BYTES);
   if (!big) return 0;
-  return opts.workers ?? Math.max(0, Math.min(availableParallelism() - 1, POOL_MAX_WORKERS));
+  if (opts.workers !== undefined) return opts.workers;
+  const cores = opts.cores ?? availableParallelism();
+  // loadavg() is [0, 0, 0] where the system has none (Windows): then every core counts as idle.
+  const idle = Math.round(cores - (opts.load ?? loadavg()[0] ?? 0));
+  return Math.max(0, Math.min(cores - 1, idle - 1, POOL_MAX_WORKERS));
 }
 
 export interface ReadPool {

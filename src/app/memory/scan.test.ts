@@ -450,3 +450,23 @@ describe('refreshIndex: the read pool (issue 42)', () => {
     store.close();
   });
 });
+
+describe('poolWorkers: how many read workers a refresh starts', () => {
+  it('none below 40 files and 8 MB; else one per idle core but one, at most 2', async () => {
+    const { poolWorkers, POOL_MIN_FILES, POOL_MIN_BYTES } = await import('./read-pool.js');
+    const files = (n: number, size = 1000) => Array.from({ length: n }, (_, i) => ({ file: `/s/${i}.jsonl`, agent: 'pi' as const, size, mtimeMs: 0 }));
+    expect(poolWorkers(files(POOL_MIN_FILES - 1), { cores: 8, load: 0 })).toBe(0);
+    expect(poolWorkers(files(POOL_MIN_FILES), { cores: 8, load: 0 })).toBe(2);
+    // Two big files pay; one does not (a file is read by one thread).
+    expect(poolWorkers(files(2, POOL_MIN_BYTES / 2), { cores: 8, load: 0 })).toBe(2);
+    expect(poolWorkers(files(1, POOL_MIN_BYTES * 4), { cores: 8, load: 0 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 1, load: 0 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 2, load: 0.2 })).toBe(1);
+    // Another process holding a core of two: this thread takes the other, no worker.
+    expect(poolWorkers(files(100), { cores: 2, load: 1 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 4, load: 1.2 })).toBe(2);
+    expect(poolWorkers(files(100), { cores: 4, load: 2 })).toBe(1);
+    expect(poolWorkers(files(100), { cores: 4, load: 6 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 2, load: 2, workers: 1 })).toBe(1);
+  });
+});

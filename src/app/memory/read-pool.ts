@@ -6,7 +6,7 @@
  * here. A worker that fails or dies hands its files back to the scan's thread, which reads them as a
  * refresh without a pool would: no file is left unanswered, none is marked for a worker's fault.
  */
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { debugLog } from '../../util/debug-log.js';
 import type { IndexWorkerReply, IndexWorkerRequest } from './index-worker.js';
@@ -30,29 +30,58 @@ const WINDOW = 32;
  */
 const WORKER_DEPTH = 1;
 
+/** How long the pool looks at the cores before it starts workers (this thread reads meanwhile). */
+const IDLE_SAMPLE_MS = 200;
+
 /**
- * The worker threads a pool of `files` would start: none when the pool would not pay (see above); else
- * one per core left idle once this thread has one (cores less the last minute's load average, rounded),
- * at most POOL_MAX_WORKERS. The idle cores, not all of them: on the 2-core bench box with another
- * process holding a core, a worker made `index --rebuild` of the small home slower (18-21 s against
- * 15-20 s for one thread, +2-3 s CPU: the two threads took turns on one core, each compiling and
- * collecting its own heap). `workers` (tests): that many, once the pool pays; `cores`, `load` (tests).
+ * The most worker threads a pool of `files` may start: none when the pool would not pay (see above), else
+ * one per core but one, at most POOL_MAX_WORKERS; the pool starts only as many as there are idle cores
+ * (idleCores). `workers` (tests): that many, started at once whatever the cores do; `cores` (tests).
  */
-export function poolWorkers(files: readonly FileToRead[], opts: { minFiles?: number; workers?: number; cores?: number; load?: number } = {}): number {
+export function poolWorkers(files: readonly FileToRead[], opts: { minFiles?: number; workers?: number; cores?: number } = {}): number {
   const bytes = files.reduce((n, f) => n + f.size, 0);
   const big = files.length >= (opts.minFiles ?? POOL_MIN_FILES) || (files.length >= 2 && bytes >= POOL_MIN_BYTES);
   if (!big) return 0;
   if (opts.workers !== undefined) return opts.workers;
-  const cores = opts.cores ?? availableParallelism();
-  // loadavg() is [0, 0, 0] where the system has none (Windows): then every core counts as idle.
-  const idle = Math.round(cores - (opts.load ?? loadavg()[0] ?? 0));
-  return Math.max(0, Math.min(cores - 1, idle - 1, POOL_MAX_WORKERS));
+  return Math.max(0, Math.min((opts.cores ?? availableParallelism()) - 1, POOL_MAX_WORKERS));
+}
+
+/**
+ * When the CPU times were read (ms), each CPU's busy time then (user, nice, system, irq: ms) and this
+ * process's own CPU time (every thread of it: ms).
+ */
+export interface CpuTimes { at: number; busy: number[]; own: number }
+function cpuTimes(): CpuTimes {
+  const own = process.cpuUsage();
+  return { at: performance.now(), busy: cpus().map(({ times: t }) => t.user + t.nice + t.sys + t.irq), own: (own.user + own.system) / 1000 };
+}
+
+/**
+ * The cores other processes left idle between two readings of the CPU times, less one for this thread
+ * (rounded): the workers that would have a core of their own. Only those are started: on the 2-core
+ * bench box with another process holding a core, a worker made `index --rebuild` of the small home
+ * slower (18.2-20.8 s against 15.3-19.7 s on one thread, 2-3 s more CPU: the threads took turns on one
+ * core, each compiling and collecting its own heap). This process's own time is left out: while it warms
+ * up, its compiler and collector threads kept ~0.6 of the second core busy (1.56 cores in all, the box
+ * 1.63), which no worker would have to share for long. Not the load average: it lags a minute and counts
+ * the last `index` run itself. Idle is what was not busy, so a core waiting on the disk counts as idle;
+ * the busy share of all the CPUs listed is applied to `cores` (a container may list the host's CPUs).
+ */
+export function idleCores(before: CpuTimes, after: CpuTimes, cores: number = availableParallelism()): number {
+  const elapsed = after.at - before.at;
+  const listed = Math.min(before.busy.length, after.busy.length);
+  if (elapsed <= 0 || listed === 0) return cores - 1;
+  let busy = 0;
+  for (let i = 0; i < listed; i++) busy += Math.max(0, (after.busy[i] ?? 0) - (before.busy[i] ?? 0));
+  const others = Math.max(0, busy - (after.own - before.own));
+  const share = Math.min(1, others / (elapsed * listed));
+  return Math.max(0, Math.round(cores * (1 - share)) - 1);
 }
 
 export interface ReadPool {
   /** The outcome of `files[k]`; asked in order of k (earlier outcomes are dropped then). Never rejects. */
   outcome(k: number): Promise<WholeRead>;
-  /** Worker threads that were started. */
+  /** Worker threads started so far. */
   readonly threads: number;
   /** Ends the workers (awaited); outcomes not yet asked for are dropped. */
   close(): Promise<void>;
@@ -71,9 +100,11 @@ interface Slot {
  * Reads `files` (in the scan's order) on `workers` threads of `workerUrl` and on this thread with
  * `inline`. A worker is sent files once it is ready, one at a time. With no worker alive (none could
  * start, or all failed) every file is read on this thread, two at a time as the scan's own read-ahead
- * does. `mainReads: false` (tests): this thread reads only what no live worker can.
+ * does. The workers start after IDLE_SAMPLE_MS, as many as idleCores says then, up to `workers`;
+ * `now` (tests): all of them at once. `mainReads: false` (tests): this thread reads only what no live
+ * worker can.
  */
-export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, inline: WholeReader, opts: { workerUrl: URL; workers: number; mainReads?: boolean }): ReadPool {
+export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, inline: WholeReader, opts: { workerUrl: URL; workers: number; now?: boolean; mainReads?: boolean }): ReadPool {
   const settled = new Map<number, WholeRead>();
   const waiting = new Map<number, (out: WholeRead) => void>();
   // Files of a failed worker, read again on this thread before anything else.
@@ -173,15 +204,35 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
     if (opts.mainReads !== false || live.length === 0) while (inlineBusy < inlineDepth && open()) readInline(next++);
   }
 
-  for (let i = 0; i < opts.workers; i++) {
-    const slot = start();
-    if (slot) slots.push(slot);
+  const startWorkers = (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const slot = start();
+      if (slot) slots.push(slot);
+    }
+    pump();
+  };
+  let sampling: NodeJS.Timeout | undefined;
+  if (opts.now) startWorkers(opts.workers);
+  else {
+    const before = cpuTimes();
+    sampling = setTimeout(() => {
+      sampling = undefined;
+      if (closed) return;
+      const now = cpuTimes();
+      const idle = idleCores(before, now);
+      const elapsed = now.at - before.at;
+      const busy = now.busy.reduce((n, b, i) => n + b - (before.busy[i] ?? 0), 0);
+      debugLog('memory', 'index: read pool: cores', { workers: Math.min(opts.workers, idle), idle, busy: busy / elapsed, own: (now.own - before.own) / elapsed });
+      startWorkers(Math.min(opts.workers, idle));
+    }, IDLE_SAMPLE_MS);
+    sampling.unref();
+    pump();
   }
-  const threads = slots.length;
-  pump();
 
   return {
-    threads,
+    get threads() {
+      return slots.length;
+    },
     outcome(k) {
       for (const key of settled.keys()) if (key < k) settled.delete(key);
       cursor = k;
@@ -194,8 +245,9 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
       return new Promise((resolve) => waiting.set(k, resolve));
     },
     async close() {
-      if (!closed) debugLog('memory', 'index: read pool', { workers: threads, files: files.length, byWorkers, here });
+      if (!closed) debugLog('memory', 'index: read pool', { workers: slots.length, files: files.length, byWorkers, here });
       closed = true;
+      clearTimeout(sampling);
       for (const s of slots) s.dead = true;
       await Promise.all(slots.map((s) => s.worker.terminate().catch(() => undefined)));
     },

@@ -451,22 +451,32 @@ describe('refreshIndex: the read pool (issue 42)', () => {
   });
 });
 
-describe('poolWorkers: how many read workers a refresh starts', () => {
-  it('none below 40 files and 8 MB; else one per idle core but one, at most 2', async () => {
+describe('poolWorkers, idleCores: how many read workers a refresh starts', () => {
+  it('none below 40 files and 8 MB; else one per core but one, at most 2', async () => {
     const { poolWorkers, POOL_MIN_FILES, POOL_MIN_BYTES } = await import('./read-pool.js');
     const files = (n: number, size = 1000) => Array.from({ length: n }, (_, i) => ({ file: `/s/${i}.jsonl`, agent: 'pi' as const, size, mtimeMs: 0 }));
-    expect(poolWorkers(files(POOL_MIN_FILES - 1), { cores: 8, load: 0 })).toBe(0);
-    expect(poolWorkers(files(POOL_MIN_FILES), { cores: 8, load: 0 })).toBe(2);
+    expect(poolWorkers(files(POOL_MIN_FILES - 1), { cores: 8 })).toBe(0);
+    expect(poolWorkers(files(POOL_MIN_FILES), { cores: 8 })).toBe(2);
     // Two big files pay; one does not (a file is read by one thread).
-    expect(poolWorkers(files(2, POOL_MIN_BYTES / 2), { cores: 8, load: 0 })).toBe(2);
-    expect(poolWorkers(files(1, POOL_MIN_BYTES * 4), { cores: 8, load: 0 })).toBe(0);
-    expect(poolWorkers(files(100), { cores: 1, load: 0 })).toBe(0);
-    expect(poolWorkers(files(100), { cores: 2, load: 0.2 })).toBe(1);
-    // Another process holding a core of two: this thread takes the other, no worker.
-    expect(poolWorkers(files(100), { cores: 2, load: 1 })).toBe(0);
-    expect(poolWorkers(files(100), { cores: 4, load: 1.2 })).toBe(2);
-    expect(poolWorkers(files(100), { cores: 4, load: 2 })).toBe(1);
-    expect(poolWorkers(files(100), { cores: 4, load: 6 })).toBe(0);
-    expect(poolWorkers(files(100), { cores: 2, load: 2, workers: 1 })).toBe(1);
+    expect(poolWorkers(files(2, POOL_MIN_BYTES / 2), { cores: 8 })).toBe(2);
+    expect(poolWorkers(files(1, POOL_MIN_BYTES * 4), { cores: 8 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 1 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 2 })).toBe(1);
+    expect(poolWorkers(files(100), { cores: 2, workers: 2 })).toBe(2);
+  });
+
+  it('a worker per core other processes left idle, less one for the main thread', async () => {
+    const { idleCores } = await import('./read-pool.js');
+    const at = (ms: number, own: number, ...busy: number[]) => ({ at: ms, own, busy });
+    // 2 cores over 200 ms: this process busy on one (and a little of the other), no one else: one worker.
+    expect(idleCores(at(0, 0, 0, 0), at(200, 300, 200, 100), 2)).toBe(1);
+    // Another process holding the other core: none.
+    expect(idleCores(at(0, 0, 0, 0), at(200, 200, 200, 190), 2)).toBe(0);
+    expect(idleCores(at(0, 0, 0, 0, 0, 0), at(200, 220, 200, 20, 0, 140), 4)).toBe(2);
+    expect(idleCores(at(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), at(200, 200, ...Array<number>(8).fill(200)), 8)).toBe(0);
+    // A container given 2 of the host's 8 CPUs, the host's other processes an eighth busy.
+    expect(idleCores(at(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), at(100, 100, 100, 100, 0, 0, 0, 0, 0, 0), 2)).toBe(1);
+    // Nothing measured (no time passed): every core but this thread's.
+    expect(idleCores(at(5, 0, 0, 0), at(5, 0, 0, 0), 2)).toBe(1);
   });
 });

@@ -146,8 +146,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   const workers = poolWorkers(whole, opts.pool ?? {});
   let pool: ReadPool | undefined;
   if (workers > 0 && existsSync(fileURLToPath(workerUrl))) {
-    pool = startReadPool(whole, ctx, reader, { workerUrl, workers, mainReads: opts.pool?.mainReads });
-    if (pool.threads > 0) stats.threads = pool.threads;
+    pool = startReadPool(whole, ctx, reader, { workerUrl, workers, now: opts.pool?.workers !== undefined, mainReads: opts.pool?.mainReads });
   }
   // Without the pool, the next file read whole is opened and read while this one is made into its row:
   // its reads wait on the disk's threads, not on this work (~1/10 of a first index waited on them).
@@ -196,6 +195,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
     }
     flush();
   } finally {
+    if (pool?.threads) stats.threads = pool.threads;
     await pool?.close();
   }
 }
@@ -214,8 +214,9 @@ export interface RefreshOptions {
   ifIdle?: boolean;
   /**
    * The read pool (tests): its worker entry (default: the build's dist/cli/index-worker.cjs), the files
-   * read whole from which it is used (POOL_MIN_FILES) and its workers (default: one per core but one,
-   * at most POOL_MAX_WORKERS); `mainReads: false`: this thread reads only what no worker can.
+   * read whole from which it is used (POOL_MIN_FILES) and its workers, started at once (default: one
+   * per idle core but one, at most POOL_MAX_WORKERS); `mainReads: false`: this thread reads only what
+   * no worker can.
    */
   pool?: { workerUrl?: URL; minFiles?: number; workers?: number; mainReads?: boolean };
 }

@@ -9,7 +9,8 @@
 //
 // Entries: the two start-up paths keep files of their own, so they load none of commander or the
 // subcommands: `cli/fast-wrap` (`recapwrap [wrap options] <agent> …`) and `cli/status`; then the full
-// CLI (`cli/main`), the screen copy's worker (optional: the wrapper runs the copy in its own thread),
+// CLI (`cli/main`), the screen copy's worker (optional: the wrapper runs the copy in its own thread), the
+// session index's two workers (the wrapper's writes; the read pool of a big `index`),
 // the demo agent (run by bin/demo-agent.js) and string-width, which text-width.ts requires only when it
 // first measures text that is not ASCII (its emoji pattern takes ~19 ms to compile).
 //
@@ -76,6 +77,8 @@ export default defineConfig({
     'cli/main': 'src/cli/main.ts',
     // The live wrapper's session-index writes (#25), off its output path.
     'cli/memory-worker': 'src/app/memory/worker.ts',
+    // The read pool of a big refresh (`index` on a new home, #42): parses session files beside the CLI's thread.
+    'cli/index-worker': 'src/app/memory/index-worker.ts',
     'demo/scripted-agent': 'src/demo/scripted-agent.ts',
     // string-width, required on first use (src/util/string-width-load.ts): compiling it costs ~19 ms.
     'util/string-width': 'src/util/string-width-lib.ts',

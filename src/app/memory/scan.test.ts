@@ -2,7 +2,7 @@
 // agents' environment variables move them (real files: the project's fixtures laid out as each agent would).
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { layOutSession } from '../../../test/helpers/agent-homes.js';
@@ -337,5 +337,221 @@ describe('refreshIndex: every word a session holds, never a secret (issue 42)', 
     expect(terms.has('quokkafrost')).toBe(true);
     expect(terms.has('openai_api_key')).toBe(true);
     for (const piece of ['wombatlantern1harbourfjord', 'hunter2zebramango', 'cormorantvelvetmarmalade']) expect([...terms].filter((t) => t.includes(piece))).toEqual([]);
+  });
+});
+
+// The read pool's worker, bundled from the sources for these tests with the build's settings
+// (rolldown.config.mjs: CommonJS, the same packages left out) into a fresh folder, laid out as in dist/
+// (cli/, chunks/, util/string-width.cjs). So the tests run real worker threads on the code under test,
+// with no `npm run build` first and no stale dist/ to pass against.
+async function bundleIndexWorker(): Promise<URL> {
+  const { rolldown } = await import('rolldown');
+  const { pathToFileURL, fileURLToPath } = await import('node:url');
+  const src = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+  const out = join(root, 'worker-bundle');
+  const bundle = await rolldown({
+    input: { 'cli/index-worker': src('app/memory/index-worker.ts'), 'util/string-width': src('util/string-width-lib.ts') },
+    platform: 'node',
+    transform: { target: 'node20.11' },
+    external: ['node-pty', '@xterm/headless', 'commander', 'blessed', 'better-sqlite3'],
+    logLevel: 'warn',
+  });
+  try {
+    await bundle.write({ dir: out, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' });
+  } finally {
+    await bundle.close();
+  }
+  return pathToFileURL(join(out, 'cli', 'index-worker.cjs'));
+}
+
+describe('refreshIndex: the read pool (issue 42)', () => {
+  let workerUrl: URL;
+  // A home of 56 session files: every agent's real fixtures, pi sessions of which several in one folder
+  // share their task (their names are told apart in write order), sessions outside the allowed folders,
+  // and files with nothing to index.
+  const h = piHome('pool');
+  const files: string[] = [];
+  const folders = ['/work/in', '/home'];
+  const build = async () => {
+    workerUrl = await bundleIndexWorker();
+    for (const agent of AGENT_IDS) for (const f of ['print-2turns.jsonl', 'interactive-2turns.jsonl']) files.push((await layOutSession(h.home, agent, join(TRANSCRIPTS_DIR, agent, f))).file);
+    for (let i = 0; i < 36; i++) files.push(h.write(`/work/in/p${i % 3}`, `in${i}`, i % 4 === 0 ? ['billing'] : ['billing', `step${i}`, 'lorem '.repeat(50 * i)], 60_000 * (i + 1)));
+    for (let i = 0; i < 6; i++) files.push(h.write('/work/out', `out${i}`, ['secret'], 30_000 * (i + 1)));
+    const junk = dirname(files[AGENT_IDS.length * 2] as string); // the first pi session's folder
+    for (let i = 0; i < 4; i++) {
+      const file = join(junk, `2026-11-20T10-00-0${i}-000Z_junk${i}.jsonl`);
+      writeFileSync(file, i % 2 ? 'not json at all\n{"half":\n' : '\n');
+      files.push(file);
+    }
+    h.settle();
+  };
+  const built = build();
+
+  // A refresh of the home into a fresh index; what it handed the store (every write, in order) and the rows.
+  async function indexWith(name: string, pool: { workerUrl?: URL; workers?: number; minFiles?: number; mainReads?: boolean }) {
+    await built;
+    const { refreshIndex } = await import('./scan.js');
+    const { store, ctx } = await openScan(name, h.home);
+    const written: Array<{ transcript: string; words?: string; name?: string }> = [];
+    const upsertMany = store.upsertMany.bind(store);
+    store.upsertMany = (writes, now) => {
+      for (const w of writes) written.push({ transcript: w.transcript, words: w.words });
+      upsertMany(writes, now);
+    };
+    const progress: Array<[number, number]> = [];
+    const stats = await refreshIndex(store, { ...ctx, folders }, { full: true, pool, onProgress: (done, total) => progress.push([done, total]) });
+    const rows = store
+      .list({})
+      .map((s) => ({ ...s, text: store.condensedText(s.id) }))
+      .sort((a, b) => a.transcript.localeCompare(b.transcript));
+    const marks = files.map((f) => [f, store.fileMark(f)?.state]);
+    store.close();
+    return { stats, written, rows, marks, progress };
+  }
+
+  it('indexes exactly the rows a read on one thread does: names, counts, text, words, marks, progress', async () => {
+    const one = await indexWith('pool-one', { workers: 0 });
+    expect(one.stats).toMatchObject({ files: files.length, read: files.length, indexed: 46, skipped: 10 });
+    expect(one.stats.threads).toBeUndefined();
+    expect(one.marks.filter(([, state]) => state === 'excluded')).toHaveLength(6);
+    expect(one.marks.filter(([, state]) => state === 'unreadable').map(([f]) => basename(f as string))).toEqual(['2026-11-20T10-00-00-000Z_junk0.jsonl', '2026-11-20T10-00-01-000Z_junk1.jsonl', '2026-11-20T10-00-02-000Z_junk2.jsonl', '2026-11-20T10-00-03-000Z_junk3.jsonl']);
+    // Names told apart in write order: the same task in one folder got -2, -3 …
+    expect(new Set(one.rows.map((r) => `${r.cwd} ${r.name}`)).size).toBe(one.rows.length);
+    expect(one.rows.filter((r) => r.cwd === '/work/in/p0' && /-\d$/.test(r.name)).length).toBeGreaterThan(0);
+    // The real worker, counting the files it is asked to read (so a pool whose workers read nothing fails).
+    const { fileURLToPath, pathToFileURL } = await import('node:url');
+    const counted = join(root, 'counting-worker.cjs');
+    const asked = join(root, 'counting-worker.log');
+    writeFileSync(counted, `require(${JSON.stringify(fileURLToPath(workerUrl))}); require('node:worker_threads').parentPort.on('message', () => require('node:fs').appendFileSync(${JSON.stringify(asked)}, 'x'));`);
+    // The workers alone (every file read by one), then beside this thread (which reads what it gets to first).
+    for (const [workers, mainReads] of [[1, false], [2, false], [1, true], [2, true]] as const) {
+      writeFileSync(asked, '');
+      const pooled = await indexWith(`pool-${workers}-${mainReads}`, { workerUrl: pathToFileURL(counted), workers, mainReads });
+      if (!mainReads) expect(readFileSync(asked, 'utf8')).toHaveLength(files.length);
+      expect(pooled.stats).toMatchObject({ ...one.stats, threads: workers, ms: pooled.stats.ms });
+      expect(pooled.written).toEqual(one.written);
+      expect(pooled.rows).toEqual(one.rows);
+      expect(pooled.marks).toEqual(one.marks);
+      expect(pooled.progress).toEqual(one.progress);
+    }
+    expect(one.progress).toEqual(Array.from({ length: files.length + 1 }, (_, i) => [i, files.length]));
+  });
+
+  it('below POOL_MIN_FILES (and 8 MB) no worker starts', async () => {
+    const { POOL_MIN_FILES } = await import('./read-pool.js');
+    expect(files.length).toBeLessThan(POOL_MIN_FILES + 20);
+    const few = await indexWith('pool-few', { workerUrl, workers: 1, minFiles: files.length + 1 });
+    expect(few.stats.threads).toBeUndefined();
+  });
+
+  it('a worker that dies or cannot do its reads: its files are read on the main thread, no row lost, nothing marked for it', async () => {
+    const one = await indexWith('pool-ref', { workers: 0 });
+    const dir = join(root, 'bad-workers');
+    mkdirSync(dir, { recursive: true });
+    const { pathToFileURL } = await import('node:url');
+    const worker = (name: string, body: string) => {
+      writeFileSync(join(dir, name), body);
+      return pathToFileURL(join(dir, name));
+    };
+    const real = JSON.stringify((await import('node:url')).fileURLToPath(workerUrl));
+    const bad = [
+      // Exits at its first request.
+      worker('exits.cjs', `const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ id: -1, kind: 'ready' }); parentPort.on('message', () => process.exit(3));`),
+      // Throws (an uncaught error ends the thread) at its 5th request, having answered some.
+      worker('throws.cjs', `require(${real}); let n = 0; require('node:worker_threads').parentPort.on('message', () => { if (++n === 5) throw new Error('boom'); });`),
+      // Answers every request "failed" (its modules did not load).
+      worker('fails.cjs', `const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ id: -1, kind: 'ready' }); parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, kind: 'failed', error: 'no parsers' }));`),
+      // Never ready (its parsers still loading when the refresh ends): this thread reads every file.
+      worker('slow.cjs', `setInterval(() => {}, 1000);`),
+      // Not a worker at all.
+      worker('broken.cjs', `this is not javascript`),
+    ];
+    for (const url of bad) {
+      // The workers are sent every file they can take (this thread only what they fail), but the one never ready.
+      const mainReads = url.pathname.endsWith('slow.cjs');
+      const pooled = await indexWith(`pool-${basename(url.pathname)}`, { workerUrl: url, workers: 2, mainReads });
+      expect(pooled.stats).toMatchObject({ ...one.stats, threads: 2, ms: pooled.stats.ms });
+      expect(pooled.written).toEqual(one.written);
+      expect(pooled.rows).toEqual(one.rows);
+      expect(pooled.marks).toEqual(one.marks);
+      expect(pooled.progress).toEqual(one.progress);
+    }
+  });
+
+  it('a write that fails stops the pooled refresh: said, nothing marked; the next one indexes all', async () => {
+    await built;
+    const { refreshIndex } = await import('./scan.js');
+    const { store, ctx } = await openScan('pool-full-disk', h.home);
+    store.db.pragma(`max_page_count = ${store.db.pragma('page_count', { simple: true }) as number}`);
+    const failed = await refreshIndex(store, { ...ctx, folders }, { full: true, pool: { workerUrl, workers: 2 } });
+    expect(failed.error).toMatch(/could not be written.*full/i);
+    expect(failed.threads).toBe(2);
+    // No session file marked unreadable or indexed for it (the files with nothing in them are, as before).
+    for (const f of files) if (!f.includes('junk')) expect([undefined, 'excluded']).toContain(store.fileMark(f)?.state);
+    expect(store.count()).toBe(0);
+    store.db.pragma('max_page_count = 1073741823');
+    expect(await refreshIndex(store, { ...ctx, folders }, { full: true, pool: { workerUrl, workers: 2 } })).toMatchObject({ indexed: 46, threads: 2 });
+    for (const f of files) expect(['indexed', 'excluded', 'unreadable']).toContain(store.fileMark(f)?.state);
+    expect(store.count()).toBe(46);
+    store.close();
+  });
+
+  it('reads a grown file as one thread does: only its new texts for words, added to the row (grownFrom)', async () => {
+    await built;
+    const { refreshIndex } = await import('./scan.js');
+    const one = await openScan('pool-grown-one', h.home);
+    const pooled = await openScan('pool-grown-pool', h.home);
+    for (const s of [one, pooled]) await refreshIndex(s.store, { ...s.ctx, folders }, { full: true, pool: { workers: 0 } });
+    const grown = files.filter((f) => /_in\d+\.jsonl$/.test(f));
+    for (const f of grown) h.append(f, 'zanzibarite');
+    const writes = async (s: Awaited<ReturnType<typeof openScan>>, pool: { workerUrl?: URL; workers?: number; mainReads?: boolean }) => {
+      const written: Array<{ transcript: string; words?: string; wordsAppend?: boolean; wordsFrom?: number; wordsAt?: number }> = [];
+      const upsertMany = s.store.upsertMany.bind(s.store);
+      s.store.upsertMany = (ws, now) => {
+        for (const w of ws) written.push({ transcript: w.transcript, words: w.words, wordsAppend: w.wordsAppend, wordsFrom: w.wordsFrom, wordsAt: w.wordsAt });
+        upsertMany(ws, now);
+      };
+      await refreshIndex(s.store, { ...s.ctx, folders }, { full: true, pool: { ...pool, minFiles: 1 } });
+      return written;
+    };
+    const byOne = await writes(one, { workers: 0 });
+    const byPool = await writes(pooled, { workerUrl, workers: 1, mainReads: false });
+    expect(byOne).toHaveLength(grown.length);
+    expect(byOne.every((w) => w.wordsAppend && (w.wordsFrom ?? 0) > 0 && w.words?.includes('zanzibarite'))).toBe(true);
+    expect(byPool).toEqual(byOne);
+    for (const s of [one, pooled]) {
+      expect(s.store.search('zanzibarite')).toMatchObject({ hits: expect.arrayContaining([expect.objectContaining({ transcript: grown[0] })]) });
+      s.store.close();
+    }
+  });
+});
+
+describe('poolWorkers, idleCores: how many read workers a refresh starts', () => {
+  it('none below 40 files and 8 MB; else one per core but one, at most 2', async () => {
+    const { poolWorkers, POOL_MIN_FILES, POOL_MIN_BYTES } = await import('./read-pool.js');
+    const files = (n: number, size = 1000) => Array.from({ length: n }, (_, i) => ({ file: `/s/${i}.jsonl`, agent: 'pi' as const, size, mtimeMs: 0 }));
+    expect(poolWorkers(files(POOL_MIN_FILES - 1), { cores: 8 })).toBe(0);
+    expect(poolWorkers(files(POOL_MIN_FILES), { cores: 8 })).toBe(2);
+    // Two big files pay; one does not (a file is read by one thread).
+    expect(poolWorkers(files(2, POOL_MIN_BYTES / 2), { cores: 8 })).toBe(2);
+    expect(poolWorkers(files(1, POOL_MIN_BYTES * 4), { cores: 8 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 1 })).toBe(0);
+    expect(poolWorkers(files(100), { cores: 2 })).toBe(1);
+    expect(poolWorkers(files(100), { cores: 2, workers: 2 })).toBe(2);
+  });
+
+  it('a worker per core other processes left idle, less one for the main thread', async () => {
+    const { idleCores } = await import('./read-pool.js');
+    const at = (ms: number, own: number, ...busy: number[]) => ({ at: ms, own, busy });
+    // 2 cores over 200 ms: this process busy on one (and a little of the other), no one else: one worker.
+    expect(idleCores(at(0, 0, 0, 0), at(200, 300, 200, 100), 2)).toBe(1);
+    // Another process holding the other core: none.
+    expect(idleCores(at(0, 0, 0, 0), at(200, 200, 200, 190), 2)).toBe(0);
+    expect(idleCores(at(0, 0, 0, 0, 0, 0), at(200, 220, 200, 20, 0, 140), 4)).toBe(2);
+    expect(idleCores(at(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), at(200, 200, ...Array<number>(8).fill(200)), 8)).toBe(0);
+    // A container given 2 of the host's 8 CPUs, the host's other processes an eighth busy.
+    expect(idleCores(at(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), at(100, 100, 100, 100, 0, 0, 0, 0, 0, 0), 2)).toBe(1);
+    // Nothing measured (no time passed): every core but this thread's.
+    expect(idleCores(at(5, 0, 0, 0), at(5, 0, 0, 0), 2)).toBe(1);
   });
 });

@@ -8,15 +8,19 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Options } from '../../config/options-table.js';
+import { fileURLToPath } from 'node:url';
 import type { Env } from '../../config/paths.js';
 import type { FileMark, Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
 import { listAdapters } from '../../transcripts/registry.js';
-import type { AgentId, Session, SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
+import type { SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { folderSweep } from './dir-cache.js';
+import { poolWorkers, startReadPool, type ReadPool } from './read-pool.js';
+import { folderAllowed, loadReaders, wholeReader, type FileToRead, type Loading, type ReadContext, type Readers, type WholeRead } from './read-whole.js';
+
+export { folderAllowed };
 
 /** A grown file at least this big is read from its mark (only what was appended), not whole again. */
 export const TAIL_READ_MIN_BYTES = 4 * 1024 * 1024;
@@ -48,18 +52,13 @@ export interface RefreshStats {
   ms: number;
   /** Every session file was stat'ed (else only the folders that moved and the recent sessions). */
   full: boolean;
+  /** Worker threads that read files beside this one (absent: every file was read on this thread). */
+  threads?: number;
   /** A write to the index failed: what failed (the refresh stopped there; nothing was marked). */
   error?: string;
 }
 
-export interface ScanContext {
-  env: Env;
-  home: string;
-  cwd: string;
-  /** Only sessions under these folders are indexed; [] = every folder. */
-  folders: string[];
-  options: Options;
-}
+export type ScanContext = ReadContext;
 
 /** The `memoryFolders` option as absolute folders ('~' expanded); [] = every folder. */
 export function allowedFolders(value: string, home: string): string[] {
@@ -70,10 +69,6 @@ export function allowedFolders(value: string, home: string): string[] {
     .map((f) => (f === '~' ? home : f.startsWith('~/') ? join(home, f.slice(2)) : f))
     .filter((f) => isAbsolute(f))
     .map((f) => resolve(f));
-}
-
-export function folderAllowed(cwd: string, folders: readonly string[]): boolean {
-  return folders.length === 0 || folders.some((f) => cwd === f || cwd.startsWith(f.endsWith('/') ? f : f + '/'));
 }
 
 /** Every session file of every agent under their homes (and the env vars that move them). */
@@ -125,39 +120,16 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
   return true;
 }
 
-// What reading a changed file takes (parsers, the heuristic recap engine): loaded only when some file
-// changed, so a refresh that finds nothing new (every read command's) loads none of it.
-async function loadReaders() {
-  const [load, registry, engine, write] = await Promise.all([
-    import('../../transcripts/load.js'),
-    import('../../transcripts/registry.js'),
-    import('../recaps/recap-engine.js'),
-    import('./session-write.js'),
-  ]);
-  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, vocabularyFor: write.vocabularyFor, grownVocabularyFor: write.grownVocabularyFor };
-}
-type Readers = Awaited<ReturnType<typeof loadReaders>>;
+// The read pool's worker entry of the build (rolldown.config.mjs), found from dist/chunks/ or dist/cli/.
+// Run from source (tests, unless they pass `pool.workerUrl`) there is none: every file is read here.
+const INDEX_WORKER_URL = new URL('../cli/index-worker.cjs', import.meta.url);
 
 // Reads the new and changed files and writes their rows, in batches. An IndexWriteError ends it (what
-// was committed stays; the batch being built is dropped, its files unmarked).
-async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: { rebuild?: boolean; onProgress?: (done: number, total: number) => void }): Promise<void> {
+// was committed stays; the batch being built is dropped, its files unmarked). Many files to read whole:
+// they are read on worker threads too (read-pool.ts), their outcomes taken in the same order.
+async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: Pick<RefreshOptions, 'rebuild' | 'onProgress' | 'pool'>): Promise<void> {
   const lib = await loadReaders();
-  const { findAdapter, createEngine, sessionWrite, vocabularyFor } = lib;
-  // Each file read with a vocabulary of its own: every word of every text it holds (vocabulary.ts). A file
-  // that grew from where its row's words hold every word (words_at, schema step 11) is read whole for its
-  // card and text, but only its new texts are taken apart for words, added to the row's (grownFrom).
-  const load = (f: SessionFileInfo) => {
-    const mark = marks.get(f.file);
-    const grownFrom = !opts.rebuild && mark?.state === 'indexed' && mark.size > 0 && f.size > mark.size && store.wordsAt(f.file) === mark.size ? mark.size : 0;
-    const vocabulary = grownFrom ? lib.grownVocabularyFor(store.condensedTextOf(f.file)) : vocabularyFor();
-    return { loading: lib.loadSessionFile(f.file, { agent: f.agent, onText: vocabulary.onText, wholeFile: true, textsFrom: grownFrom }), words: vocabulary.words, grownFrom };
-  };
-  const engines = new Map<AgentId, RecapEngine>();
-  const engineFor = (agent: AgentId) => {
-    let e = engines.get(agent);
-    if (!e) engines.set(agent, (e = createEngine({ options: { ...ctx.options, llm: false, generator: 'heuristic' }, agent, env: ctx.env })));
-    return e;
-  };
+  const reader = wholeReader(ctx, lib);
   // Writes go in batches: one transaction per batch, short enough that other writers barely wait.
   const pending: SessionWrite[] = [];
   let flushedAt = Date.now();
@@ -172,54 +144,71 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
     const mark = marks.get(f.file);
     return !opts.rebuild && mark?.state === 'indexed' && mark.size >= TAIL_READ_MIN_BYTES && f.size > mark.size;
   };
-  // The next file read whole is opened and read while this one is made into its row: its reads wait on
-  // the disk's threads, not on this work (~1/10 of a first index waited on them).
-  let ahead: { file: string; loading: Promise<Session>; words: (said: string) => string; grownFrom: number } | undefined;
+  // A file that grew from where its row's words hold every word (words_at, schema step 11) is read whole
+  // for its card and text, but only its new texts are taken apart for words, added to the row's.
+  const toRead = (f: SessionFileInfo): FileToRead => {
+    const mark = marks.get(f.file);
+    const grownFrom = !opts.rebuild && mark?.state === 'indexed' && mark.size > 0 && f.size > mark.size && store.wordsAt(f.file) === mark.size ? mark.size : 0;
+    return grownFrom > 0 ? { file: f.file, agent: f.agent, size: f.size, mtimeMs: f.mtimeMs, grownFrom, prevText: store.condensedTextOf(f.file) } : f;
+  };
+  const whole = todo.filter((f) => !fromMark(f)).map(toRead);
+  const wholeOf = new Map(whole.map((f) => [f.file, f]));
+  const workerUrl = opts.pool?.workerUrl ?? INDEX_WORKER_URL;
+  const workers = poolWorkers(whole, opts.pool ?? {});
+  let pool: ReadPool | undefined;
+  if (workers > 0 && existsSync(fileURLToPath(workerUrl))) {
+    pool = startReadPool(whole, ctx, reader, { workerUrl, workers, now: opts.pool?.workers !== undefined, mainReads: opts.pool?.mainReads });
+  }
+  // Without the pool, the next file read whole is opened and read while this one is made into its row:
+  // its reads wait on the disk's threads, not on this work (~1/10 of a first index waited on them).
+  let ahead: Loading | undefined;
   const readAhead = (f: SessionFileInfo | undefined) => {
     if (!f || fromMark(f)) return;
-    const next = load(f);
-    next.loading.catch(() => undefined); // its failure is met when it is awaited
-    ahead = { file: f.file, ...next };
+    ahead = reader.load(wholeOf.get(f.file) ?? f);
   };
-  for (let i = 0; i < todo.length; i++) {
-    const f = todo[i] as SessionFileInfo;
-    stats.read++;
-    const mark = marks.get(f.file);
-    try {
-      if (fromMark(f) && (await appendTail(store, f, mark?.size ?? 0, engineFor(f.agent), lib))) {
-        stats.indexed++;
-        opts.onProgress?.(stats.read, todo.length);
-        continue;
-      }
-      const { loading, words, grownFrom } = ahead?.file === f.file ? ahead : load(f);
-      ahead = undefined;
-      readAhead(todo[i + 1]);
-      const session = await loading;
-      if (!session.cwd) {
-        const cwd = await findAdapter(f.agent)?.folderOfFile?.(f.file, ctx).catch(() => undefined);
-        if (cwd) session.cwd = cwd;
-      }
-      if (session.events.length === 0 && !session.title) {
+  // The k-th file of `whole`, for the pool.
+  let k = 0;
+  try {
+    for (let i = 0; i < todo.length; i++) {
+      const f = todo[i] as SessionFileInfo;
+      stats.read++;
+      const mark = marks.get(f.file);
+      try {
+        const tail = fromMark(f);
+        if (tail && (await appendTail(store, f, mark?.size ?? 0, reader.engineFor(f.agent), lib))) {
+          stats.indexed++;
+          opts.onProgress?.(stats.read, todo.length);
+          continue;
+        }
+        let out: WholeRead;
+        if (pool && !tail) out = await pool.outcome(k++);
+        else {
+          const loaded = ahead?.file === f.file ? ahead : reader.load(wholeOf.get(f.file) ?? f);
+          ahead = undefined;
+          if (!pool) readAhead(todo[i + 1]);
+          out = await reader.finish(f, loaded);
+        }
+        if (out.kind === 'write') {
+          pending.push(out.write);
+          if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
+        } else {
+          if (out.kind === 'unreadable' && out.error !== undefined) debugLog('memory', 'index: a session file could not be read', { agent: f.agent, error: out.error });
+          writing(() => store.setFile(f.file, f.size, f.mtimeMs, out.kind));
+          stats.skipped++;
+        }
+      } catch (error) {
+        if (error instanceof IndexWriteError) throw error;
+        debugLog('memory', 'index: a session file could not be read', { agent: f.agent, error: (error as Error).message });
         writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'unreadable'));
         stats.skipped++;
-      } else if (!folderAllowed(session.cwd ?? '', ctx.folders)) {
-        writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'excluded'));
-        stats.skipped++;
-      } else {
-        const write = sessionWrite(session, engineFor(f.agent), f, words);
-        if (grownFrom > 0) Object.assign(write, { wordsAppend: true, wordsFrom: grownFrom });
-        pending.push(write);
-        if (pending.length >= WRITE_BATCH || Date.now() - flushedAt > WRITE_BATCH_MS) flush();
       }
-    } catch (error) {
-      if (error instanceof IndexWriteError) throw error;
-      debugLog('memory', 'index: a session file could not be read', { agent: f.agent, error: (error as Error).message });
-      writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'unreadable'));
-      stats.skipped++;
+      opts.onProgress?.(stats.read, todo.length);
     }
-    opts.onProgress?.(stats.read, todo.length);
+    flush();
+  } finally {
+    if (pool?.threads) stats.threads = pool.threads;
+    await pool?.close();
   }
-  flush();
 }
 
 export interface RefreshOptions {
@@ -234,6 +223,13 @@ export interface RefreshOptions {
   now?: number;
   /** A reader's refresh: skipped (api.ts) while another process holds the write lock. */
   ifIdle?: boolean;
+  /**
+   * The read pool (tests): its worker entry (default: the build's dist/cli/index-worker.cjs), the files
+   * read whole from which it is used (POOL_MIN_FILES) and its workers, started at once (default: one
+   * per idle core but one, at most POOL_MAX_WORKERS); `mainReads: false`: this thread reads only what
+   * no worker can.
+   */
+  pool?: { workerUrl?: URL; minFiles?: number; workers?: number; mainReads?: boolean };
 }
 
 // The recent files' names by folder, for the quick refresh's listing.

@@ -32,9 +32,9 @@ export interface ForgetOutcome { count: number; purged: boolean; removedCopies: 
 export const CHECKPOINT_WAIT_MS = 2000;
 
 // How long the forgotten list's stat is trusted (a forget in this process reads it again at once).
+const FORGOTTEN_STAT_MS = 500;
 /** Parts a session's words are added in (each growth read adds one) before they are written again whole. */
 const WORD_PARTS_WHOLE = 64;
-const FORGOTTEN_STAT_MS = 500;
 
 /** Where the index and its forgotten list are (absent for a database opened without open-store.ts). */
 export interface StorePaths { index: string; forgotten: string }

@@ -138,6 +138,11 @@ describe('the turn lookup reads only what can hold the words', () => {
     }
     const row = { transcript: file, transcriptExists: true, agent: 'pi' } as SessionRow;
     expect((await addHitTurns([row], 'omega'))[0]?.turn).toBe(findAnchor(full, 'omega')?.turn);
+    // The first prompt's words from the condensed text: turn 1, not read; a transcript gone: no turn at all.
+    const condensed = () => '> plain words only: alpha beta gamma\nmore';
+    expect((await addHitTurns([row], 'beta gamma', undefined, undefined, condensed))[0]?.turn).toBe(1);
+    const gone = { ...row, transcript: join(dir, 'gone.jsonl') };
+    expect((await addHitTurns([gone], 'beta gamma', undefined, undefined, condensed))[0]?.turn).toBeUndefined();
   });
 });
 

@@ -61,9 +61,11 @@ export async function addHitTurns<T extends SessionRow>(hits: readonly T[], quer
   const out: (T & { turn?: number })[] = [];
   for (const hit of hits) {
     let turn: number | undefined;
-    const text = condensed?.(hit);
+    // A hit whose transcript is gone has no turn (there is nothing to read at it).
+    const there = hit.transcriptExists && existsSync(hit.transcript);
+    const text = there ? condensed?.(hit) : undefined;
     if (text !== undefined && firstPromptHolds(text, query)) turn = 1;
-    else if (now() < deadline && hit.transcriptExists && existsSync(hit.transcript)) {
+    else if (there && now() < deadline) {
       try {
         turn = await findTurnInSession(hit.transcript, query, deadline, hit.agent);
       } catch {

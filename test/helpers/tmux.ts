@@ -4,6 +4,8 @@
  * Under CI=true a missing tmux throws (CI installs it); elsewhere tests may skip with `tmuxAvailable()`.
  */
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import * as nodePty from 'node-pty';
 
 let counter = 0;
@@ -108,5 +110,7 @@ export class TmuxServer {
     } catch {
       // Already gone (or never started).
     }
+    // tmux leaves its socket file behind when its server ends: every run of the suite left dozens.
+    rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, this.socket), { force: true });
   }
 }

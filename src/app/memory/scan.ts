@@ -149,7 +149,19 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   const toRead = (f: SessionFileInfo): FileToRead => {
     const mark = marks.get(f.file);
     const grownFrom = !opts.rebuild && mark?.state === 'indexed' && mark.size > 0 && f.size > mark.size && store.wordsAt(f.file) === mark.size ? mark.size : 0;
-    return grownFrom > 0 ? { file: f.file, agent: f.agent, size: f.size, mtimeMs: f.mtimeMs, grownFrom, prevText: store.condensedTextOf(f.file) } : f;
+    if (grownFrom === 0) return f;
+    // The row's condensed text read when the file is (by this thread, or as it is posted to a worker), not
+    // here for every grown file at once: a sweep after a long break holds thousands of them.
+    return {
+      file: f.file,
+      agent: f.agent,
+      size: f.size,
+      mtimeMs: f.mtimeMs,
+      grownFrom,
+      get prevText() {
+        return store.condensedTextOf(f.file);
+      },
+    };
   };
   const whole = todo.filter((f) => !fromMark(f)).map(toRead);
   const wholeOf = new Map(whole.map((f) => [f.file, f]));

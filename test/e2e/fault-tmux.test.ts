@@ -36,7 +36,8 @@ function clientsOf(socket: string): number[] {
 describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', () => {
   const setup = tmuxE2e('rw-hung');
   let serverPid = 0;
-  // Registered after tmuxE2e's, so it runs before it (after-hooks run last-registered first): a stopped server cannot be killed cleanly.
+  // The test continues the server itself; this is for a test ended by its timeout. Registered after tmuxE2e's,
+  // so it runs before it (after-hooks run last-registered first): a stopped server cannot be killed cleanly.
   afterAll(() => {
     if (serverPid) process.kill(serverPid, 'SIGCONT');
   });
@@ -61,26 +62,33 @@ describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', 
         TMUX_PANE: tmux?.TMUX_PANE,
       },
     });
-    await t.waitFor('demo agent', { timeoutMs: 20_000 });
-    const startMs = Date.now() - started;
-    await t.waitFor(Buffer.from('\u203a', 'utf8').toString('latin1')); // its prompt: printed just before it turns raw mode on, so Ctrl-D is a key, not EOF
-    await pollUntil(() => readdirSync(stateDir).some((f) => f.startsWith('live-')), { description: 'the live state file' });
-    const quitAt = Date.now();
-    t.write('\x04'); // Ctrl-D: the demo agent quits
-    expect(await t.exit).toEqual({ exitCode: 0 });
-    const exitMs = Date.now() - quitAt;
-    expect(readdirSync(stateDir).filter((f) => f.startsWith('live-'))).toEqual([]);
-    return { startMs, exitMs, stateDir };
+    let exited = false;
+    void t.exit.then(() => (exited = true));
+    try {
+      await t.waitFor('demo agent', { timeoutMs: 20_000, description: `${label}: the demo agent's first screen` });
+      const startMs = Date.now() - started;
+      // Its prompt: the demo agent prints it with raw mode already on, so Ctrl-D is a key, not the cooked tty's EOF.
+      await t.waitFor(Buffer.from('\u203a', 'utf8').toString('latin1'), { description: `${label}: the demo agent's prompt` });
+      await pollUntil(() => readdirSync(stateDir).some((f) => f.startsWith('live-')), { description: `${label}: the live state file` });
+      const quitAt = Date.now();
+      t.write('\x04'); // Ctrl-D: the demo agent quits
+      expect(await t.waitForExit({ description: `${label}: the wrapper to exit after Ctrl-D` })).toEqual({ exitCode: 0 });
+      const exitMs = Date.now() - quitAt;
+      expect(readdirSync(stateDir).filter((f) => f.startsWith('live-'))).toEqual([]);
+      return { startMs, exitMs, stateDir };
+    } finally {
+      // A run that failed must not outlive the test (its agent goes with it: its pty hangs up).
+      if (!exited) {
+        try {
+          t.kill('SIGKILL');
+        } catch {}
+        await t.waitForExit({ description: `${label}: the killed wrapper to be gone` }).catch(() => undefined);
+      }
+    }
   }
 
-  it('delays neither the agent start nor the exit beyond the bound, and leaves no tmux client behind', async () => {
-    const { server } = setup;
-    const pane = server.newSession({ name: 'h', command: ['sleep', '600'] });
-    const socket = server.run(['display', '-p', '#{socket_path}']).trim();
-    serverPid = Number(server.run(['display', '-p', '#{pid}']).trim());
-    const tmux = { TMUX: `${socket},${serverPid},0`, TMUX_PANE: pane };
-    process.kill(serverPid, 'SIGSTOP');
-
+  // Two runs each without tmux and with $TMUX on the stopped server, alternated; then the bounds.
+  async function timedRuns(socket: string, tmux: { TMUX: string; TMUX_PANE: string }): Promise<void> {
     const base: Array<{ startMs: number; exitMs: number }> = [];
     const hung: Array<{ startMs: number; exitMs: number }> = [];
     for (let i = 0; i < 2; i++) {
@@ -93,5 +101,19 @@ describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', 
     expect(best(hung, 'exitMs') - best(base, 'exitMs'), figures).toBeLessThan(ALLOWED_EXTRA_MS);
     // Every client the wrappers started was ended with them, though the server never answered.
     await pollUntil(() => clientsOf(socket).length === 0, { timeoutMs: 3000, description: 'no tmux client left waiting on the stopped server' });
+  }
+
+  it('delays neither the agent start nor the exit beyond the bound, and leaves no tmux client behind', async () => {
+    const { server } = setup;
+    const pane = server.newSession({ name: 'h', command: ['sleep', '600'] });
+    const socket = server.run(['display', '-p', '#{socket_path}']).trim();
+    serverPid = Number(server.run(['display', '-p', '#{pid}']).trim());
+    const tmux = { TMUX: `${socket},${serverPid},0`, TMUX_PANE: pane };
+    process.kill(serverPid, 'SIGSTOP');
+    try {
+      await timedRuns(socket, tmux);
+    } finally {
+      process.kill(serverPid, 'SIGCONT'); // at once, not only in afterAll: nothing after this test waits on a stopped server
+    }
   }, 120_000);
 });

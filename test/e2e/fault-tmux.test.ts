@@ -1,11 +1,12 @@
 // A hung tmux server (#19 point 15): a private server stopped with SIGSTOP, $TMUX pointing at it. The
 // agent must start and print without waiting for tmux, and the wrapper's exit (with its state file
 // removed) must not wait long on it either; no tmux client may be left behind waiting on the server.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
+import { pidsWithEnv } from '../helpers/processes.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { tmuxE2e } from '../helpers/tmux-e2e.js';
@@ -19,19 +20,7 @@ const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 const ALLOWED_EXTRA_MS = 1000;
 
 // tmux clients (processes named tmux) whose $TMUX is this server: started by a wrapper and never ended.
-function clientsOf(socket: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'tmux') continue;
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`TMUX=${socket}`)) pids.push(Number(name));
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return pids;
-}
+const clientsOf = (socket: string): number[] => pidsWithEnv(`TMUX=${socket}`, { comm: 'tmux' });
 
 describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', () => {
   const setup = tmuxE2e('rw-hung');

@@ -198,10 +198,13 @@ export async function main(): Promise<void> {
   const transcript = new TranscriptWriter(chooseSessionPath(process.argv.slice(2), process.env, startCwd, workspace.project), workspace.project);
   transcript.start();
   const prompt = () => out(`\r\n${CYAN}›${RESET} `);
+  // Raw before the first byte out: a key typed once anything shows (Ctrl-D as soon as the prompt is up, a
+  // task while the banner prints) is a key. In the tty's cooked mode a Ctrl-D at a line's start is EOF,
+  // which the switch to raw turns into a NUL: the demo never quit (the fault-tmux e2e test hung on it).
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
   out(`${BOLD}demo agent${RESET} ${DIM}(scripted, no network) in ${basename(process.cwd())}${RESET}\r\n`);
   out(`${DIM}Type a task and press Enter (empty Enter = "add a --verbose flag"; try "fix the failing test"). Ctrl-D quits.${RESET}\r\n`);
   prompt();
-  if (process.stdin.isTTY) process.stdin.setRawMode(true);
   process.stdin.setEncoding('utf8');
   let line = '';
   let busy = false;

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BIN, runCliInPty, type CliPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
+import { endProcessesWithEnv } from '../helpers/processes.js';
 import { REPO_DIR } from '../helpers/shared.js';
 
 const run = promisify(execFile);
@@ -33,6 +34,9 @@ afterAll(async () => {
     }
   }
   await Promise.all(wrappers.map((w) => w.exit));
+  // The last wrapper's exit starts a detached model summary (`recapwrap index --summarize`, llm on by
+  // default) that writes state/ after the wrapper is gone: removed before it ends, the folder came back.
+  await endProcessesWithEnv(`RECAPWRAP_STATE_DIR=${stateDir}`);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,11 +1,12 @@
 // A hung tmux server (#19 point 15): a private server stopped with SIGSTOP, $TMUX pointing at it. The
 // agent must start and print without waiting for tmux, and the wrapper's exit (with its state file
 // removed) must not wait long on it either; no tmux client may be left behind waiting on the server.
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInPty } from '../helpers/cli-pty.js';
 import { pollUntil } from '../helpers/poll.js';
+import { pidsWithEnv } from '../helpers/processes.js';
 import { REPO_DIR } from '../helpers/shared.js';
 import { tmuxAvailable } from '../helpers/tmux.js';
 import { tmuxE2e } from '../helpers/tmux-e2e.js';
@@ -19,24 +20,13 @@ const DEMO_AGENT = join(REPO_DIR, 'bin', 'demo-agent.js');
 const ALLOWED_EXTRA_MS = 1000;
 
 // tmux clients (processes named tmux) whose $TMUX is this server: started by a wrapper and never ended.
-function clientsOf(socket: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'tmux') continue;
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`TMUX=${socket}`)) pids.push(Number(name));
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return pids;
-}
+const clientsOf = (socket: string): number[] => pidsWithEnv(`TMUX=${socket}`, { comm: 'tmux' });
 
 describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', () => {
   const setup = tmuxE2e('rw-hung');
   let serverPid = 0;
-  // Registered after tmuxE2e's, so it runs before it (after-hooks run last-registered first): a stopped server cannot be killed cleanly.
+  // The test continues the server itself; this is for a test ended by its timeout. Registered after tmuxE2e's,
+  // so it runs before it (after-hooks run last-registered first): a stopped server cannot be killed cleanly.
   afterAll(() => {
     if (serverPid) process.kill(serverPid, 'SIGCONT');
   });
@@ -61,26 +51,33 @@ describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', 
         TMUX_PANE: tmux?.TMUX_PANE,
       },
     });
-    await t.waitFor('demo agent', { timeoutMs: 20_000 });
-    const startMs = Date.now() - started;
-    await t.waitFor(Buffer.from('\u203a', 'utf8').toString('latin1')); // its prompt: printed just before it turns raw mode on, so Ctrl-D is a key, not EOF
-    await pollUntil(() => readdirSync(stateDir).some((f) => f.startsWith('live-')), { description: 'the live state file' });
-    const quitAt = Date.now();
-    t.write('\x04'); // Ctrl-D: the demo agent quits
-    expect(await t.exit).toEqual({ exitCode: 0 });
-    const exitMs = Date.now() - quitAt;
-    expect(readdirSync(stateDir).filter((f) => f.startsWith('live-'))).toEqual([]);
-    return { startMs, exitMs, stateDir };
+    let exited = false;
+    void t.exit.then(() => (exited = true));
+    try {
+      await t.waitFor('demo agent', { timeoutMs: 20_000, description: `${label}: the demo agent's first screen` });
+      const startMs = Date.now() - started;
+      // Its prompt: the demo agent prints it with raw mode already on, so Ctrl-D is a key, not the cooked tty's EOF.
+      await t.waitFor(Buffer.from('\u203a', 'utf8').toString('latin1'), { description: `${label}: the demo agent's prompt` });
+      await pollUntil(() => readdirSync(stateDir).some((f) => f.startsWith('live-')), { description: `${label}: the live state file` });
+      const quitAt = Date.now();
+      t.write('\x04'); // Ctrl-D: the demo agent quits
+      expect(await t.waitForExit({ description: `${label}: the wrapper to exit after Ctrl-D` })).toEqual({ exitCode: 0 });
+      const exitMs = Date.now() - quitAt;
+      expect(readdirSync(stateDir).filter((f) => f.startsWith('live-'))).toEqual([]);
+      return { startMs, exitMs, stateDir };
+    } finally {
+      // A run that failed must not outlive the test (its agent goes with it: its pty hangs up).
+      if (!exited) {
+        try {
+          t.kill('SIGKILL');
+        } catch {}
+        await t.waitForExit({ description: `${label}: the killed wrapper to be gone` }).catch(() => undefined);
+      }
+    }
   }
 
-  it('delays neither the agent start nor the exit beyond the bound, and leaves no tmux client behind', async () => {
-    const { server } = setup;
-    const pane = server.newSession({ name: 'h', command: ['sleep', '600'] });
-    const socket = server.run(['display', '-p', '#{socket_path}']).trim();
-    serverPid = Number(server.run(['display', '-p', '#{pid}']).trim());
-    const tmux = { TMUX: `${socket},${serverPid},0`, TMUX_PANE: pane };
-    process.kill(serverPid, 'SIGSTOP');
-
+  // Two runs each without tmux and with $TMUX on the stopped server, alternated; then the bounds.
+  async function timedRuns(socket: string, tmux: { TMUX: string; TMUX_PANE: string }): Promise<void> {
     const base: Array<{ startMs: number; exitMs: number }> = [];
     const hung: Array<{ startMs: number; exitMs: number }> = [];
     for (let i = 0; i < 2; i++) {
@@ -93,5 +90,19 @@ describe.skipIf(!hasTmux || process.platform !== 'linux')('a hung tmux server', 
     expect(best(hung, 'exitMs') - best(base, 'exitMs'), figures).toBeLessThan(ALLOWED_EXTRA_MS);
     // Every client the wrappers started was ended with them, though the server never answered.
     await pollUntil(() => clientsOf(socket).length === 0, { timeoutMs: 3000, description: 'no tmux client left waiting on the stopped server' });
+  }
+
+  it('delays neither the agent start nor the exit beyond the bound, and leaves no tmux client behind', async () => {
+    const { server } = setup;
+    const pane = server.newSession({ name: 'h', command: ['sleep', '600'] });
+    const socket = server.run(['display', '-p', '#{socket_path}']).trim();
+    serverPid = Number(server.run(['display', '-p', '#{pid}']).trim());
+    const tmux = { TMUX: `${socket},${serverPid},0`, TMUX_PANE: pane };
+    process.kill(serverPid, 'SIGSTOP');
+    try {
+      await timedRuns(socket, tmux);
+    } finally {
+      process.kill(serverPid, 'SIGCONT'); // at once, not only in afterAll: nothing after this test waits on a stopped server
+    }
   }, 120_000);
 });

@@ -20,6 +20,8 @@ export interface CliPty {
   write(data: string): void;
   resize(cols: number, rows: number): void;
   exit: Promise<{ exitCode: number; signal?: number }>;
+  /** `exit`, bounded: fails after the timeout (default 10 s) with the output's tail instead of waiting on. */
+  waitForExit(options?: PollOptions): Promise<{ exitCode: number; signal?: number }>;
   /** Wait until the output contains text (or matches a regexp), searching from `from`. */
   waitFor(what: string | RegExp, options?: PollOptions & { from?: number }): Promise<void>;
   kill(signal?: NodeJS.Signals): void;
@@ -64,11 +66,13 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions = {
   } catch {}
   const chunks: string[] = [];
   term.onData((data) => chunks.push((data as unknown as Buffer).toString('latin1')));
+  let exited: { exitCode: number; signal?: number } | undefined;
   const exit = new Promise<{ exitCode: number; signal?: number }>((resolve) => {
     term.onExit(({ exitCode, signal }) => {
       if (slave >= 0) closeSync(slave);
       slave = -1;
-      resolve(signal ? { exitCode, signal } : { exitCode });
+      exited = signal ? { exitCode, signal } : { exitCode };
+      resolve(exited);
     });
   });
   const output = (): string => {
@@ -81,6 +85,14 @@ export function spawnInPty(file: string, args: string[], options: PtyOptions = {
     write: (data) => term.write(data),
     resize: (cols, rows) => term.resize(cols, rows),
     exit,
+    waitForExit: (opts = {}) =>
+      pollUntil(
+        () => {
+          if (exited) return exited;
+          throw new Error(`still running; output tail ${JSON.stringify(output().slice(-400))}`);
+        },
+        { timeoutMs: 10_000, ...opts, description: opts.description ?? `pid ${term.pid} to exit` },
+      ),
     kill: (signal) => process.kill(term.pid, signal ?? 'SIGTERM'),
     hangUp() {
       if (slave >= 0) closeSync(slave);

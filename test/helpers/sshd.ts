@@ -2,7 +2,7 @@
  * A real OpenSSH server for the many-machines tests and bench (#35): started on 127.0.0.1 with its own
  * host key and sshd_config in a temp folder (`sshd -D -e`), letting in one key for a second account
  * (`rwhost`, created with useradd when missing and then deleted again by `stop()`, or at exit if a run
- * dies first; its HOME is the temp folder's, by SetEnv). Four ports, four PATHs: `ok` has recapwrap
+ * dies first; its HOME and TMPDIR are the temp folder's, by SetEnv). Four ports, four PATHs: `ok` has recapwrap
  * (this checkout's, through a small wrapper) and a fake `claude`; `bare` has no recapwrap (mirror mode);
  * `junk` has a `recapwrap` that prints junk; `slow` has one that never ends. It changes the machine (an
  * account), so it runs only where asked: RECAPWRAP_SSH_TESTS=1 (`.ci/run` sets it), as root (a second
@@ -169,16 +169,22 @@ async function serve(root: string, opts: { cliBin: string }): Promise<Sshd> {
   script(join(root, 'junkbin', 'recapwrap'), `printf '\\033]0;pwned\\007{"not": [json'; echo; echo 'Traceback: junk' >&2; exit 0`);
   // A recapwrap that never ends and minds nothing: no output, hangups and its input ignored.
   script(join(root, 'slowbin', 'recapwrap'), `trap '' HUP; while :; do sleep 1; done`);
+  // The host's temp folder, inside ours: what a host process left there when stop() SIGKILLed it goes
+  // with the folder. (A wrapper resumed there starts a detached summary at its exit, whose model call,
+  // the fake claude, sleeps in its /tmp/recapwrap-recap-* until the kill: full runs left one each.)
+  const tmp = join(root, 'tmp');
+  mkdirSync(tmp);
+  chmodSync(tmp, 0o1777);
   const ports = { ok: await freePort(), bare: await freePort(), junk: await freePort(), slow: await freePort() };
   const system = [...new Set([rsyncDir(), '/usr/bin', '/bin'])].join(':');
   const config = [
     `ListenAddress 127.0.0.1:${ports.ok}`, `ListenAddress 127.0.0.1:${ports.bare}`, `ListenAddress 127.0.0.1:${ports.junk}`, `ListenAddress 127.0.0.1:${ports.slow}`,
     `HostKey ${join(root, 'hostkey')}`, 'PidFile none', `AuthorizedKeysFile ${join(root, 'authorized_keys')}`, 'StrictModes no',
     'PasswordAuthentication no', 'KbdInteractiveAuthentication no', 'UsePAM no', `AllowUsers ${SSH_ACCOUNT}`, 'MaxStartups 100', 'MaxSessions 100',
-    `SetEnv PATH=${join(root, 'bin')}:${system} HOME=${home}`,
-    `Match LocalPort ${ports.bare}`, `  SetEnv PATH=${join(root, 'nobin')}:${system} HOME=${home}`,
-    `Match LocalPort ${ports.junk}`, `  SetEnv PATH=${join(root, 'junkbin')}:${system} HOME=${home}`,
-    `Match LocalPort ${ports.slow}`, `  SetEnv PATH=${join(root, 'slowbin')}:${system} HOME=${home}`,
+    `SetEnv PATH=${join(root, 'bin')}:${system} HOME=${home} TMPDIR=${tmp}`,
+    `Match LocalPort ${ports.bare}`, `  SetEnv PATH=${join(root, 'nobin')}:${system} HOME=${home} TMPDIR=${tmp}`,
+    `Match LocalPort ${ports.junk}`, `  SetEnv PATH=${join(root, 'junkbin')}:${system} HOME=${home} TMPDIR=${tmp}`,
+    `Match LocalPort ${ports.slow}`, `  SetEnv PATH=${join(root, 'slowbin')}:${system} HOME=${home} TMPDIR=${tmp}`,
   ];
   writeFileSync(join(root, 'sshd_config'), config.join('\n') + '\n');
   const sshConfig = join(root, 'ssh_config');

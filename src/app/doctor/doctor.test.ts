@@ -150,6 +150,8 @@ describe.skipIf(!hasTmux)('doctor tmux checks on a private server', () => {
     try {
       execFileSync('tmux', ['-L', socket, 'kill-server']);
     } catch {}
+    // tmux leaves the socket file behind when its server ends (as test/helpers/tmux.ts's kill() says).
+    if (socketPath) rmSync(socketPath, { force: true });
   });
 
   it('reports focus-events off with the fix, then on', async () => {

@@ -1,0 +1,44 @@
+/**
+ * Processes a test started, found by their environment (Linux /proc): detached ones (a wrapper's model
+ * summary, `recapwrap index --summarize`) outlive the wrapper that started them, so a test that removes
+ * its folder waits for them first, or they write into it after it is gone.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { pollUntil } from './poll.js';
+
+/** pids of the processes whose environment holds `entry` (`NAME=value`), optionally only those named `comm`. */
+export function pidsWithEnv(entry: string, options: { comm?: string } = {}): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (options.comm !== undefined && readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== options.comm) continue;
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry)) pids.push(Number(name));
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+/**
+ * Wait (up to timeoutMs) for every process whose environment holds `entry` to end by itself, then
+ * SIGKILL any still running and wait for them to go. Returns the command lines of those it killed.
+ */
+export async function endProcessesWithEnv(entry: string, timeoutMs = 10_000): Promise<string[]> {
+  if (process.platform !== 'linux') return [];
+  const ended = await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs, description: `processes with ${entry} to end` }).catch(() => false);
+  if (ended) return [];
+  const killed: string[] = [];
+  for (const pid of pidsWithEnv(entry)) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+      process.kill(pid, 'SIGKILL');
+      killed.push(args);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs: 5000, description: `killed processes with ${entry} to be gone` });
+  return killed;
+}

@@ -216,6 +216,13 @@ class WordTable {
   }
 }
 
+/** A text met before: what masking made of it, how often it was met, the words it left said once. */
+interface MetText {
+  masked: string;
+  times: number;
+  once?: string[];
+}
+
 export class VocabularyBuilder {
   // Every word met (said twice or more, or given as `said`: kept; said once so far: waiting), and the
   // kept ones in the order they were kept.
@@ -229,11 +236,14 @@ export class VocabularyBuilder {
   // Long lines already masked, and what masking made of them (bounded by MEMO_MAX_CHARS).
   private readonly memo = new Map<string, string>();
   private memoChars = 0;
-  // Texts already taken (not the ranked text's), what masking made of them and how often (bounded by TEXTS_MAX_CHARS).
-  private readonly texts = new Map<string, { masked: string; times: number }>();
+  // Texts already taken (not the ranked text's), what masking made of them, how often, and the words their
+  // first take left said once (bounded by TEXTS_MAX_CHARS).
+  private readonly texts = new Map<string, MetText>();
   private textsChars = 0;
   /** Words met past the bound (not kept). */
   overflow = 0;
+  // The words the text being taken first made said-once, in order (undefined: not noted; or past the bound).
+  private once: string[] | undefined;
 
   constructor(private readonly maxWords = VOCABULARY_MAX_WORDS) {}
 
@@ -256,22 +266,33 @@ export class VocabularyBuilder {
     if (met) {
       if (met.times >= 2) return;
       met.times++;
-      this.take(met.masked, said);
+      // Met a second time: each of its words said once so far is now said twice. Those are the words its
+      // first take left said once (met.once), in the order it met them: the same puts as taking it again,
+      // without cutting it again (a word once there and now kept, or gone past the bound, puts as it would).
+      if (met.once) for (const word of met.once) this.putFound(word, 0, word.length, hashOf(word, 0, word.length));
+      else this.take(met.masked, said);
       return;
     }
     const masked = whole.length < MEMO_MIN_CHARS ? maskSecrets(whole) : this.maskLines(whole);
-    if (!said) this.rememberText(whole, masked);
+    if (said) return this.take(masked, said);
+    const entry = this.rememberText(whole, masked);
+    this.once = entry ? [] : undefined;
     this.take(masked, said);
+    // A text whose take met the bound is taken again whole when met again (the bound's order of puts).
+    if (entry) entry.once = this.once;
+    this.once = undefined;
   }
 
-  private rememberText(text: string, masked: string): void {
+  private rememberText(text: string, masked: string): MetText | undefined {
     if (this.textsChars + text.length > TEXTS_MAX_CHARS) {
-      if (text.length > TEXTS_MAX_CHARS / 4) return;
+      if (text.length > TEXTS_MAX_CHARS / 4) return undefined;
       this.texts.clear();
       this.textsChars = 0;
     }
-    this.texts.set(text, { masked, times: 1 });
+    const entry: MetText = { masked, times: 1 };
+    this.texts.set(text, entry);
     this.textsChars += text.length;
+    return entry;
   }
 
   // The text masked, each long line masked once: a line met again (an output stored twice, a file read
@@ -423,10 +444,14 @@ export class VocabularyBuilder {
     const state = slot >= 0 ? table.state(slot) : 0;
     if (state === KEPT) return;
     if (!this.sure && state !== ONCE) {
-      if (this.onceCount >= this.maxWords) return;
+      if (this.onceCount >= this.maxWords) {
+        this.once = undefined;
+        return;
+      }
       this.onceCount++;
       if (slot >= 0) table.setState(slot, ONCE);
-      else table.insert(slot, text.slice(s, e), h, ONCE);
+      else slot = table.insert(slot, text.slice(s, e), h, ONCE);
+      this.once?.push(table.key(slot));
       return;
     }
     if (state === ONCE) {
@@ -434,6 +459,7 @@ export class VocabularyBuilder {
       table.setState(slot, 0);
     }
     if (this.kept.length >= this.maxWords) {
+      this.once = undefined;
       this.overflow++;
       return;
     }

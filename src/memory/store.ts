@@ -297,78 +297,80 @@ export class Store {
 
   /** Insert or update one session (a user's name, model summary and first-seen time are kept). */
   upsert(w: SessionWrite, now = Date.now()): void {
-    const tx = this.db.transaction(() => {
-      if (this.isForgotten(w.transcript)) return;
-      if (this.isForgottenSession(w.agent, w.id)) {
-        // Its file at a new path: marked too, so the scan does not read it again.
-        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'forgotten');
-        return;
-      }
-      const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description, prompts FROM sessions WHERE transcript = ?').get(w.transcript) as
-        | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null; prompts: number }
-        | undefined;
-      // A session with no prompt yet (an agent opened and closed, the demo quit at once) is no row to list:
-      // its file is remembered, so it is read again only once it changes.
-      if (!existing && w.counts.prompts === 0) {
-        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
-        return;
-      }
-      const cwd = w.cwd;
-      let name = existing?.name;
-      // Named before its first prompt (indexed as it started: the bare project): named again once it has a task.
-      const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
-      if (!name || unnamedYet) {
-        const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
-        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
-        name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
-      }
-      const values = {
-        id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
-        title: w.title === undefined ? null : mask(w.title), headline: mask(w.headline), line: mask(w.line),
-        created_at: Math.min(...[existing?.created_at, w.createdAt, w.updatedAt].filter((t): t is number => typeof t === 'number')), updated_at: Math.max(w.updatedAt, w.createdAt ?? 0),
-        model: w.model ?? null, git_branch: w.gitBranch ?? null, parent: w.parent ?? null,
-        prompts: w.counts.prompts, turns: w.counts.turns, tool_calls: w.counts.toolCalls, status: w.status, language: w.language,
-        tags: JSON.stringify(maskList(w.tags)), done: JSON.stringify(maskList(w.done)), next: JSON.stringify(maskList(w.next)),
-        artifacts: JSON.stringify(w.artifacts.map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }))),
-        mark_size: w.mark.size, mark_mtime: w.mark.mtimeMs, mark_entry: w.mark.entry, indexed_at: now,
-      };
-      // A model summary's generator stays until a new model summary replaces it.
-      const generator = existing?.summary ? undefined : JSON.stringify(w.generator);
-      let rowid: number;
-      if (existing) {
-        rowid = existing.rowid;
-        this.db.prepare(
-          `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, name=@name, title=@title, headline=@headline, line=@line,
-             created_at=@created_at, updated_at=@updated_at, model=@model, git_branch=@git_branch, parent=COALESCE(@parent, parent),
-             prompts=@prompts, turns=@turns, tool_calls=@tool_calls, status=@status, language=@language,
-             tags=CASE WHEN summary IS NULL THEN @tags ELSE tags END, done=@done,
-             next=CASE WHEN summary IS NULL THEN @next ELSE next END, artifacts=@artifacts, transcript_exists=1,
-             mark_size=@mark_size, mark_mtime=@mark_mtime, mark_entry=@mark_entry, indexed_at=@indexed_at
-             ${generator ? ', generator=@generator' : ''}
-           WHERE rowid=@rowid`,
-        ).run({ ...values, rowid, ...(generator ? { generator } : {}) });
-      } else {
-        rowid = Number(
-          this.db.prepare(
-            `INSERT INTO sessions(id, agent, transcript, cwd, project, name, title, headline, line, created_at, updated_at, model, git_branch, parent,
-               prompts, turns, tool_calls, status, language, tags, generator, done, next, artifacts, mark_size, mark_mtime, mark_entry, indexed_at)
-             VALUES (@id, @agent, @transcript, @cwd, @project, @name, @title, @headline, @line, @created_at, @updated_at, @model, @git_branch, @parent,
-               @prompts, @turns, @tool_calls, @status, @language, @tags, @generator, @done, @next, @artifacts, @mark_size, @mark_mtime, @mark_entry, @indexed_at)`,
-          ).run({ ...values, generator: JSON.stringify(w.generator) }).lastInsertRowid,
-        );
-      }
-      this.writeText(rowid, mask(w.text));
-      if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) {
-        const append = w.wordsAppend === true;
-        this.writeWords(rowid, w.words, append);
-        // How far the words now hold every word of the file (an appended part: only when the stored ones did up to where it starts).
-        const at = w.wordsAt ?? 0;
-        if (append) this.db.prepare('UPDATE sessions SET words_at = CASE WHEN words_at > 0 AND words_at = ? THEN ? ELSE 0 END WHERE rowid = ?').run(w.wordsFrom ?? -1, at, rowid);
-        else this.db.prepare('UPDATE sessions SET words_at = ? WHERE rowid = ?').run(at, rowid);
-      }
+    this.db.transaction(() => this.writeSession(w, now)).immediate();
+  }
+
+  // upsert's writes, inside the caller's transaction.
+  private writeSession(w: SessionWrite, now: number): void {
+    if (this.isForgotten(w.transcript)) return;
+    if (this.isForgottenSession(w.agent, w.id)) {
+      // Its file at a new path: marked too, so the scan does not read it again.
+      this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'forgotten');
+      return;
+    }
+    const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description, prompts FROM sessions WHERE transcript = ?').get(w.transcript) as
+      | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null; prompts: number }
+      | undefined;
+    // A session with no prompt yet (an agent opened and closed, the demo quit at once) is no row to list:
+    // its file is remembered, so it is read again only once it changes.
+    if (!existing && w.counts.prompts === 0) {
       this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
-    });
-    tx.immediate();
+      return;
+    }
+    const cwd = w.cwd;
+    let name = existing?.name;
+    // Named before its first prompt (indexed as it started: the bare project): named again once it has a task.
+    const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
+    if (!name || unnamedYet) {
+      const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
+      const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
+      name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
+    }
+    const values = {
+      id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
+      title: w.title === undefined ? null : mask(w.title), headline: mask(w.headline), line: mask(w.line),
+      created_at: Math.min(...[existing?.created_at, w.createdAt, w.updatedAt].filter((t): t is number => typeof t === 'number')), updated_at: Math.max(w.updatedAt, w.createdAt ?? 0),
+      model: w.model ?? null, git_branch: w.gitBranch ?? null, parent: w.parent ?? null,
+      prompts: w.counts.prompts, turns: w.counts.turns, tool_calls: w.counts.toolCalls, status: w.status, language: w.language,
+      tags: JSON.stringify(maskList(w.tags)), done: JSON.stringify(maskList(w.done)), next: JSON.stringify(maskList(w.next)),
+      artifacts: JSON.stringify(w.artifacts.map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }))),
+      mark_size: w.mark.size, mark_mtime: w.mark.mtimeMs, mark_entry: w.mark.entry, indexed_at: now,
+    };
+    // A model summary's generator stays until a new model summary replaces it.
+    const generator = existing?.summary ? undefined : JSON.stringify(w.generator);
+    let rowid: number;
+    if (existing) {
+      rowid = existing.rowid;
+      this.db.prepare(
+        `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, name=@name, title=@title, headline=@headline, line=@line,
+           created_at=@created_at, updated_at=@updated_at, model=@model, git_branch=@git_branch, parent=COALESCE(@parent, parent),
+           prompts=@prompts, turns=@turns, tool_calls=@tool_calls, status=@status, language=@language,
+           tags=CASE WHEN summary IS NULL THEN @tags ELSE tags END, done=@done,
+           next=CASE WHEN summary IS NULL THEN @next ELSE next END, artifacts=@artifacts, transcript_exists=1,
+           mark_size=@mark_size, mark_mtime=@mark_mtime, mark_entry=@mark_entry, indexed_at=@indexed_at
+           ${generator ? ', generator=@generator' : ''}
+         WHERE rowid=@rowid`,
+      ).run({ ...values, rowid, ...(generator ? { generator } : {}) });
+    } else {
+      rowid = Number(
+        this.db.prepare(
+          `INSERT INTO sessions(id, agent, transcript, cwd, project, name, title, headline, line, created_at, updated_at, model, git_branch, parent,
+             prompts, turns, tool_calls, status, language, tags, generator, done, next, artifacts, mark_size, mark_mtime, mark_entry, indexed_at)
+           VALUES (@id, @agent, @transcript, @cwd, @project, @name, @title, @headline, @line, @created_at, @updated_at, @model, @git_branch, @parent,
+             @prompts, @turns, @tool_calls, @status, @language, @tags, @generator, @done, @next, @artifacts, @mark_size, @mark_mtime, @mark_entry, @indexed_at)`,
+        ).run({ ...values, generator: JSON.stringify(w.generator) }).lastInsertRowid,
+      );
+    }
+    this.writeText(rowid, mask(w.text));
+    if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) {
+      const append = w.wordsAppend === true;
+      this.writeWords(rowid, w.words, append);
+      // How far the words now hold every word of the file (an appended part: only when the stored ones did up to where it starts).
+      const at = w.wordsAt ?? 0;
+      if (append) this.db.prepare('UPDATE sessions SET words_at = CASE WHEN words_at > 0 AND words_at = ? THEN ? ELSE 0 END WHERE rowid = ?').run(w.wordsFrom ?? -1, at, rowid);
+      else this.db.prepare('UPDATE sessions SET words_at = ? WHERE rowid = ?').run(at, rowid);
+    }
+    this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
   }
 
   /**
@@ -448,11 +450,16 @@ export class Store {
     this.db.prepare(`UPDATE sessions SET word_parts = ?${append ? '' : ', words_at = 0'} WHERE rowid = ?`).run(words ? part + 1 : part, rowid);
   }
 
-  /** Several sessions in one write transaction (the scan batches its writes: one commit, not one each). */
+  /**
+   * Several sessions in one write transaction (the scan batches its writes: one commit, not one each).
+   * No savepoint per session (a failed write throws out of the whole batch anyway): FTS5 writes its
+   * pending rows out as a new segment at every savepoint, so one per session made a first index write
+   * a segment per session and per text index, and merge them again and again.
+   */
   upsertMany(writes: readonly SessionWrite[], now = Date.now()): void {
     if (writes.length === 0) return;
     this.db.transaction(() => {
-      for (const w of writes) this.upsert(w, now);
+      for (const w of writes) this.writeSession(w, now);
     }).immediate();
   }
 

@@ -159,11 +159,14 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
   return { where, params };
 }
 
+/** What the FTS head and summary columns are made of. */
+type TextFields = Pick<Row, 'name' | 'title' | 'headline' | 'tags' | 'project' | 'user_note' | 'description' | 'summary' | 'done' | 'next'>;
+
 // What the FTS head and summary columns hold of a session's row (indexed; snippets are cut from them too).
-function headText(r: Row): string {
+function headText(r: TextFields): string {
   return [r.name.replace(/-/g, ' '), r.title ?? '', r.headline, json<string[]>(r.tags, []).join(' '), r.project].join('\n');
 }
-function summaryText(r: Row): string {
+function summaryText(r: TextFields): string {
   return [r.user_note ?? '', r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
 }
 
@@ -349,6 +352,8 @@ export class Store {
     // A model summary's generator stays until a new model summary replaces it.
     const generator = existing?.summary ? undefined : JSON.stringify(w.generator);
     let rowid: number;
+    // A new row's text fields are those just inserted (no read of the row back).
+    let inserted: TextFields | undefined;
     if (existing) {
       rowid = existing.rowid;
       this.stmt(
@@ -370,8 +375,9 @@ export class Store {
              @prompts, @turns, @tool_calls, @status, @language, @tags, @generator, @done, @next, @artifacts, @mark_size, @mark_mtime, @mark_entry, @indexed_at)`,
         ).run({ ...values, generator: JSON.stringify(w.generator) }).lastInsertRowid,
       );
+      inserted = { name, title: values.title, headline: values.headline, tags: values.tags, project: values.project, user_note: null, description: null, summary: null, done: values.done, next: values.next };
     }
-    this.writeText(rowid, mask(w.text));
+    this.writeText(rowid, mask(w.text), inserted);
     if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) {
       const append = w.wordsAppend === true;
       this.writeWords(rowid, w.words, append);
@@ -474,9 +480,10 @@ export class Store {
   }
 
   // The FTS row of a session (what indexText() makes of its head: name, title, headline, tags, project;
-  // body: the condensed text; summary), and the readable body kept beside it (session_body).
-  private writeText(rowid: number, body?: string): void {
-    const r = this.stmt('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
+  // body: the condensed text; summary), and the readable body kept beside it (session_body). `fields`: the
+  // row's text fields when the caller has them (a row just inserted), else read from it.
+  private writeText(rowid: number, body?: string, fields?: TextFields): void {
+    const r = fields ?? (this.stmt('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row);
     const text = body ?? (this.stmt('SELECT text FROM session_body WHERE rowid = ?').pluck().get(rowid) as string | undefined) ?? '';
     this.stmt('DELETE FROM session_text WHERE rowid = ?').run(rowid);
     this.stmt('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, indexText(headText(r)), indexText(text), indexText(summaryText(r)));

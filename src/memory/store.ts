@@ -159,11 +159,14 @@ function filterSql(filter: ListFilter, alias: string): { where: string[]; params
   return { where, params };
 }
 
+/** What the FTS head and summary columns are made of. */
+type TextFields = Pick<Row, 'name' | 'title' | 'headline' | 'tags' | 'project' | 'user_note' | 'description' | 'summary' | 'done' | 'next'>;
+
 // What the FTS head and summary columns hold of a session's row (indexed; snippets are cut from them too).
-function headText(r: Row): string {
+function headText(r: TextFields): string {
   return [r.name.replace(/-/g, ' '), r.title ?? '', r.headline, json<string[]>(r.tags, []).join(' '), r.project].join('\n');
 }
-function summaryText(r: Row): string {
+function summaryText(r: TextFields): string {
   return [r.user_note ?? '', r.description ?? '', r.summary ?? '', ...json<string[]>(r.done, []), ...json<string[]>(r.next, [])].join('\n');
 }
 
@@ -178,7 +181,17 @@ export class Store {
   // forgot one); its stat taken at most every FORGOTTEN_STAT_MS (a scan checks thousands of sessions).
   private forgottenIds: { key: string; ids: Set<string>; statAt: number } = { key: '', ids: new Set(), statAt: Number.NEGATIVE_INFINITY };
 
+  // The statements a session's write runs, prepared once each (by their text): a first index runs them for
+  // every session, and preparing them each time cost as much as running some of them.
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(readonly db: Database.Database, readonly paths?: StorePaths) {}
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
 
   close(): void {
     if (!this.db.open) return;
@@ -253,7 +266,7 @@ export class Store {
   }
 
   setFile(transcript: string, size: number, mtime: number, state: FileState): void {
-    this.db.prepare('INSERT INTO files(transcript, size, mtime, state) VALUES (?, ?, ?, ?) ON CONFLICT(transcript) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, state = excluded.state').run(transcript, size, mtime, state);
+    this.stmt('INSERT INTO files(transcript, size, mtime, state) VALUES (?, ?, ?, ?) ON CONFLICT(transcript) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, state = excluded.state').run(transcript, size, mtime, state);
   }
 
   /**
@@ -276,7 +289,7 @@ export class Store {
   }
 
   isForgotten(transcript: string): boolean {
-    return (this.db.prepare("SELECT 1 FROM files WHERE transcript = ? AND state = 'forgotten'").get(transcript) as unknown) !== undefined;
+    return (this.stmt("SELECT 1 FROM files WHERE transcript = ? AND state = 'forgotten'").get(transcript) as unknown) !== undefined;
   }
 
   /**
@@ -297,78 +310,83 @@ export class Store {
 
   /** Insert or update one session (a user's name, model summary and first-seen time are kept). */
   upsert(w: SessionWrite, now = Date.now()): void {
-    const tx = this.db.transaction(() => {
-      if (this.isForgotten(w.transcript)) return;
-      if (this.isForgottenSession(w.agent, w.id)) {
-        // Its file at a new path: marked too, so the scan does not read it again.
-        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'forgotten');
-        return;
-      }
-      const existing = this.db.prepare('SELECT rowid, name, user_named, created_at, summary, description, prompts FROM sessions WHERE transcript = ?').get(w.transcript) as
-        | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null; prompts: number }
-        | undefined;
-      // A session with no prompt yet (an agent opened and closed, the demo quit at once) is no row to list:
-      // its file is remembered, so it is read again only once it changes.
-      if (!existing && w.counts.prompts === 0) {
-        this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
-        return;
-      }
-      const cwd = w.cwd;
-      let name = existing?.name;
-      // Named before its first prompt (indexed as it started: the bare project): named again once it has a task.
-      const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
-      if (!name || unnamedYet) {
-        const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
-        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
-        name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
-      }
-      const values = {
-        id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
-        title: w.title === undefined ? null : mask(w.title), headline: mask(w.headline), line: mask(w.line),
-        created_at: Math.min(...[existing?.created_at, w.createdAt, w.updatedAt].filter((t): t is number => typeof t === 'number')), updated_at: Math.max(w.updatedAt, w.createdAt ?? 0),
-        model: w.model ?? null, git_branch: w.gitBranch ?? null, parent: w.parent ?? null,
-        prompts: w.counts.prompts, turns: w.counts.turns, tool_calls: w.counts.toolCalls, status: w.status, language: w.language,
-        tags: JSON.stringify(maskList(w.tags)), done: JSON.stringify(maskList(w.done)), next: JSON.stringify(maskList(w.next)),
-        artifacts: JSON.stringify(w.artifacts.map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }))),
-        mark_size: w.mark.size, mark_mtime: w.mark.mtimeMs, mark_entry: w.mark.entry, indexed_at: now,
-      };
-      // A model summary's generator stays until a new model summary replaces it.
-      const generator = existing?.summary ? undefined : JSON.stringify(w.generator);
-      let rowid: number;
-      if (existing) {
-        rowid = existing.rowid;
-        this.db.prepare(
-          `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, name=@name, title=@title, headline=@headline, line=@line,
-             created_at=@created_at, updated_at=@updated_at, model=@model, git_branch=@git_branch, parent=COALESCE(@parent, parent),
-             prompts=@prompts, turns=@turns, tool_calls=@tool_calls, status=@status, language=@language,
-             tags=CASE WHEN summary IS NULL THEN @tags ELSE tags END, done=@done,
-             next=CASE WHEN summary IS NULL THEN @next ELSE next END, artifacts=@artifacts, transcript_exists=1,
-             mark_size=@mark_size, mark_mtime=@mark_mtime, mark_entry=@mark_entry, indexed_at=@indexed_at
-             ${generator ? ', generator=@generator' : ''}
-           WHERE rowid=@rowid`,
-        ).run({ ...values, rowid, ...(generator ? { generator } : {}) });
-      } else {
-        rowid = Number(
-          this.db.prepare(
-            `INSERT INTO sessions(id, agent, transcript, cwd, project, name, title, headline, line, created_at, updated_at, model, git_branch, parent,
-               prompts, turns, tool_calls, status, language, tags, generator, done, next, artifacts, mark_size, mark_mtime, mark_entry, indexed_at)
-             VALUES (@id, @agent, @transcript, @cwd, @project, @name, @title, @headline, @line, @created_at, @updated_at, @model, @git_branch, @parent,
-               @prompts, @turns, @tool_calls, @status, @language, @tags, @generator, @done, @next, @artifacts, @mark_size, @mark_mtime, @mark_entry, @indexed_at)`,
-          ).run({ ...values, generator: JSON.stringify(w.generator) }).lastInsertRowid,
-        );
-      }
-      this.writeText(rowid, mask(w.text));
-      if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) {
-        const append = w.wordsAppend === true;
-        this.writeWords(rowid, w.words, append);
-        // How far the words now hold every word of the file (an appended part: only when the stored ones did up to where it starts).
-        const at = w.wordsAt ?? 0;
-        if (append) this.db.prepare('UPDATE sessions SET words_at = CASE WHEN words_at > 0 AND words_at = ? THEN ? ELSE 0 END WHERE rowid = ?').run(w.wordsFrom ?? -1, at, rowid);
-        else this.db.prepare('UPDATE sessions SET words_at = ? WHERE rowid = ?').run(at, rowid);
-      }
+    this.db.transaction(() => this.writeSession(w, now)).immediate();
+  }
+
+  // upsert's writes, inside the caller's transaction.
+  private writeSession(w: SessionWrite, now: number): void {
+    if (this.isForgotten(w.transcript)) return;
+    if (this.isForgottenSession(w.agent, w.id)) {
+      // Its file at a new path: marked too, so the scan does not read it again.
+      this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'forgotten');
+      return;
+    }
+    const existing = this.stmt('SELECT rowid, name, user_named, created_at, summary, description, prompts FROM sessions WHERE transcript = ?').get(w.transcript) as
+      | { rowid: number; name: string; user_named: number; created_at: number | null; summary: string | null; description: string | null; prompts: number }
+      | undefined;
+    // A session with no prompt yet (an agent opened and closed, the demo quit at once) is no row to list:
+    // its file is remembered, so it is read again only once it changes.
+    if (!existing && w.counts.prompts === 0) {
       this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
-    });
-    tx.immediate();
+      return;
+    }
+    const cwd = w.cwd;
+    let name = existing?.name;
+    // Named before its first prompt (indexed as it started: the bare project): named again once it has a task.
+    const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
+    if (!name || unnamedYet) {
+      const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
+      const taken = this.stmt('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
+      name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
+    }
+    const values = {
+      id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
+      title: w.title === undefined ? null : mask(w.title), headline: mask(w.headline), line: mask(w.line),
+      created_at: Math.min(...[existing?.created_at, w.createdAt, w.updatedAt].filter((t): t is number => typeof t === 'number')), updated_at: Math.max(w.updatedAt, w.createdAt ?? 0),
+      model: w.model ?? null, git_branch: w.gitBranch ?? null, parent: w.parent ?? null,
+      prompts: w.counts.prompts, turns: w.counts.turns, tool_calls: w.counts.toolCalls, status: w.status, language: w.language,
+      tags: JSON.stringify(maskList(w.tags)), done: JSON.stringify(maskList(w.done)), next: JSON.stringify(maskList(w.next)),
+      artifacts: JSON.stringify(w.artifacts.map((a) => ({ kind: a.kind, label: mask(a.label), locator: mask(a.locator) }))),
+      mark_size: w.mark.size, mark_mtime: w.mark.mtimeMs, mark_entry: w.mark.entry, indexed_at: now,
+    };
+    // A model summary's generator stays until a new model summary replaces it.
+    const generator = existing?.summary ? undefined : JSON.stringify(w.generator);
+    let rowid: number;
+    // A new row's text fields are those just inserted (no read of the row back).
+    let inserted: TextFields | undefined;
+    if (existing) {
+      rowid = existing.rowid;
+      this.stmt(
+        `UPDATE sessions SET id=@id, agent=@agent, cwd=@cwd, project=@project, name=@name, title=@title, headline=@headline, line=@line,
+           created_at=@created_at, updated_at=@updated_at, model=@model, git_branch=@git_branch, parent=COALESCE(@parent, parent),
+           prompts=@prompts, turns=@turns, tool_calls=@tool_calls, status=@status, language=@language,
+           tags=CASE WHEN summary IS NULL THEN @tags ELSE tags END, done=@done,
+           next=CASE WHEN summary IS NULL THEN @next ELSE next END, artifacts=@artifacts, transcript_exists=1,
+           mark_size=@mark_size, mark_mtime=@mark_mtime, mark_entry=@mark_entry, indexed_at=@indexed_at
+           ${generator ? ', generator=@generator' : ''}
+         WHERE rowid=@rowid`,
+      ).run({ ...values, rowid, ...(generator ? { generator } : {}) });
+    } else {
+      rowid = Number(
+        this.stmt(
+          `INSERT INTO sessions(id, agent, transcript, cwd, project, name, title, headline, line, created_at, updated_at, model, git_branch, parent,
+             prompts, turns, tool_calls, status, language, tags, generator, done, next, artifacts, mark_size, mark_mtime, mark_entry, indexed_at)
+           VALUES (@id, @agent, @transcript, @cwd, @project, @name, @title, @headline, @line, @created_at, @updated_at, @model, @git_branch, @parent,
+             @prompts, @turns, @tool_calls, @status, @language, @tags, @generator, @done, @next, @artifacts, @mark_size, @mark_mtime, @mark_entry, @indexed_at)`,
+        ).run({ ...values, generator: JSON.stringify(w.generator) }).lastInsertRowid,
+      );
+      inserted = { name, title: values.title, headline: values.headline, tags: values.tags, project: values.project, user_note: null, description: null, summary: null, done: values.done, next: values.next };
+    }
+    this.writeText(rowid, mask(w.text), inserted);
+    if (w.words !== undefined && !(w.wordsPartial && this.hasWords(rowid))) {
+      const append = w.wordsAppend === true;
+      this.writeWords(rowid, w.words, append);
+      // How far the words now hold every word of the file (an appended part: only when the stored ones did up to where it starts).
+      const at = w.wordsAt ?? 0;
+      if (append) this.stmt('UPDATE sessions SET words_at = CASE WHEN words_at > 0 AND words_at = ? THEN ? ELSE 0 END WHERE rowid = ?').run(w.wordsFrom ?? -1, at, rowid);
+      else this.stmt('UPDATE sessions SET words_at = ? WHERE rowid = ?').run(at, rowid);
+    }
+    this.setFile(w.transcript, w.mark.size, w.mark.mtimeMs, 'indexed');
   }
 
   /**
@@ -412,14 +430,14 @@ export class Store {
 
   // A row's vocabulary made of what the index kept of it (no transcript to read).
   private keptWords(rowid: number, body: string): string {
-    const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
+    const r = this.stmt('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
     return vocabularyOf([headText(r), r.cwd, body, summaryText(r)]);
   }
 
   // A session's vocabulary rows, one by one (a range of rowids would make FTS5 read its whole index).
   private dropWords(rowid: number): void {
-    const parts = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
-    const drop = this.db.prepare('DELETE FROM session_words WHERE rowid = ?');
+    const parts = (this.stmt('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
+    const drop = this.stmt('DELETE FROM session_words WHERE rowid = ?');
     for (let part = 0; part < parts; part++) drop.run(part * WORD_PART_STRIDE + rowid);
   }
 
@@ -428,11 +446,11 @@ export class Store {
    * Also 0 once its words are in WORD_PARTS_WHOLE parts or more: the next read writes them again in one.
    */
   wordsAt(transcript: string): number {
-    return (this.db.prepare('SELECT CASE WHEN word_parts < ? THEN words_at ELSE 0 END FROM sessions WHERE transcript = ?').pluck().get(WORD_PARTS_WHOLE, transcript) as number | undefined) ?? 0;
+    return (this.stmt('SELECT CASE WHEN word_parts < ? THEN words_at ELSE 0 END FROM sessions WHERE transcript = ?').pluck().get(WORD_PARTS_WHOLE, transcript) as number | undefined) ?? 0;
   }
 
   private hasWords(rowid: number): boolean {
-    return ((this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0) > 0;
+    return ((this.stmt('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0) > 0;
   }
 
   // A session's vocabulary rows (session_words): replaced whole, or a part added (a big file's appended lines).
@@ -440,30 +458,36 @@ export class Store {
     if (rowid >= WORD_PART_STRIDE) return; // never met (2^32 sessions): its rows would be another's
     let part = 0;
     if (append) {
-      part = (this.db.prepare('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
+      part = (this.stmt('SELECT word_parts FROM sessions WHERE rowid = ?').pluck().get(rowid) as number | undefined) ?? 0;
       if (part >= WORD_PARTS_MAX - 1) return;
     } else this.dropWords(rowid);
-    if (words) this.db.prepare('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(part * WORD_PART_STRIDE + rowid, words);
+    if (words) this.stmt('INSERT INTO session_words(rowid, words) VALUES (?, ?)').run(part * WORD_PART_STRIDE + rowid, words);
     // Words written whole are not known to hold every word of the file unless the caller says so (upsert).
-    this.db.prepare(`UPDATE sessions SET word_parts = ?${append ? '' : ', words_at = 0'} WHERE rowid = ?`).run(words ? part + 1 : part, rowid);
+    this.stmt(`UPDATE sessions SET word_parts = ?${append ? '' : ', words_at = 0'} WHERE rowid = ?`).run(words ? part + 1 : part, rowid);
   }
 
-  /** Several sessions in one write transaction (the scan batches its writes: one commit, not one each). */
+  /**
+   * Several sessions in one write transaction (the scan batches its writes: one commit, not one each).
+   * No savepoint per session (a failed write throws out of the whole batch anyway): FTS5 writes its
+   * pending rows out as a new segment at every savepoint, so one per session made a first index write
+   * a segment per session and per text index, and merge them again and again.
+   */
   upsertMany(writes: readonly SessionWrite[], now = Date.now()): void {
     if (writes.length === 0) return;
     this.db.transaction(() => {
-      for (const w of writes) this.upsert(w, now);
+      for (const w of writes) this.writeSession(w, now);
     }).immediate();
   }
 
   // The FTS row of a session (what indexText() makes of its head: name, title, headline, tags, project;
-  // body: the condensed text; summary), and the readable body kept beside it (session_body).
-  private writeText(rowid: number, body?: string): void {
-    const r = this.db.prepare('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row;
-    const text = body ?? (this.db.prepare('SELECT text FROM session_body WHERE rowid = ?').pluck().get(rowid) as string | undefined) ?? '';
-    this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(rowid);
-    this.db.prepare('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, indexText(headText(r)), indexText(text), indexText(summaryText(r)));
-    if (body !== undefined) this.db.prepare('INSERT INTO session_body(rowid, text) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET text = excluded.text').run(rowid, body);
+  // body: the condensed text; summary), and the readable body kept beside it (session_body). `fields`: the
+  // row's text fields when the caller has them (a row just inserted), else read from it.
+  private writeText(rowid: number, body?: string, fields?: TextFields): void {
+    const r = fields ?? (this.stmt('SELECT * FROM sessions WHERE rowid = ?').get(rowid) as Row);
+    const text = body ?? (this.stmt('SELECT text FROM session_body WHERE rowid = ?').pluck().get(rowid) as string | undefined) ?? '';
+    this.stmt('DELETE FROM session_text WHERE rowid = ?').run(rowid);
+    this.stmt('INSERT INTO session_text(rowid, head, body, summary) VALUES (?, ?, ?, ?)').run(rowid, indexText(headText(r)), indexText(text), indexText(summaryText(r)));
+    if (body !== undefined) this.stmt('INSERT INTO session_body(rowid, text) VALUES (?, ?) ON CONFLICT(rowid) DO UPDATE SET text = excluded.text').run(rowid, body);
   }
 
   private rowsOf(sql: string, params: unknown[]): StoredSession[] {
@@ -785,9 +809,9 @@ export class Store {
   }
 
   private dropRow(r: ForgetRow): void {
-    this.db.prepare('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
+    this.stmt('DELETE FROM session_text WHERE rowid = ?').run(r.rowid);
     this.dropWords(r.rowid);
-    this.db.prepare('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
+    this.stmt('DELETE FROM sessions WHERE rowid = ?').run(r.rowid);
     this.setFile(r.transcript, r.mark_size, r.mark_mtime, 'forgotten');
   }
 

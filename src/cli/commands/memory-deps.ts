@@ -30,6 +30,7 @@ export function processMemoryDeps(): MemoryDeps {
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     progress: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
     log: (text) => process.stderr.write(text),
-    confirm: process.stdin.isTTY && process.stderr.isTTY ? confirmOnTerminal : undefined,
+    // stderr first: process.stdin is made (Node's stream modules loaded, ~2-3 ms) only when a question could be asked.
+    confirm: process.stderr.isTTY && process.stdin.isTTY ? confirmOnTerminal : undefined,
   };
 }

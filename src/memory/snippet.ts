@@ -4,7 +4,7 @@
  * a query word when they share their start once common English endings are dropped, and a word of an
  * unspaced script when the text holds it (or one of its bigrams). Pure.
  */
-import { bigrams, PIECE } from './fts-query.js';
+import { bigrams, piecePattern } from './fts-query.js';
 import { HIT_END, HIT_START } from './types.js';
 
 const SNIPPET_CHARS = 160;
@@ -47,7 +47,7 @@ export function termSpans(text: string, queryWords: ReadonlyArray<string | Snipp
   const source = folded.length === text.length ? folded : text.toLowerCase();
   queryWords.forEach((q, term) => {
     const { word, prefix = false } = typeof q === 'string' ? { word: q } : q;
-    for (const part of fold(word).match(PIECE) ?? []) {
+    for (const part of fold(word).match(piecePattern()) ?? []) {
       if (UNSPACED_ONE.test(part)) {
         const grams = [...part].length > 2 ? [part, ...bigrams(part)] : [part];
         for (const g of grams) {

@@ -19,14 +19,23 @@ async function main() {
   }
   // `recapwrap … | head`: a closed pipe ends us quietly, as it does grep or ripgrep.
   // A terminal that went away (EIO) is the wrapper's to handle: it hangs the agent up and ends like SIGHUP.
-  process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    if (error.code === 'EIO') return;
-    throw error;
-  });
+  let guarded = false;
+  const guardStdout = () => {
+    if (guarded) return;
+    guarded = true;
+    process.stdout.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      if (error.code === 'EIO') return;
+      throw error;
+    });
+  };
   const fast = require('../dist/cli/fast-wrap.cjs');
-  const code = (await fast.runFastWrap(argv)) ?? (await fast.runFastMemory(argv));
+  // A plain `search`/`sessions`/`index` writes a file or pipe directly and makes process.stdout only if it
+  // must (fast-memory.ts: ~3-7 ms less), so it sets the guard then; every other command first.
+  if (!fast.isFastMemory(argv)) guardStdout();
+  const code = (await fast.runFastWrap(argv)) ?? (await fast.runFastMemory(argv, guardStdout));
   if (code !== undefined) return code;
+  guardStdout();
   return require('../dist/cli/main.cjs').main(argv);
 }
 

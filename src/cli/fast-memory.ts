@@ -5,6 +5,7 @@
  * what a no-change `index` adds to starting node). Anything else (another option, `--`, a missing value,
  * an extra argument) returns undefined and goes through the full CLI, which also prints every usage error.
  */
+import { writeSync } from 'node:fs';
 import type { MemoryCliOptions, MemoryVerb } from './commands/memory-options.js';
 
 export interface FastMemory { verb: MemoryVerb; args: string[]; options: MemoryCliOptions }
@@ -52,15 +53,48 @@ export function parseFastMemory(argv: readonly string[]): FastMemory | undefined
   return words.length === 0 ? { verb, args: [], options } : undefined;
 }
 
-/** Runs argv when it is a plain memory command: its exit code, or undefined (the full CLI runs it). */
-export async function runFastMemory(argv: readonly string[]): Promise<number | undefined> {
+/** Whether argv is a plain memory command (runFastMemory runs it). */
+export function isFastMemory(argv: readonly string[]): boolean {
+  return parseFastMemory(argv) !== undefined;
+}
+
+/**
+ * Writes text to fd 1 or 2: directly when it is a file, a pipe or a socket (plainOutput), so the command
+ * makes no process.stdout/stderr (~3-7 ms: Node's stream modules, and net for a pipe); else, or from the
+ * first write that fails (a pipe closed early: EPIPE; one left non-blocking: EAGAIN), the rest through the
+ * stream as before, `guard` called first (bin/recapwrap.js: a closed pipe ends the command quietly).
+ */
+function writeOutput(fd: 1 | 2, text: string, plain: boolean, guard?: () => void): void {
+  if (!text) return;
+  const stream = () => {
+    if (fd === 1) guard?.();
+    return fd === 1 ? process.stdout : process.stderr;
+  };
+  if (!plain) {
+    stream().write(text);
+    return;
+  }
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(fd, bytes, at);
+  } catch {
+    stream().write(bytes.subarray(at));
+  }
+}
+
+/**
+ * Runs argv when it is a plain memory command: its exit code, or undefined (the full CLI runs it).
+ * `guardStdout`: called before process.stdout is first used (bin/recapwrap.js sets what a closed pipe does).
+ */
+export async function runFastMemory(argv: readonly string[], guardStdout?: () => void): Promise<number | undefined> {
   const plan = parseFastMemory(argv);
   if (!plan) return undefined;
-  const [{ runMemoryCommand }, { processMemoryDeps }, { warnAboutProjectFile }] = await Promise.all([import('./commands/memory-run.js'), import('./commands/memory-deps.js'), import('./project-notice.js')]);
+  const [{ runMemoryCommand }, { plainOutput, processMemoryDeps }, { warnAboutProjectFile }] = await Promise.all([import('./commands/memory-run.js'), import('./commands/memory-deps.js'), import('./project-notice.js')]);
   const deps = processMemoryDeps();
   warnAboutProjectFile(deps.env, deps.cwd);
   const { out, err, code } = await runMemoryCommand(plan.verb, plan.args, plan.options, deps);
-  process.stdout.write(out);
-  process.stderr.write(err);
+  writeOutput(1, out, plainOutput(1), guardStdout);
+  writeOutput(2, err, plainOutput(2));
   return code;
 }

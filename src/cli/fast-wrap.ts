@@ -104,4 +104,4 @@ export async function runFastWrap(argv: readonly string[]): Promise<number | und
 }
 
 // `recapwrap index|sessions|search` in their plain forms: straight to the memory commands (fast-memory.ts).
-export { runFastMemory } from './fast-memory.js';
+export { isFastMemory, runFastMemory } from './fast-memory.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { bigrams, indexText, queryTerms, queryWords, rankingTerms, splitCase } from './fts-query.js';
+import { bigrams, indexText, pieces, queryTerms, queryWords, rankingTerms, splitCase } from './fts-query.js';
 
 // Each term's MATCH expression, as Store.search sends them one by one.
 const matches = (query: string) => queryTerms(query).map((t) => t.match).join(' ');
@@ -88,5 +88,21 @@ describe('index text', () => {
     for (const q of ['球机 人脸 跟踪', '海康球机', 'brain-system push', 'moved', 'move', 'tracker', 'ProkectTracker', 'prokecttracker', 'cafe', '2.1.112', 'ランザクション', '检测', '单通道']) expect(finds(q), q).toBe(true);
     for (const q of ['2.1.11', 'system-brain', '人跟']) expect(finds(q), q).toBe(false);
     db.close();
+  });
+});
+
+describe('ASCII text', () => {
+  it('is cut by the ASCII patterns exactly as the Unicode ones cut it (a query of ASCII makes none of those)', () => {
+    const piece = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005])[\p{L}\p{N}\p{M}\p{Co}])+/gu;
+    const caseJoin = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu;
+    const every = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('');
+    const texts = [every, every.split('').reverse().join(''), 'registerProvider HTTPServer aB AB ABc a1B 2.1.112 brain-system_x', ' --tag-- "quoted" @@name x_y.z/w'];
+    let seed = 7;
+    for (let n = 0; n < 200; n++) texts.push(Array.from({ length: 24 }, () => String.fromCharCode((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 128)).join(''));
+    for (const t of texts) {
+      expect(pieces(t), JSON.stringify(t)).toEqual(t.match(piece) ?? []);
+      expect(splitCase(t), JSON.stringify(t)).toBe(t.replace(caseJoin, ' '));
+      expect(queryTerms(t), JSON.stringify(t)).toEqual(queryTerms(`${t} \u00e9`).slice(0, queryTerms(t).length));
+    }
   });
 });

@@ -14,11 +14,47 @@
  */
 
 const MAX_TERMS = 16;
-// Runs of the scripts written without spaces between words (Hangul too: its particles stick to words).
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+/gu;
-const UNSPACED_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]/u;
-// A word as unicode61 cuts one (letters, digits, marks, private-use), or one run of an unspaced script.
-export const PIECE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005])[\p{L}\p{N}\p{M}\p{Co}])+/gu;
+// The Unicode patterns, made on first use: making them (V8 parses a pattern when it makes it) took ~2.5 ms
+// of loading this file, which every read command does (the index's store imports it) and `sessions` never uses.
+interface Patterns {
+  /** Runs of the scripts written without spaces between words (Hangul too: its particles stick to words). */
+  unspaced: RegExp;
+  unspacedOne: RegExp;
+  /** A word as unicode61 cuts one (letters, digits, marks, private-use), or one run of an unspaced script. */
+  piece: RegExp;
+  /** Where a word joined by case changes splits: `registerProvider` → register Provider, `HTTPServer` → HTTP Server. */
+  caseJoin: RegExp;
+  alnum: RegExp;
+  alnumRun: RegExp;
+  caseChange: RegExp;
+}
+let made: Patterns | undefined;
+const patterns = (): Patterns =>
+  (made ??= {
+    unspaced: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+/gu,
+    unspacedOne: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]/u,
+    piece: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005])[\p{L}\p{N}\p{M}\p{Co}])+/gu,
+    caseJoin: /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu,
+    alnum: /^[\p{L}\p{N}]$/u,
+    alnumRun: /[\p{L}\p{N}]*/uy,
+    caseChange: /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u,
+  });
+// A query (or a word of it) of ASCII only, as most are, is cut with ASCII patterns that cut it as the
+// Unicode ones do (ASCII holds no unspaced script; there \p{L}\p{N} is [A-Za-z0-9], \p{M} and \p{Co} are
+// nothing, \p{Ll} and \p{Lu} are a-z and A-Z), so a search makes none of those: the word pattern's first
+// use (made, then compiled) took ~2-3 ms of a one-word search.
+const NOT_ASCII = /[^\x00-\x7f]/;
+const ASCII_PIECE = /[A-Za-z0-9]+/g;
+const ASCII_CASE_JOIN = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g;
+const ASCII_EDGES = /^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g;
+const UNICODE_EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+const isUnspacedOne = (text: string) => NOT_ASCII.test(text) && patterns().unspacedOne.test(text);
+const allDigits = (text: string) => (NOT_ASCII.test(text) ? /^\p{N}+$/u : /^[0-9]+$/).test(text);
+
+/** The words of a text as unicode61 cuts them (letters, digits, marks, private-use), and each run of an unspaced script whole. */
+export function pieces(text: string): string[] {
+  return text.match(NOT_ASCII.test(text) ? patterns().piece : ASCII_PIECE) ?? [];
+}
 
 // English function words (the usual stop list): too common to tell sessions apart, they rank nothing
 // (kept when a query has nothing else).
@@ -40,12 +76,10 @@ export function bigrams(run: string): string[] {
   return out;
 }
 
-// Where a word joined by case changes splits: `registerProvider` → register Provider, `HTTPServer` → HTTP Server.
-const CASE_JOIN = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu;
 
 /** A word joined by case changes split the way `-` splits one (the same in the text and in a query). */
 export function splitCase(text: string): string {
-  return text.replace(CASE_JOIN, ' ');
+  return text.replace(NOT_ASCII.test(text) ? patterns().caseJoin : ASCII_CASE_JOIN, ' ');
 }
 
 // Every word (a run of letters and digits) with a case change inside (`registerProvider`, `HTTPServer`)
@@ -55,15 +89,13 @@ export function splitCase(text: string): string {
 // a surrogate pair), and only the words there are checked with the Unicode classes. (The Unicode pattern
 // tried at every letter was ~1/6 of a first index.)
 const CASE_HINT = /[a-z][A-Z]|[A-Z][A-Z][a-z]|[\ud800-\udbff][\udc00-\udfff]|[^\x00-\x7f]/g;
-const ALNUM = /^[\p{L}\p{N}]$/u;
-const ALNUM_RUN = /[\p{L}\p{N}]*/uy;
-const CASE_CHANGE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 
 function replaceCaseWords(text: string, fn: (word: string) => string): string {
   let out = '';
   let done = 0;
   let from = 0;
   CASE_HINT.lastIndex = 0;
+  const { alnum: ALNUM, alnumRun: ALNUM_RUN, caseChange: CASE_CHANGE } = patterns();
   for (let m = CASE_HINT.exec(text); m; m = CASE_HINT.exec(text)) {
     const at = m.index;
     // An ASCII case change is in a word; a character outside ASCII may be one that is no letter.
@@ -99,8 +131,9 @@ function replaceCaseWords(text: string, fn: (word: string) => string): string {
  */
 export function indexText(text: string): string {
   const split = replaceCaseWords(text, (word) => `${word} ${splitCase(word)}`);
-  if (!UNSPACED_ONE.test(split)) return split;
-  return split.replace(UNSPACED, (run) => ` ${bigrams(run).join(' ')} `);
+  const { unspaced, unspacedOne } = patterns();
+  if (!unspacedOne.test(split)) return split;
+  return split.replace(unspaced, (run) => ` ${bigrams(run).join(' ')} `);
 }
 
 export interface QueryTerm {
@@ -130,9 +163,10 @@ export function exactExpression(word: string): string | undefined {
   for (const raw of (word.toLowerCase().match(WORD_CHUNK) ?? []).flatMap((c) => c.split('.'))) {
     const chunk = raw.replace(EDGE_JOINERS, '');
     if (!chunk) continue;
-    if (UNSPACED_ONE.test(chunk)) {
-      for (const run of chunk.match(UNSPACED) ?? []) tokens.push(...bigrams(run));
-      for (const rest of chunk.split(UNSPACED)) if (rest.replace(EDGE_JOINERS, '')) tokens.push(rest.replace(EDGE_JOINERS, ''));
+    if (isUnspacedOne(chunk)) {
+      const { unspaced } = patterns();
+      for (const run of chunk.match(unspaced) ?? []) tokens.push(...bigrams(run));
+      for (const rest of chunk.split(unspaced)) if (rest.replace(EDGE_JOINERS, '')) tokens.push(rest.replace(EDGE_JOINERS, ''));
     } else tokens.push(chunk);
   }
   if (tokens.length === 0) return undefined;
@@ -143,16 +177,15 @@ export function exactExpression(word: string): string | undefined {
 function tokensOf(word: string): { tokens: string[]; prefix: boolean } {
   const tokens: string[] = [];
   let prefix = false;
-  for (const m of splitCase(word).matchAll(PIECE)) {
-    const piece = m[0];
-    if (UNSPACED_ONE.test(piece)) {
+  for (const piece of pieces(splitCase(word))) {
+    if (isUnspacedOne(piece)) {
       const grams = bigrams(piece);
       tokens.push(...grams);
       // One character of an unspaced script: the bigrams that start with it.
       prefix = grams.length === 1 && [...piece].length === 1;
     } else {
       tokens.push(piece);
-      prefix = !/^\p{N}+$/u.test(piece);
+      prefix = !allDigits(piece);
     }
   }
   return { tokens, prefix };
@@ -166,10 +199,12 @@ function tokensOf(word: string): { tokens: string[]; prefix: boolean } {
 export function queryTerms(query: string, opts: { prefixLast?: boolean } = {}): QueryTerm[] {
   const out: QueryTerm[] = [];
   const seen = new Set<string>();
-  const chunks = query.normalize('NFKC').split(/\s+/);
-  const last = chunks.map((c) => c.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean).pop();
+  const normal = query.normalize('NFKC');
+  const edges = NOT_ASCII.test(normal) ? UNICODE_EDGES : ASCII_EDGES;
+  const chunks = normal.split(/\s+/);
+  const last = chunks.map((c) => c.replace(edges, '')).filter(Boolean).pop();
   for (const chunk of chunks) {
-    const word = chunk.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const word = chunk.replace(edges, '');
     if (!word) continue;
     const { tokens, prefix } = tokensOf(word);
     if (tokens.length === 0) continue;
@@ -178,7 +213,7 @@ export function queryTerms(query: string, opts: { prefixLast?: boolean } = {}): 
     seen.add(phrase.toLowerCase());
     const term: QueryTerm = { word, match: phrase, stop: tokens.length === 1 && STOP.has(word.toLowerCase()) };
     // One character of an unspaced script matches as the start of its bigrams, always (it is no word alone).
-    const single = tokens.length === 1 && UNSPACED_ONE.test(word) && [...word].length === 1;
+    const single = tokens.length === 1 && isUnspacedOne(word) && [...word].length === 1;
     if (single) term.match = `${phrase}*`;
     else if (prefix && opts.prefixLast && word === last && !/\s$/.test(query)) term.prefix = `${phrase}*`;
     const exact = exactExpression(word);
@@ -197,5 +232,5 @@ export function rankingTerms(terms: readonly QueryTerm[]): QueryTerm[] {
 
 /** The words of a query (letters and digits; each run of an unspaced script whole). */
 export function queryWords(query: string): string[] {
-  return (query.normalize('NFKC').match(PIECE) ?? []).slice(0, MAX_TERMS);
+  return pieces(query.normalize('NFKC')).slice(0, MAX_TERMS);
 }

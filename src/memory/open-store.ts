@@ -4,7 +4,8 @@
  * than fail. A corrupt or unreadable database is moved aside (kept), reported in one warning, and rebuilt.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, constants, lstatSync, openSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, lstatSync, openSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ensurePrivateDir, UnsafeFolderError } from '../util/safe-fs.js';
 import { readForgotten } from './forgotten.js';
@@ -62,8 +63,28 @@ const WORDS_AT = 10;
 /** The forgotten list beside the index (forgotten.ts). */
 export const forgottenFileOf = (file: string) => join(dirname(file), 'forgotten');
 
+// better-sqlite3 finds its addon through the `bindings` package, which require()s one candidate path after
+// another: loading it and the failed requires (with their errors) before build/Release cost ~2-3 ms of every
+// command that opens the index. Where the addon is build/Release/'s and neither place bindings tries
+// before it holds one, it is named instead (the file bindings would load); else bindings looks as before.
+let addonPath: string | null | undefined;
+function nativeAddon(): string | undefined {
+  if (addonPath === undefined) {
+    addonPath = null;
+    try {
+      const root = dirname(dirname(createRequire(import.meta.url).resolve('better-sqlite3')));
+      const release = join(root, 'build', 'Release', 'better_sqlite3.node');
+      if (!existsSync(join(root, 'build', 'better_sqlite3.node')) && !existsSync(join(root, 'build', 'Debug', 'better_sqlite3.node')) && existsSync(release)) addonPath = release;
+    } catch {
+      // Not found from here: bindings looks for it.
+    }
+  }
+  return addonPath ?? undefined;
+}
+
 function connect(file: string, busyMs: number): Store {
-  const db = new Database(file, { timeout: busyMs });
+  const addon = nativeAddon();
+  const db = new Database(file, addon === undefined ? { timeout: busyMs } : { timeout: busyMs, nativeBinding: addon });
   const store = new Store(db, { index: file, forgotten: forgottenFileOf(file) });
   try {
     db.pragma(`busy_timeout = ${busyMs}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PIECE } from './fts-query.js';
+import { pieces } from './fts-query.js';
 import { snippetOf, termSpans } from './snippet.js';
 import { HIT_END, HIT_START } from './types.js';
 
@@ -37,7 +37,7 @@ function termSpansByEveryWord(text: string, queryWords: ReadonlyArray<string | {
   const source = folded.length === text.length ? folded : text.toLowerCase();
   queryWords.forEach((q, term) => {
     const { word, prefix = false } = typeof q === 'string' ? { word: q } : q;
-    for (const part of fold(word).match(PIECE) ?? []) {
+    for (const part of pieces(fold(word))) {
       if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(part)) continue; // unspaced scripts: unchanged, not compared here
       const number = /^\p{N}+$/u.test(part);
       const want = number ? part : stem(part);

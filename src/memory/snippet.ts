@@ -4,7 +4,7 @@
  * a query word when they share their start once common English endings are dropped, and a word of an
  * unspaced script when the text holds it (or one of its bigrams). Pure.
  */
-import { bigrams, PIECE } from './fts-query.js';
+import { bigrams, pieces } from './fts-query.js';
 import { HIT_END, HIT_START } from './types.js';
 
 const SNIPPET_CHARS = 160;
@@ -47,8 +47,10 @@ export function termSpans(text: string, queryWords: ReadonlyArray<string | Snipp
   const source = folded.length === text.length ? folded : text.toLowerCase();
   queryWords.forEach((q, term) => {
     const { word, prefix = false } = typeof q === 'string' ? { word: q } : q;
-    for (const part of fold(word).match(PIECE) ?? []) {
-      if (UNSPACED_ONE.test(part)) {
+    for (const part of pieces(fold(word))) {
+      // An ASCII part is of no unspaced script and its digits are 0-9 (no Unicode pattern made for it).
+      const ascii = !NOT_ASCII.test(part);
+      if (!ascii && UNSPACED_ONE.test(part)) {
         const grams = [...part].length > 2 ? [part, ...bigrams(part)] : [part];
         for (const g of grams) {
           let found = false;
@@ -61,7 +63,7 @@ export function termSpans(text: string, queryWords: ReadonlyArray<string | Snipp
         continue;
       }
       // The word as typed, or one of its other forms (the same rough stem); the start of a word only for a prefix.
-      const number = /^\p{N}+$/u.test(part);
+      const number = ascii ? /^[0-9]+$/.test(part) : /^\p{N}+$/u.test(part);
       const want = number ? part : stem(part);
       // A stem is the start of its word and `want` the start of `part`: every word matched starts with
       // `want`, so only the words starting where the text holds it are read.

@@ -1,6 +1,7 @@
 /**
  * The adapters, by agent id: the one list of agents. Adding one is its folder, its id in AGENT_IDS and one
- * entry here (Record<AgentId, …> makes the compiler hold the two together). Nothing else in recapwrap names
+ * entry here and in sessions.ts (its sessions' listing and resume commands without its parsers, for the
+ * session index's reads; Record<AgentId, …> makes the compiler hold each list to AGENT_IDS). Nothing else in recapwrap names
  * agents: display names, launch flags, the one-off recap command and the doctor checks live in each
  * adapter, and doctor, the recap engine's settings and the help texts come from here or from AGENT_IDS.
  */

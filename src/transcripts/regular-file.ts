@@ -4,8 +4,8 @@
  * file. The open does not block (O_NONBLOCK: a FIFO with no writer opens at once) and the opened file is
  * checked with fstat, so a file swapped for a FIFO between a stat and the open is refused too.
  */
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { constants, promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 // O_NONBLOCK does not exist on Windows (no FIFOs there to worry about); O_NOCTTY: a tty never becomes ours.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -17,7 +17,8 @@ export function notRegularError(file: string): Error {
 
 /** Open for reading, only a regular file (symlinks followed); throws ENOENT/EACCES/… or ENOTREG. */
 export async function openRegular(file: string): Promise<{ handle: FileHandle; size: number; ino: number; mtimeMs: number }> {
-  const handle = await open(file, OPEN_FLAGS);
+  // fs.promises read here, not imported: Node loads its promise API (~2-5 ms) on first use.
+  const handle = await fsp.open(file, OPEN_FLAGS);
   try {
     const st = await handle.stat();
     if (st.isDirectory()) throw Object.assign(new Error(`${file} is a folder`), { code: 'EISDIR' });

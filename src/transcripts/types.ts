@@ -335,3 +335,6 @@ export interface OwnRecapSpec {
 
 /** What the agent is doing (declared with the other shared plain types), derived here. */
 export type { ActivityState };
+
+/** An adapter's parts that parse nothing (each agent's sessions.ts): listing its sessions and resuming one. */
+export type AgentSessions = Pick<TranscriptAdapter, 'listAllSessions' | 'resumeArgs' | 'forkArgs' | 'command'>;

@@ -9,6 +9,7 @@
 // over sooner on a quiet machine; on a busy one (CI: 2 cores, one kept busy) `true` itself may still be
 // running then, and those loads are right. So the preload also notes which of those two timers fired and
 // what was loaded before the first did: that list is the start-up path, held to the exact set always.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
@@ -169,3 +170,29 @@ describe('what a wrap loads (#29)', () => {
     expect(list.filter((f) => f.includes('internal/modules/esm/resolve'))).toEqual([]);
   });
 });
+
+// `search` and `sessions` (the fast memory path) are run by scripts and pickers: what they load is held too.
+// Through pipes, as a script or the memory bench runs them (a terminal needs its streams).
+describe('what a plain search or sessions loads', () => {
+  const runPiped = (args: string[]) => {
+    const out = join(dir, `loads-${args[0]}.txt`);
+    const env = { ...process.env, HOME: dir, XDG_STATE_HOME: join(dir, 'state'), RECAPWRAP_STATE_DIR: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), RECAPWRAP_LLM: 'false', RW_LOADS_OUT: out };
+    const r = spawnSync(process.execPath, ['-r', join(dir, 'list-loads.cjs'), CLI_BIN, ...args], { env, cwd: dir, encoding: 'utf8' });
+    expect(r.error).toBeUndefined();
+    return readLoads(out).all;
+  };
+
+  it('loads no transcript parser, no worker_threads, no fs promise API, no bindings lookup and no output streams', () => {
+    for (const args of [['sessions', '--limit', '20'], ['search', 'tag']]) {
+      const what = args.join(' ');
+      const list = runPiped(args);
+      expect(list.some((f) => /chunks[/\\]api-/.test(f)), `${what}: the index was opened`).toBe(true);
+      // The parsers' chunk (registry-*): the refresh lists folders and the cards build resume commands without it
+      // (transcripts/sessions.ts); a search reads a transcript (and loads it) only for a hit that needs a turn.
+      expect(distFiles(list), what).not.toContain('chunks/registry');
+      expect(packagesOf(list).sort(), what).toEqual(['better-sqlite3']);
+      for (const builtin of ['NativeModule worker_threads', 'NativeModule internal/fs/promises', 'NativeModule stream', 'NativeModule net']) expect(list, what).not.toContain(builtin);
+    }
+  });
+});
+

@@ -11,7 +11,7 @@ import { openStore } from '../../memory/open-store.js';
 import type { ForgetOutcome, Store } from '../../memory/store.js';
 import type { StoredSession } from '../../memory/types.js';
 import { RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS } from '../../recap/types.js';
-import { findAdapter } from '../../transcripts/registry.js';
+import { findAgentSessions } from '../../transcripts/sessions.js';
 import { shortenDir } from '../../util/age.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { allowedFolders, refreshIndex, type RefreshOptions, type RefreshStats } from './scan.js';
@@ -148,7 +148,7 @@ function withParent<T extends SessionRow>(row: T, s: StoredSession, store: Store
 }
 
 function toCard(s: StoredSession, store: Store): SessionCard {
-  const adapter = findAdapter(s.agent as AgentId);
+  const adapter = findAgentSessions(s.agent as AgentId);
   const card: SessionCard = {
     ...withParent(toRow(s), s, store), done: s.done, next: s.next, artifacts: s.artifacts, line: s.line, language: s.language,
     resumeCommand: [adapter?.command ?? s.agent, ...(adapter?.resumeArgs({ id: s.id, file: s.transcript }) ?? [])],

@@ -5,7 +5,6 @@
  * cut to the shown count, within a time budget: a hit past it, or whose file is gone, gets no turn.
  */
 import { existsSync } from 'node:fs';
-import { streamSession } from '../../reader/build.js';
 import { cleanLine } from '../../reader/clean.js';
 import type { Block } from '../../reader/document.js';
 import { anchorWords, findAnchor, holdsEvery } from '../../reader/find-anchor.js';
@@ -19,6 +18,9 @@ const PARTIAL_KEEP = 64;
 /** The turn (prompt number, from 1) of the first message of a session file holding the words; undefined when none. */
 export async function findTurnInSession(file: string, words: string, deadline: number, agent?: SessionRow['agent']): Promise<number | undefined> {
   // Only the words are looked for: texts that cannot hold them are not cleaned (the same blocks and turns).
+  // The reader (and with it every transcript parser) is loaded by the first hit that needs a read: a search
+  // whose hits all hold the words in their first prompt loads none of it.
+  const { streamSession } = await import('../../reader/build.js');
   const stream = await streamSession(file, { ...(agent ? { agent } : {}), words: anchorWords(words) });
   const partial: Block[] = [];
   try {

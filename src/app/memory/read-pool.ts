@@ -7,8 +7,9 @@
  * refresh without a pool would: no file is left unanswered, none is marked for a worker's fault.
  */
 import { availableParallelism, cpus } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { debugLog } from '../../util/debug-log.js';
+import { nodeRequire } from '../../util/node-require.js';
 import type { IndexWorkerReply, IndexWorkerRequest } from './index-worker.js';
 import type { FileToRead, ReadContext, WholeRead, WholeReader } from './read-whole.js';
 
@@ -158,7 +159,10 @@ export function startReadPool(files: readonly FileToRead[], ctx: ReadContext, in
     try {
       // The context's own fields only, copied (a caller's object may hold more than can be posted).
       const data: ReadContext = { env: { ...ctx.env }, home: ctx.home, cwd: ctx.cwd, folders: [...ctx.folders], options: ctx.options };
-      worker = new Worker(opts.workerUrl, { workerData: data });
+      // Loaded here, not up front: Node's worker_threads takes ~2.5 ms to load, and every read command's
+      // refresh loads this file while few start a pool.
+      const threads = nodeRequire<typeof import('node:worker_threads')>('node:worker_threads');
+      worker = new threads.Worker(opts.workerUrl, { workerData: data });
     } catch (error) {
       debugLog('memory', 'index: a read worker did not start', { error: (error as Error).message });
       return undefined;

@@ -13,7 +13,7 @@ import type { Env } from '../../config/paths.js';
 import type { FileMark, Store } from '../../memory/store.js';
 import type { SessionWrite } from '../../memory/types.js';
 import type { RecapEngine } from '../../recap/engine.js';
-import { listAdapters } from '../../transcripts/registry.js';
+import { listAgentSessions } from '../../transcripts/sessions.js';
 import type { SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
 import { folderSweep } from './dir-cache.js';
@@ -73,7 +73,7 @@ export function allowedFolders(value: string, home: string): string[] {
 
 /** Every session file of every agent under their homes (and the env vars that move them). */
 export async function listAllSessionFiles(ctx: { env: Env; home: string; cwd: string; sessionFilesIn?: SessionFolderLister }): Promise<SessionFileInfo[]> {
-  const lists = await Promise.all(listAdapters().map((a) => a.listAllSessions(ctx).catch(() => [])));
+  const lists = await Promise.all(listAgentSessions().map((a) => a.listAllSessions(ctx).catch(() => [])));
   const seen = new Set<string>();
   return lists.flat().filter((f) => (seen.has(f.file) ? false : (seen.add(f.file), true)));
 }

@@ -10,9 +10,10 @@ import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, Ses
 import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { infosIn, listSessionFiles, listSubdirs, sessionInfosOf } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createClaudeParser } from './parse.js';
-import { getClaudeDir, getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
+import { claudeSessions, listAllClaudeSessions } from './sessions.js';
+import { getClaudeLiveRecordPath, getClaudeProjectDir, isUuid } from './paths.js';
 import type { ClaudeLiveRecord } from './schema.js';
 import { claudeOneShot } from './one-shot.js';
 import { claudeOwnRecap } from './own-recap.js';
@@ -77,11 +78,7 @@ export async function listClaudeSessions(ctx: AgentContext): Promise<SessionFile
   return sessionInfosOf('claude', await listJsonl(getClaudeProjectDir(ctx)), (file) => basename(file, '.jsonl'));
 }
 
-/** Every project's sessions: every `<config>/projects/<slug>/<id>.jsonl`. */
-export async function listAllClaudeSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const dirs = listSubdirs(join(getClaudeDir(ctx.env, ctx.home), 'projects'));
-  return infosIn('claude', dirs, (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'), ctx.sessionFilesIn);
-}
+export { listAllClaudeSessions };
 
 export function looksLikeClaude(firstLines: readonly string[]): boolean {
   for (const line of firstLines) {
@@ -104,11 +101,7 @@ export const claudeAdapter: TranscriptAdapter = {
   sessionDirs: (ctx) => [getClaudeProjectDir(ctx)],
   locateLive: locateClaudeLive,
   listSessions: listClaudeSessions,
-  listAllSessions: listAllClaudeSessions,
-  resumeArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl')],
-  // A new session id whose file holds a copy of this conversation (each copy names it in `forkedFrom`).
-  forkArgs: (session) => ['--resume', isUuid(session.id) ? session.id : basename(session.file, '.jsonl'), '--fork-session'],
-  command: 'claude',
+  ...claudeSessions,
   oneShot: claudeOneShot,
   ownRecap: claudeOwnRecap,
 };

@@ -9,11 +9,11 @@ import { readdir, readlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnnouncedState, OutputSignal } from '../../types.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { isPlainId } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
+import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createCodexParser, isLegacyCodexLine } from './parse.js';
-import { allCodexDayDirs, codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
+import { codexSessions, isRolloutName, listAllCodexSessions } from './sessions.js';
+import { codexDayDir, codexDayDirs, codexIdFromFileName, getCodexSessionsDir, readFirstLine } from './paths.js';
 import { codexOneShot } from './one-shot.js';
 import { codexOwnRecap } from './own-recap.js';
 
@@ -37,12 +37,6 @@ export function planCodexLaunch(args: readonly string[], _ctx: AgentContext & { 
 }
 
 // `codex resume|fork <id>`. An id not of a plain shape: the rollout file name's UUID; failing that, after `--` (never read as a flag).
-function codexSessionArgs(verb: 'resume' | 'fork', session: { id: string; file: string }): string[] {
-  const id = isPlainId(session.id) ? session.id : codexIdFromFileName(basename(session.file)) ?? session.id;
-  return isPlainId(id) ? [verb, id] : [verb, '--', id];
-}
-
-const isRolloutName = (n: string) => n.startsWith('rollout-') && n.endsWith('.jsonl');
 const rolloutsIn = (dir: string) => listSessionFiles(dir, isRolloutName);
 
 /** The project folder a rollout belongs to (its session_meta), or undefined. */
@@ -103,11 +97,7 @@ export async function locateCodexLive(ctx: LiveLocateContext): Promise<SessionCa
   return out;
 }
 
-/** Every rollout of every day (the index reads each one's folder from its first line). */
-export async function listAllCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const dirs = allCodexDayDirs(getCodexSessionsDir(ctx.env, ctx.home));
-  return infosIn('codex', dirs, isRolloutName, (file) => codexIdFromFileName(basename(file)) ?? basename(file, '.jsonl'), ctx.sessionFilesIn);
-}
+export { listAllCodexSessions };
 
 export async function listCodexSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
   const sessions = getCodexSessionsDir(ctx.env, ctx.home);
@@ -151,11 +141,7 @@ export const codexAdapter: TranscriptAdapter = {
   locateLive: locateCodexLive,
   outputSignal: codexOutputSignal,
   listSessions: listCodexSessions,
-  listAllSessions: listAllCodexSessions,
-  resumeArgs: (session) => codexSessionArgs('resume', session),
-  // `codex fork <id>`: a new thread whose session_meta names this one (`forked_from_id`).
-  forkArgs: (session) => codexSessionArgs('fork', session),
-  command: 'codex',
+  ...codexSessions,
   oneShot: codexOneShot,
   ownRecap: codexOwnRecap,
 };

@@ -2,7 +2,7 @@
  * Where Codex keeps rollouts: `$CODEX_HOME` (default ~/.codex) /sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
  * dated in local time and not by project: the project is in the first line (session_meta.cwd).
  */
-import { readdir } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { openRegular } from '../regular-file.js';
 import { namesIn } from '../session-files.js';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ export function codexIdFromFileName(name: string): string | undefined {
 export async function codexDayDirs(sessions: string, limit = 400): Promise<string[]> {
   const numeric = async (dir: string) => {
     try {
-      return (await readdir(dir)).filter((n) => /^\d+$/.test(n)).sort().reverse();
+      return (await fsp.readdir(dir)).filter((n) => /^\d+$/.test(n)).sort().reverse();
     } catch {
       return [];
     }

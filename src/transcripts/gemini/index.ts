@@ -10,10 +10,11 @@ import { openRegular } from '../regular-file.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { readSmallFile } from '../regular-file.js';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
-import { isPlainId, planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
+import { planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { infosIn, listSessionFiles, type SessionFileStat } from '../session-files.js';
+import { listSessionFiles, type SessionFileStat } from '../session-files.js';
 import { createGeminiParser, parseGeminiWhole } from './parse.js';
+import { geminiSessions, listAllGeminiSessions } from './sessions.js';
 import { allGeminiChatsDirs, geminiChatsDirs, geminiShortIdFromFileName, geminiSlug, getGeminiDir, getGeminiTmpDir } from './paths.js';
 import { geminiOneShot } from './one-shot.js';
 
@@ -91,9 +92,7 @@ async function sessionIdOf(file: string): Promise<string | undefined> {
 }
 
 /** Every project's chats (`<gemini>/tmp/<slug>/chats/`); ids here are the short ones of the file names. */
-export async function listAllGeminiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  return infosIn('gemini', allGeminiChatsDirs(ctx.env, ctx.home), (n) => geminiShortIdFromFileName(n) !== undefined, (file) => geminiShortIdFromFileName(basename(file)) as string, ctx.sessionFilesIn);
-}
+export { listAllGeminiSessions };
 
 /** The project root of a chats file: the `.project_root` marker beside chats/, else the projects.json entry for its slug. */
 export async function geminiFolderOfFile(file: string, ctx: AgentContext): Promise<string | undefined> {
@@ -147,10 +146,7 @@ export const geminiAdapter: TranscriptAdapter = {
   sessionDirs: (ctx) => [join(getGeminiTmpDir(ctx.env, ctx.home), geminiSlug(ctx.cwd), 'chats'), getGeminiTmpDir(ctx.env, ctx.home)],
   locateLive: locateGeminiLive,
   listSessions: listGeminiSessions,
-  listAllSessions: listAllGeminiSessions,
+  ...geminiSessions,
   folderOfFile: geminiFolderOfFile,
-  // An id not of a plain shape goes as `--resume=ID`: one word, never read as a flag of its own.
-  resumeArgs: (session) => (isPlainId(session.id) ? ['--resume', session.id] : [`--resume=${session.id}`]),
-  command: 'gemini',
   oneShot: geminiOneShot,
 };

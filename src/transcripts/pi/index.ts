@@ -7,9 +7,10 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, SessionFileInfo, TranscriptAdapter } from '../types.js';
 import { scanLaunchFlags, type LaunchFlags } from '../launch-args.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { infosIn, listSessionFiles, listSubdirs, sessionInfosOf } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createPiParser } from './parse.js';
-import { getPiAgentDir, getPiSessionDir, PI_SESSION_DIR_ENV, piIdFromFileName, piSessionFileName } from './paths.js';
+import { listAllPiSessions, piSessions } from './sessions.js';
+import { getPiSessionDir, piIdFromFileName, piSessionFileName } from './paths.js';
 import { piOneShot } from './one-shot.js';
 
 const PI_LAUNCH_FLAGS: LaunchFlags = {
@@ -63,12 +64,7 @@ export async function listPiSessions(ctx: AgentContext): Promise<SessionFileInfo
   return sessionInfosOf('pi', await listJsonl(getPiSessionDir(ctx)), (file) => piIdFromFileName(basename(file)));
 }
 
-/** Every folder's sessions (`<agent dir>/sessions/--<cwd>--/`), plus the folder PI_CODING_AGENT_SESSION_DIR names. */
-export async function listAllPiSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const dirs = listSubdirs(join(getPiAgentDir(ctx.env, ctx.home), 'sessions'));
-  if (ctx.env[PI_SESSION_DIR_ENV]) dirs.push(getPiSessionDir(ctx));
-  return infosIn('pi', [...new Set(dirs)], (n) => n.endsWith('.jsonl'), (file) => piIdFromFileName(basename(file)), ctx.sessionFilesIn);
-}
+export { listAllPiSessions };
 
 export const piAdapter: TranscriptAdapter = {
   id: 'pi',
@@ -83,10 +79,6 @@ export const piAdapter: TranscriptAdapter = {
   sessionDirs: (ctx) => [getPiSessionDir(ctx)],
   locateLive: locatePiLive,
   listSessions: listPiSessions,
-  listAllSessions: listAllPiSessions,
-  resumeArgs: (session) => ['--session', session.file],
-  // pi's `--fork <path>`: a new session file whose header names this one as its parentSession.
-  forkArgs: (session) => ['--fork', session.file],
-  command: 'pi',
+  ...piSessions,
   oneShot: piOneShot,
 };

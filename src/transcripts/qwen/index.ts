@@ -9,9 +9,10 @@ import type { AgentContext, LaunchPlan, LiveLocateContext, SessionCandidate, Ses
 import { flagName, flagValue, planSessionIdLaunch, type SessionIdFlags } from '../launch-args.js';
 import { readSmallFile } from '../regular-file.js';
 import { parseJsonObject } from '../shared-parse.js';
-import { infosIn, listSessionFiles, listSubdirs, sessionInfosOf } from '../session-files.js';
+import { listSessionFiles, sessionInfosOf } from '../session-files.js';
 import { createQwenParser } from './parse.js';
-import { getQwenChatsDir, getQwenLiveRecordPath, getQwenRuntimeDir, isQwenSessionId } from './paths.js';
+import { listAllQwenSessions, qwenSessions } from './sessions.js';
+import { getQwenChatsDir, getQwenLiveRecordPath, isQwenSessionId } from './paths.js';
 import type { QwenLiveRecord, QwenRuntimeStatus } from './schema.js';
 import { qwenOneShot } from './one-shot.js';
 import { qwenOwnRecap } from './own-recap.js';
@@ -114,11 +115,7 @@ export async function listQwenSessions(ctx: AgentContext): Promise<SessionFileIn
   return sessionInfosOf('qwen', await listFiles(getQwenChatsDir(ctx), '.jsonl'), (file) => basename(file, '.jsonl'));
 }
 
-/** Every project's chats: `<runtime dir>/projects/<slug>/chats/<id>.jsonl`. */
-export async function listAllQwenSessions(ctx: AgentContext): Promise<SessionFileInfo[]> {
-  const projects = listSubdirs(join(getQwenRuntimeDir(ctx), 'projects'));
-  return infosIn('qwen', projects.map((p) => join(p, 'chats')), (n) => n.endsWith('.jsonl'), (file) => basename(file, '.jsonl'), ctx.sessionFilesIn);
-}
+export { listAllQwenSessions };
 
 // A qwen ChatRecord: sessionId + uuid, and qwen's Gemini-style parts or its system payloads.
 function looksLikeQwenRecord(rec: Record<string, unknown> | undefined): boolean {
@@ -139,10 +136,7 @@ export const qwenAdapter: TranscriptAdapter = {
   sessionDirs: (ctx) => [getQwenChatsDir(ctx)],
   locateLive: locateQwenLive,
   listSessions: listQwenSessions,
-  listAllSessions: listAllQwenSessions,
-  resumeArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl')],
-  forkArgs: (session) => ['--resume', isQwenSessionId(session.id) ? session.id : basename(session.file, '.jsonl'), '--fork-session'],
-  command: 'qwen',
+  ...qwenSessions,
   oneShot: qwenOneShot,
   ownRecap: qwenOwnRecap,
 };

@@ -2,8 +2,9 @@
 // a short command (`search`, `sessions`, `status`) spent a third of its time over `node -e 0` compiling
 // the ~450 KB of dist/ it loads, and about a tenth of that reading them back from this cache.
 //
-// Only files under dist/ are taken (the bundle's chunks are named by their content's hash, so a file's
-// name is its version); the cache folder is the user's own (XDG_CACHE_HOME or ~/.cache, recapwrap/v8),
+// Only files under dist/ are taken, each entry named by its file's name and a hash of its content (V8
+// checks cached code only against the source's length: two installs, or an upgrade, with a file of the
+// same name and length would otherwise run the other's code); the cache folder is the user's own (XDG_CACHE_HOME or ~/.cache, recapwrap/v8),
 // made 0700 and used only while it is a real folder of this user that nobody else may write: code read
 // back from it runs as ours. V8 checks each entry against the source and its own version and flags, and
 // rejects one that does not match (then it is written again). New entries are written when the process
@@ -11,6 +12,7 @@
 // failure to read or write it is silent (the code is then compiled as usual).
 'use strict';
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
@@ -38,9 +40,11 @@ function cacheFolder(env) {
   }
 }
 
-// An entry's name: the chunk's (its content's hash) and what V8 keys its code on.
-function entryName(filename) {
-  return `${path.basename(filename)}-${process.version}-${process.arch}.v8`;
+// An entry's name: the file's, its content's hash (sha1, ~2 ms a MB: a search loads ~0.3 MB) and what
+// V8 keys its code on.
+function entryName(filename, content) {
+  const hash = typeof crypto.hash === 'function' ? crypto.hash('sha1', content, 'base64url') : crypto.createHash('sha1').update(content).digest('base64url');
+  return `${path.basename(filename)}-${hash}-${process.version}-${process.arch}.v8`;
 }
 
 function readEntry(file) {
@@ -73,7 +77,13 @@ function writeEntries(dir, pending) {
   try {
     const names = fs.readdirSync(dir);
     if (names.length <= KEEP_MAX) return;
-    const current = new Set(fs.readdirSync(path.join(DIST, 'chunks')).concat(fs.readdirSync(path.join(DIST, 'cli'))).map((n) => entryName(n)));
+    const current = new Set();
+    for (const sub of ['chunks', 'cli']) {
+      for (const n of fs.readdirSync(path.join(DIST, sub))) {
+        const content = fs.readFileSync(path.join(DIST, sub, n), 'utf8');
+        if (content.length >= MIN_CHARS) current.add(entryName(n, content));
+      }
+    }
     for (const n of names) if (!current.has(n)) fs.unlinkSync(path.join(dir, n));
   } catch {}
 }
@@ -89,7 +99,7 @@ function install(env = process.env) {
   };
   const compileWith = (mod, content, filename) => {
     if (typeof filename !== 'string' || !filename.startsWith(DIST) || content.length < MIN_CHARS) return compile.call(mod, content, filename);
-    const file = path.join(dir, entryName(filename));
+    const file = path.join(dir, entryName(filename, content));
     const cachedData = readEntry(file);
     let script;
     try {

@@ -1,11 +1,12 @@
 // The bundle's compiled code kept between runs (bin/compile-cache.js): written once, private, read back;
 // an entry V8 cannot use is written again, and a folder or entry someone else could have written is not used.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_BIN, assertBuilt } from '../helpers/cli-pty.js';
+import { REPO_DIR } from '../helpers/shared.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -32,7 +33,7 @@ describe('the compile cache', () => {
     expect(names.length).toBeGreaterThan(3);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     for (const n of names) {
-      expect(n).toMatch(/\.cjs-v\d+\.\d+\.\d+-\w+\.v8$/);
+      expect(n).toMatch(/\.cjs-[\w-]{27}-v\d+\.\d+\.\d+-\w+\.v8$/);
       expect(statSync(join(cacheDir(), n)).mode & 0o777, n).toBe(0o600);
     }
     const times = names.map((n) => statSync(join(cacheDir(), n)).mtimeMs);
@@ -64,6 +65,24 @@ describe('the compile cache', () => {
     // A planted entry is neither run nor trusted: the command works, and the entry is written again by us.
     expect(run('sessions', '--json')).toBe(first);
     for (const n of names) expect(statSync(join(cacheDir(), n)).mode & 0o777, n).toBe(0o600);
+  });
+
+  it("runs each install's own code: a file of the same name and length in another install (or after an upgrade) is not taken for it", () => {
+    // A second install beside this one, its main.cjs changed in one word of the help, to the same length.
+    const other = join(root, 'other');
+    mkdirSync(other);
+    cpSync(join(REPO_DIR, 'bin'), join(other, 'bin'), { recursive: true });
+    cpSync(join(REPO_DIR, 'dist'), join(other, 'dist'), { recursive: true });
+    cpSync(join(REPO_DIR, 'package.json'), join(other, 'package.json'));
+    symlinkSync(join(REPO_DIR, 'node_modules'), join(other, 'node_modules'));
+    const main = join(other, 'dist', 'cli', 'main.cjs');
+    const source = readFileSync(main, 'utf8');
+    expect(source).toContain('bring the session index up to date');
+    writeFileSync(main, source.replace('bring the session index up to date', 'BRING the session index up to date'));
+    const help = (bin: string) => spawnSync(process.execPath, [bin, 'index', '--help'], { env, encoding: 'utf8' }).stdout;
+    expect(help(CLI_BIN)).toContain('bring the session index');
+    expect(help(join(other, 'bin', 'recapwrap.js'))).toContain('BRING the session index');
+    expect(help(CLI_BIN)).toContain('bring the session index');
   });
 
   it('is off with RECAPWRAP_COMPILE_CACHE=0', () => {

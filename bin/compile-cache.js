@@ -2,9 +2,11 @@
 // a short command (`search`, `sessions`, `status`) spent a third of its time over `node -e 0` compiling
 // the ~450 KB of dist/ it loads, and about a tenth of that reading them back from this cache.
 //
-// Only files under dist/ are taken, each entry named by its file's name and a hash of its content (V8
-// checks cached code only against the source's length: two installs, or an upgrade, with a file of the
-// same name and length would otherwise run the other's code); the cache folder is the user's own (XDG_CACHE_HOME or ~/.cache, recapwrap/v8),
+// Only files under dist/ are taken, each entry named by its file's name and a hash of which file it is
+// (its path, size, modification time, inode and device): V8 checks cached code only against the source's
+// length, so two installs, or an upgrade, with a file of the same name and length would otherwise run the
+// other's code. (Not a hash of the content: node:crypto loads Node's stream modules, ~5 ms of a search.)
+// The cache folder is the user's own (XDG_CACHE_HOME or ~/.cache, recapwrap/v8),
 // made 0700 and used only while it is a real folder of this user that nobody else may write: code read
 // back from it runs as ours. V8 checks each entry against the source and its own version and flags, and
 // rejects one that does not match (then it is written again). New entries are written when the process
@@ -12,7 +14,6 @@
 // failure to read or write it is silent (the code is then compiled as usual).
 'use strict';
 
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
@@ -40,11 +41,28 @@ function cacheFolder(env) {
   }
 }
 
-// An entry's name: the file's, its content's hash (sha1, ~2 ms a MB: a search loads ~0.3 MB) and what
-// V8 keys its code on.
-function entryName(filename, content) {
-  const hash = typeof crypto.hash === 'function' ? crypto.hash('sha1', content, 'base64url') : crypto.createHash('sha1').update(content).digest('base64url');
-  return `${path.basename(filename)}-${hash}-${process.version}-${process.arch}.v8`;
+// 64 bits of hash of a short text (two FNV-1a passes, different offsets), in hex.
+function hash64(text) {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+// An entry's name: the file's, which file it is (a file rewritten, or another install's, is another
+// entry) and what V8 keys its code on. Undefined when the file cannot be looked at.
+function entryName(filename) {
+  try {
+    const st = fs.statSync(filename);
+    const which = hash64(`${filename}\0${st.size}\0${st.mtimeMs}\0${st.ino}\0${st.dev}`);
+    return `${path.basename(filename)}-${which}-${process.version}-${process.arch}.v8`;
+  } catch {
+    return undefined;
+  }
 }
 
 function readEntry(file) {
@@ -78,12 +96,7 @@ function writeEntries(dir, pending) {
     const names = fs.readdirSync(dir);
     if (names.length <= KEEP_MAX) return;
     const current = new Set();
-    for (const sub of ['chunks', 'cli']) {
-      for (const n of fs.readdirSync(path.join(DIST, sub))) {
-        const content = fs.readFileSync(path.join(DIST, sub, n), 'utf8');
-        if (content.length >= MIN_CHARS) current.add(entryName(n, content));
-      }
-    }
+    for (const sub of ['chunks', 'cli']) for (const n of fs.readdirSync(path.join(DIST, sub))) current.add(entryName(path.join(DIST, sub, n)));
     for (const n of names) if (!current.has(n)) fs.unlinkSync(path.join(dir, n));
   } catch {}
 }
@@ -99,7 +112,9 @@ function install(env = process.env) {
   };
   const compileWith = (mod, content, filename) => {
     if (typeof filename !== 'string' || !filename.startsWith(DIST) || content.length < MIN_CHARS) return compile.call(mod, content, filename);
-    const file = path.join(dir, entryName(filename, content));
+    const name = entryName(filename);
+    if (!name) return compile.call(mod, content, filename);
+    const file = path.join(dir, name);
     const cachedData = readEntry(file);
     let script;
     try {

@@ -33,7 +33,7 @@ describe('the compile cache', () => {
     expect(names.length).toBeGreaterThan(3);
     expect(statSync(cacheDir()).mode & 0o777).toBe(0o700);
     for (const n of names) {
-      expect(n).toMatch(/\.cjs-[\w-]{27}-v\d+\.\d+\.\d+-\w+\.v8$/);
+      expect(n).toMatch(/\.cjs-[0-9a-f]{16}-v\d+\.\d+\.\d+-\w+\.v8$/);
       expect(statSync(join(cacheDir(), n)).mode & 0o777, n).toBe(0o600);
     }
     const times = names.map((n) => statSync(join(cacheDir(), n)).mtimeMs);
@@ -83,6 +83,9 @@ describe('the compile cache', () => {
     expect(help(CLI_BIN)).toContain('bring the session index');
     expect(help(join(other, 'bin', 'recapwrap.js'))).toContain('BRING the session index');
     expect(help(CLI_BIN)).toContain('bring the session index');
+    // Upgraded in place: the same file rewritten, the same length again.
+    writeFileSync(main, source.replace('bring the session index up to date', 'bring THE session index up to date'));
+    expect(help(join(other, 'bin', 'recapwrap.js'))).toContain('bring THE session index');
   });
 
   it('is off with RECAPWRAP_COMPILE_CACHE=0', () => {

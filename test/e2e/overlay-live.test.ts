@@ -153,7 +153,8 @@ describe('overlay bar outside tmux', () => {
       const leftAt = Date.now();
       await pollUntil(() => Date.now() - leftAt > 1300, { description: 'time away' });
       d.pty.write(FOCUS_IN);
-      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { description: 'the bar on the first row' });
+      // 20 s: the full suite with a core kept busy once took longer than the default 10 s here.
+      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { timeoutMs: 20_000, description: 'the bar on the first row' });
       await d.term.resize(60, 20);
       d.pty.resize(60, 20);
       // After the resize settles the screen is repainted from the copy and the bar comes back, for 60 columns.
@@ -187,7 +188,8 @@ describe('overlay bar outside tmux', () => {
       const leftAt = Date.now();
       await pollUntil(() => Date.now() - leftAt > 1300, { description: 'time away' });
       d.pty.write(FOCUS_IN);
-      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { description: 'the bar on the first row' });
+      // 20 s: the full suite with a core kept busy once took longer than the default 10 s here.
+      await pollUntil(async () => (await d.text())[0]!.startsWith('✦ recap:'), { timeoutMs: 20_000, description: 'the bar on the first row' });
       await d.term.resize(60, 20);
       d.pty.resize(60, 20);
       d.pty.write('\x0c');

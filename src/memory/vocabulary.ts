@@ -271,6 +271,9 @@ export class VocabularyBuilder {
       // without cutting it again (a word once there and now kept, or gone past the bound, puts as it would).
       if (met.once) for (const word of met.once) this.putFound(word, 0, word.length, hashOf(word, 0, word.length));
       else this.take(met.masked, said);
+      // Met a third time it adds nothing: only its count is needed from now on.
+      met.masked = '';
+      met.once = undefined;
       return;
     }
     const masked = whole.length < MEMO_MIN_CHARS ? maskSecrets(whole) : this.maskLines(whole);

@@ -50,4 +50,16 @@ describe('state files', () => {
     expect(() => statSync(stateFilePath(dir, dead.pid!))).toThrow();
     expect(readLiveStates(join(dir, 'none'))).toEqual([]);
   });
+
+  it('reads back the attention mark a wrapper wrote; a mark of another shape reads as none', () => {
+    const w = new StateWriter(dir, base(process.pid));
+    w.update({ attention: { event: 'done', since: '2026-11-22T10:00:00Z' } });
+    w.flush();
+    expect(readLiveStates(dir)[0]?.attention).toEqual({ event: 'done', since: '2026-11-22T10:00:00Z' });
+    for (const odd of [{ event: 'bored', since: '2026-11-22T10:00:00Z' }, { event: 'error' }, 'done', null]) {
+      writeFileSync(w.file, JSON.stringify({ ...JSON.parse(readFileSync(w.file, 'utf8')), attention: odd }));
+      expect(readLiveStates(dir)[0]?.attention).toBeNull();
+    }
+    w.remove();
+  });
 });

@@ -120,6 +120,16 @@ export interface ReadStatesOptions {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const ATTENTION_EVENTS = ['waiting', 'done', 'error'] as const;
+
+// The attention mark as written (#21), or null: a mark of another shape (a newer writer's event, a hand
+// edit) is read as none, never as a wrong reason to call you.
+function attentionOf(v: unknown): LiveState['attention'] {
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const event = ATTENTION_EVENTS.find((e) => e === o.event);
+  return event && typeof o.since === 'string' ? { event, since: o.since } : null;
+}
 
 /**
  * A state file's text as a LiveState with every field of the right type (files are written by us, but
@@ -149,6 +159,8 @@ export function parseLiveState(text: string): LiveState {
       recap && typeof recap === 'object' && typeof recap.line === 'string'
         ? { line: recap.line, stamp: str(recap.stamp) ?? '', createdAt: str(recap.createdAt) ?? '' }
         : null,
+    // Read back as written: without it `next`, `ls` and `board` saw no finished turn or error wanting you.
+    attention: attentionOf(o.attention),
     socketPath: strOrNull(o.socketPath),
     startedAt: str(o.startedAt) ?? '',
     updatedAt: str(o.updatedAt) ?? '',

@@ -54,6 +54,14 @@ describe.skipIf(!hasTmux)('recapwrap next', () => {
     // c finishes a turn first (the oldest, but a finished turn ranks after questions); then a asks, then b.
     say(panes.c, 'turn fix the typo');
     await pollUntil(() => stateOf(panes.c)?.attention?.event === 'done', { timeoutMs: 20_000, description: 'c to want you (done)' });
+    // A finished turn alone wants you too: `next` (outside tmux) finds it, `ls` marks it (read from the state file).
+    const outside = { ...process.env, RECAPWRAP_STATE_DIR: stateDir, TMUX: '', TMUX_PANE: '' };
+    const onlyDone = spawnSync(process.execPath, [CLI_BIN, 'next'], { encoding: 'utf8', env: outside });
+    expect(onlyDone.stderr).toBe('');
+    expect(onlyDone.stdout.split('\n')[0]).toMatch(new RegExp(`^pi · .*c · done \\d+s · tmux pane ${panes.c}$`));
+    const ls = spawnSync(process.execPath, [CLI_BIN, 'ls', '--json'], { encoding: 'utf8', env: outside });
+    expect((JSON.parse(ls.stdout) as Array<{ tmuxPane: string; attention?: { event: string } | null }>).find((s) => s.tmuxPane === panes.c)?.attention?.event).toBe('done');
+    expect(spawnSync(process.execPath, [CLI_BIN, 'ls'], { encoding: 'utf8', env: { ...outside, COLUMNS: '160' } }).stdout).toContain('!done');
     for (const pane of [panes.a, panes.b]) {
       say(pane, 'prompt rename the flag');
       say(pane, 'done Which name do you prefer?');

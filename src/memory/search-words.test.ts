@@ -102,6 +102,14 @@ describe('every word a session holds', () => {
     expect((store.search('qqqzzzxx') as SearchResult).suggestion).toBeUndefined();
   });
 
+  it('corrects a typo in the second letter, and every word of the query that has one', () => {
+    const store = open();
+    put(store, 'hello', '> print hello world and the listing of files', 'listing files: hello world');
+    // The second letter left out or wrong: the words starting alike in two letters hold none of them.
+    expect((store.search('lsting') as SearchResult).suggestion).toBe('listing');
+    expect((store.search('hellp wrld') as SearchResult).suggestion).toBe('hello world');
+  });
+
   it('refuses a query or a word too long with a message, never an SQLite error (issue 40 item 9)', () => {
     const store = open();
     put(store, 'a', '> anything');

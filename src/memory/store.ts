@@ -634,10 +634,15 @@ export class Store {
     for (const [i, word] of words.entries()) {
       const w = word.toLowerCase();
       if (w.length < 4 || !/^[\p{L}\p{N}]+$/u.test(w)) continue;
-      const lookup = (from: string, to: string) => vocab.raw().all(from, to, w.length - 2, w.length + 2) as Array<[string, number]>;
-      const head = w.slice(0, 2);
-      const next = head.slice(0, -1) + String.fromCharCode(head.charCodeAt(head.length - 1) + 1);
-      const found = closestWord(w, lookup(head, next));
+      // Indexed words starting as w does (its first `n` characters), within two letters of its length.
+      const startingAs = (n: number) => {
+        const head = w.slice(0, n);
+        const next = head.slice(0, -1) + String.fromCharCode(head.charCodeAt(head.length - 1) + 1);
+        return vocab.raw().all(head, next, w.length - 2, w.length + 2) as Array<[string, number]>;
+      };
+      // Most typos leave the first two letters; one in the second (`lsting`, `wrld`) is looked for among the
+      // words of the same first letter (more rows read, and only for a query that found nothing).
+      const found = closestWord(w, startingAs(2)) ?? closestWord(w, startingAs(1));
       if (found) {
         out[i] = found;
         changed = true;

@@ -56,6 +56,14 @@ describe('search says which prompt matched', () => {
     expect(read.out).toMatch(/› 5\/5/);
     expect(read.out).not.toMatch(/› 1\/5/);
   });
+
+  it('a hit found by words of its note (no prompt holds them) still says how to read it, from its start', () => {
+    const name = (JSON.parse(cli('show', claude.id, '--json').out) as { name: string }).name;
+    expect(cli('note', name, 'quillwort reminder for the release').code).toBe(0);
+    const r = cli('search', 'quillwort');
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n').filter((l) => l.startsWith('    read '))).toEqual([`    read ${name}`]);
+  });
 });
 
 describe('addHitTurns', () => {

@@ -130,6 +130,13 @@ export function rowColumns(nameWidth: number, columns: number): { folder: number
   return layout;
 }
 
+// How to read a hit: at the prompt holding the words when one was found; else from its start (the words
+// are in its name, note or summary, or the turn was not looked for); none when its transcript is gone.
+function readLine(h: SessionRow & { turn?: number }): string {
+  if (h.turn) return `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}`;
+  return h.transcriptExists ? `\n    read ${sanitizeLine(h.name)}` : '';
+}
+
 function rowLine(raw: SessionRow, deps: MemoryDeps, nameWidth = 28): string {
   const r = forDisplay(raw);
   const home = getHomeDir(deps.env);
@@ -355,7 +362,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     // No session holds every word: say so, and which words each of these closest ones holds.
     const closest = !result.complete;
     const text = hits
-      .map((h) => `${rowLine(h, deps, width)}\n    ${fitSnippet(closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '', h.snippet, deps.color, Math.max(20, deps.columns - 4))}${h.turn ? `\n    read ${sanitizeLine(h.name)} --turn ${h.turn}` : ''}`)
+      .map((h) => `${rowLine(h, deps, width)}\n    ${fitSnippet(closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '', h.snippet, deps.color, Math.max(20, deps.columns - 4))}${readLine(h)}`)
       .join('\n');
     const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
     return { out: label + text + '\n', err: '', code: 0 };

@@ -71,6 +71,9 @@ function describeOptions(command: string, options: readonly Option[]): Completio
 }
 
 function operandOf(command: Command): ValueKind | undefined {
+  // A command with commands of its own (`mcp install`, `config trust`): those are its first word.
+  const subcommands = userCommands(command).map((c) => c.name());
+  if (subcommands.length > 0) return { kind: 'words', words: subcommands };
   const first = command.registeredArguments[0];
   if (!first) return undefined;
   const name = first.name();

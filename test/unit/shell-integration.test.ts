@@ -112,6 +112,9 @@ describe('shell/recapwrap.bash', () => {
       expect(complete(['recapwrap', c.name(), '--']), c.name()).toEqual(expect.arrayContaining(options));
     }
     expect(complete(['recapwrap', 'help', 'do'])).toEqual(['doctor']);
+    // A command's own commands are its first word.
+    expect(complete(['recapwrap', 'mcp', ''])).toEqual(['install', 'uninstall']);
+    expect(complete(['recapwrap', 'config', ''])).toEqual(expect.arrayContaining(['trust', 'untrust']));
     expect(complete(['recapwrap', 'h'])).toEqual(['help']);
   });
 

@@ -24,6 +24,14 @@ describe('recapwrap transcript', () => {
     expect(out).not.toContain('The user wants me to use a tool'); // thinking text
   });
 
+  it('says so when --agent disagrees with the content (its lines skipped), and says nothing when it agrees', async () => {
+    const wrong = await runTranscript(FILE, { agent: 'claude' });
+    expect(wrong.code).toBe(0);
+    expect(wrong.err).toMatch(/^recapwrap: warning: .*print-2turns\.jsonl looks like a pi session; read as claude \(--agent\), \d+ lines skipped\n$/);
+    expect((await runTranscript(FILE, { agent: 'pi' })).err).toBe('');
+    expect((await runTranscript(FILE, {})).err).toBe('');
+  });
+
   it('fails clearly on a bad path (1) and an unknown agent (2)', async () => {
     expect(await runTranscript('/no/such.jsonl', {})).toEqual({ out: '', err: 'recapwrap: No such file: /no/such.jsonl\n', code: 1 });
     expect((await runTranscript(FILE, { agent: 'cursor' })).code).toBe(2);

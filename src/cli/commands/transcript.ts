@@ -64,7 +64,7 @@ export async function runTranscript(file: string, options: { agent?: string; jso
   if (options.agent !== undefined && !isAgentId(options.agent)) {
     return { out: '', err: `recapwrap: ${formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``)}\n`, code: 2 };
   }
-  const { loadSessionFile } = await import('../../transcripts/load.js');
+  const { loadSessionFile, detectAgentFromFile } = await import('../../transcripts/load.js');
   const { deriveActivity } = await import('../../transcripts/activity.js');
   let session: Session;
   try {
@@ -72,15 +72,23 @@ export async function runTranscript(file: string, options: { agent?: string; jso
   } catch (error) {
     return { out: '', err: `recapwrap: ${sanitizeLine((error as Error).message)}\n`, code: 1 };
   }
+  // An agent given that the content disagrees with reads as that agent all the same (the flag is for
+  // when detection fails), but says so: its lines were skipped, not an empty session.
+  let err = '';
+  if (options.agent !== undefined) {
+    const detected = await detectAgentFromFile(file).catch(() => undefined);
+    if (detected && detected !== options.agent) err += `recapwrap: warning: ${sanitizeLine(file)} looks like a ${detected} session; read as ${options.agent} (--agent), ${session.skipped ?? 0} lines skipped\n`;
+  }
+  if (!err && session.events.length === 0 && (session.skipped ?? 0) > 0) err += `recapwrap: warning: no line of ${sanitizeLine(file)} could be read as a ${session.agent} session (${session.skipped} skipped)\n`;
   const state = deriveActivity(session, { now: Date.now() }).state;
   if (options.json) {
     const { agent, id, cwd, title, stamp, skipped } = session;
     // Thinking is never shown: its length stands in for its text.
     const events = session.events.map((e) => (e.kind === 'thinking' ? { kind: e.kind, chars: e.chars ?? e.text.length, sourceId: e.sourceId, ts: e.ts } : e));
     // The same JSON, with C1, bidi and zero-width characters \u-escaped: JSON.stringify leaves them raw.
-    return { out: stringifyJsonSafely({ agent, id, cwd: cwd ?? null, title: title ?? null, stamp, state, events, skipped }) + '\n', err: '', code: 0 };
+    return { out: stringifyJsonSafely({ agent, id, cwd: cwd ?? null, title: title ?? null, stamp, state, events, skipped }) + '\n', err, code: 0 };
   }
-  return { out: renderSession(session, state) + '\n', err: '', code: 0 };
+  return { out: renderSession(session, state) + '\n', err, code: 0 };
 }
 
 export function registerTranscript(program: Command): void {

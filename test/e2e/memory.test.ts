@@ -158,7 +158,10 @@ describe('privacy', () => {
 
     expect(cli(env, 'forget', placed.id, '--yes').code).toBe(0);
     expect(cli(env, 'sessions').code).toBe(1); // refreshed, and not indexed again: the transcript is still there
-    expect(cli(env, 'index', '--rebuild').code).toBe(0);
+    const rebuilt = cli(env, 'index', '--rebuild');
+    expect(rebuilt.code).toBe(0);
+    // Every file read again but the forgotten one, which is counted as such.
+    expect(rebuilt.out).toMatch(/^indexed 0 of 0 session files read again \(1 found, 0 left out, 1 forgotten, 0 gone\)/);
     expect(cli(env, 'search', 'pomegranate').code).toBe(1);
     for (const f of filesUnder(state)) expect(readFileSync(f).includes('pomegranate'), f).toBe(false);
   });

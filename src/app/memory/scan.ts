@@ -49,6 +49,8 @@ export interface RefreshStats {
   skipped: number;
   /** Files no longer found (their rows stay). */
   gone: number;
+  /** Files found that were forgotten (never read again while they exist). */
+  forgotten?: number;
   ms: number;
   /** Every session file was stat'ed (else only the folders that moved and the recent sessions). */
   full: boolean;
@@ -282,9 +284,13 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: Refresh
     const m = recent?.get(f.file) ?? marksIn(dirname(f.file)).get(f.file);
     if (m) marks.set(f.file, m);
   }
+  let forgotten = 0;
   const todo = files.filter((f) => {
     const m = marks.get(f.file);
-    if (m?.state === 'forgotten') return false;
+    if (m?.state === 'forgotten') {
+      forgotten++;
+      return false;
+    }
     if (m?.state === 'gone') return true; // back again
     return opts.rebuild || !m || m.size !== f.size || m.mtime !== f.mtimeMs;
   });
@@ -296,7 +302,7 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: Refresh
     for (const f of todo.slice(opts.maxFiles)) later.add(dirname(f.file));
     todo.length = opts.maxFiles;
   }
-  const stats: RefreshStats = { files: sweep.found, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0, full };
+  const stats: RefreshStats = { files: sweep.found, read: 0, indexed: 0, skipped: 0, gone: 0, ...(forgotten ? { forgotten } : {}), ms: 0, full };
   opts.onProgress?.(0, todo.length);
   try {
     if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);

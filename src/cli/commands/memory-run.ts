@@ -332,7 +332,10 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     memory.store.checkpoint(0);
     if (options.summarize) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     if (options.json) return { out: stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n', err: '', code: 0 };
-    return { out: `indexed ${stats.indexed} of ${formatCount(stats.read, 'changed session file')} (${stats.files} found, ${stats.skipped} left out, ${stats.gone} gone) in ${stats.ms} ms; ${total} session${total === 1 ? '' : 's'} in the index\n`, err: '', code: 0 };
+    // A rebuild reads every file again, changed or not; a forgotten file found is counted, never read.
+    const read = options.rebuild ? `${formatCount(stats.read, 'session file')} read again` : formatCount(stats.read, 'changed session file');
+    const forgotten = stats.forgotten ? `, ${stats.forgotten} forgotten` : '';
+    return { out: `indexed ${stats.indexed} of ${read} (${stats.files} found, ${stats.skipped} left out${forgotten}, ${stats.gone} gone) in ${stats.ms} ms; ${total} session${total === 1 ? '' : 's'} in the index\n`, err: '', code: 0 };
   }
   if (verb === 'sessions' || verb === 'search') {
     const filter = parseFilter(options, deps, verb === 'search' ? 10 : 20);

@@ -70,6 +70,7 @@ describe('parseSince', () => {
     expect(parseSince('3d', NOW)).toBe(NOW - 3 * 86_400_000);
     expect(parseSince('12H', NOW)).toBe(NOW - 12 * 3_600_000);
     expect(parseSince('2w', NOW)).toBe(NOW - 14 * 86_400_000);
+    expect(parseSince('0d', NOW)).toBeUndefined();
     expect(parseSince('2026-11-20', NOW)).toBe(Date.parse('2026-11-20'));
     for (const bad of ['yesterday', '3', 'd3', '2026-13-45', '-1d', '']) expect(parseSince(bad, NOW), bad).toBeUndefined();
   });

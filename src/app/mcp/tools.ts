@@ -134,7 +134,8 @@ const SINCE_UNITS_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_
 /** `3d`, `12h`, `30m`, `2w` or an ISO date → epoch ms; undefined when it is neither. */
 export function parseSince(text: string, now: number): number | undefined {
   const age = /^\s*(\d{1,6})\s*([mhdw])\s*$/i.exec(text);
-  if (age) return now - Number(age[1]) * (SINCE_UNITS_MS[(age[2] as string).toLowerCase()] as number);
+  // No time at all (`0d`) is refused as the CLI refuses it: it would hold no session.
+  if (age) return Number(age[1]) > 0 ? now - Number(age[1]) * (SINCE_UNITS_MS[(age[2] as string).toLowerCase()] as number) : undefined;
   if (!/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return undefined;
   const at = Date.parse(text.trim());
   return Number.isFinite(at) ? at : undefined;

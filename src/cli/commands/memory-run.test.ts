@@ -10,6 +10,8 @@ describe('memory command formatting', () => {
     expect(parseAge('3d')).toBe(3 * 86_400_000);
     expect(parseAge('2w')).toBe(14 * 86_400_000);
     expect(parseAge('yesterday')).toBeUndefined();
+    expect(parseAge('0d')).toBeUndefined(); // no time holds no session: a bad age, said so
+    expect(parseAge('0.5h')).toBe(30 * 60_000);
     expect(parseAge('3')).toBeUndefined();
   });
 

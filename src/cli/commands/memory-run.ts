@@ -32,7 +32,9 @@ const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_
 /** `30m`, `12h`, `3d`, `2w` as milliseconds; undefined when not that shape. */
 export function parseAge(text: string): number | undefined {
   const m = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(text.trim());
-  return m ? Number(m[1]) * (UNITS[(m[2] as string).toLowerCase()] as number) : undefined;
+  const ms = m ? Number(m[1]) * (UNITS[(m[2] as string).toLowerCase()] as number) : undefined;
+  // No time at all (`0d`) holds no session: refused as a bad age, not answered with an empty list.
+  return ms !== undefined && ms > 0 ? ms : undefined;
 }
 
 function parseFilter(options: MemoryCliOptions, deps: MemoryDeps, defaultLimit: number): SessionFilter | Result {

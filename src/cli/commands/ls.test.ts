@@ -36,6 +36,20 @@ describe('ls rendering', () => {
     expect(piped).toContain('"add a --verbose flag" — waiting for your answer');
   });
 
+  it('gives way column by column in a narrow terminal (looked, pane, folder), never wrapping a row; the recap stays', () => {
+    const line = 'recap: "add a --verbose flag" — waiting for your answer. Next: ok to run npm test again?';
+    const s = state({ cwd: '/home/u/code/a-rather-long-project-name', lastRecap: { line, stamp: 's', createdAt: '' } });
+    for (const cols of [40, 50, 60, 70]) {
+      const rows = renderLs([s], cols, NOW, '/home/u').split('\n');
+      for (const row of rows) expect(displayWidth(row), `${cols}: ${row}`).toBeLessThanOrEqual(cols);
+      expect(rows[0], `${cols}`).toMatch(/^AGENT\s.*STATE\s.*RECAP$/);
+      expect(rows[1], `${cols}`).toMatch(/^claude\s.*(waiting|idle|working)/);
+    }
+    const at40 = renderLs([s], 40, NOW, '/home/u').split('\n');
+    expect(at40[0]).not.toMatch(/LOOKED|PANE|DIR/);
+    expect(renderLs([s], 200, NOW, '/home/u').split('\n')[0]).toMatch(/^AGENT\s+DIR\s+STATE\s+LOOKED\s+PANE\s+RECAP$/);
+  });
+
   it('shows a session that wants you (#21)', () => {
     const out = renderLs([state({ state: 'waiting', attention: { event: 'waiting', since: '2026-11-22T11:55:00Z' } })], 120, NOW, '/home/u');
     expect(out.split('\n')[1]).toMatch(/^claude\s+~\/proj\s+waiting 5m !waiting\s+30s\s+%3\s+/);

@@ -6,6 +6,7 @@
  */
 import blessed from 'blessed';
 import { displayWidth, padToWidth, truncateToWidth } from '../util/text-width.js';
+import { columnsThatFit } from './live-columns.js';
 
 export interface BoardRow {
   /** Stable identity (the wrapper's pid). */
@@ -48,8 +49,11 @@ const COLUMNS: Array<{ title: string; key: keyof BoardRow; width: number }> = [
  * Column widths for these rows: as wide as the widest cell (or title), never wider than the column's
  * cap, so a short folder leaves its cells to the recap.
  */
-export function columnWidths(rows: ReadonlyArray<Record<string, string>>): number[] {
-  return COLUMNS.map((c) => Math.min(c.width, Math.max(displayWidth(c.title), ...rows.map((r) => displayWidth(r[c.key] ?? '')))));
+export function columnWidths(rows: ReadonlyArray<Record<string, string>>, cols = Number.POSITIVE_INFINITY): number[] {
+  const widths = COLUMNS.map((c) => Math.min(c.width, Math.max(displayWidth(c.title), ...rows.map((r) => displayWidth(r[c.key] ?? '')))));
+  // A narrow terminal: the columns that give way (as in `ls`) get no cells.
+  const kept = columnsThatFit(widths, cols);
+  return widths.map((w, i) => (kept.includes(i) ? w : 0));
 }
 
 export function layoutRow(
@@ -62,6 +66,7 @@ export function layoutRow(
   let used = 0;
   COLUMNS.forEach((c, i) => {
     const width = widths[i] ?? c.width;
+    if (width === 0) return; // given way to the recap
     line += padToWidth(truncateToWidth(values[c.key] ?? '', width), width) + '  ';
     used += width + 2;
   });
@@ -96,7 +101,7 @@ export function createBoardView(handlers: BoardHandlers): BoardView {
   function render(): void {
     const cols = (screen.width as number) || 80;
     const titles = { agent: 'AGENT', dir: 'DIR', state: 'STATE', looked: 'LOOKED', pane: 'PANE', recap: 'RECAP' };
-    const widths = columnWidths(rows as unknown as Array<Record<string, string>>);
+    const widths = columnWidths(rows as unknown as Array<Record<string, string>>, cols);
     header.setContent(layoutRow(titles, cols, truncateToWidth, widths));
     const fit = handlers.fitRecap ?? truncateToWidth;
     const selectedKey = rows[(list as unknown as { selected: number }).selected ?? 0]?.key;

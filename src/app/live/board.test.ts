@@ -6,7 +6,7 @@ import { liveState, writeLiveState } from '../../../test/helpers/live-state.js';
 import { pollUntil } from '../../../test/helpers/poll.js';
 import { TRANSCRIPTS_DIR } from '../../../test/helpers/shared.js';
 import { columnWidths, layoutRow, type BoardRow, type BoardView } from '../../display/board-view.js';
-import { displayWidth } from '../../util/text-width.js';
+import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { composeRecap } from '../../recap/compose.js';
 import { renderLs } from '../../cli/commands/ls-table.js';
 import type { LiveState } from '../../display/state-file.js';
@@ -51,6 +51,17 @@ describe('board', () => {
       expect(line).toContain('Next: ');
       expect(line).not.toContain('recap:');
     }
+  });
+
+  it('in a narrow terminal gives the recap the cells of the last look, the pane and the folder, as ls does', () => {
+    const row = { agent: 'claude', dir: '~/code/a-long-project', state: 'waiting 31s', looked: '2m', pane: '%12', recap: 'waiting for you: ok to run npm test again?' };
+    const titles = { agent: 'AGENT', dir: 'DIR', state: 'STATE', looked: 'LOOKED', pane: 'PANE', recap: 'RECAP' };
+    const at40 = columnWidths([row], 40);
+    expect(layoutRow(titles, 40, truncateToWidth, at40)).toMatch(/^AGENT\s+STATE\s+RECAP$/);
+    const line = layoutRow(row, 40, truncateToWidth, at40);
+    expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(line).toMatch(/^claude\s+waiting 31s\s+waiting for you/);
+    expect(layoutRow(titles, 120, truncateToWidth, columnWidths([row], 120))).toMatch(/^AGENT\s+DIR\s+STATE\s+LOOKED\s+PANE\s+RECAP$/);
   });
 
   it('sessions that wait for you come first, with why and since when (#21)', () => {

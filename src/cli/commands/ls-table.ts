@@ -1,13 +1,12 @@
 /** The `recapwrap ls` table (loaded when the command runs: text width pulls in Unicode tables). */
 import { homedir } from 'node:os';
 import { fitRecapCell, liveRow, orderLiveStates } from '../../app/live/live-listing.js';
+import { columnsThatFit } from '../../display/live-columns.js';
 import type { LiveState } from '../../display/state-file.js';
 import { displayWidth, padToWidth, truncateToWidth } from '../../util/text-width.js';
 
 /** The smallest recap column worth printing; narrower, the recap is left out. */
 const MIN_RECAP_CELLS = 12;
-/** The recap column other columns give way to in a narrow terminal (a recap's gist and its next step). */
-const WANTED_RECAP_CELLS = 24;
 
 /**
  * One row per live wrapper, newest first (as `board`). `cols` is the terminal's width; Infinity (output
@@ -21,14 +20,8 @@ export function renderLs(states: readonly LiveState[], cols: number, now: number
   });
   const header = ['AGENT', 'DIR', 'STATE', 'LOOKED', 'PANE', 'RECAP'];
   const widths = header.slice(0, 5).map((h, i) => Math.max(h.length, ...rows.map((r) => displayWidth(r[i] as string))));
-  // A narrow terminal: the columns least needed to tell sessions apart give way (when you looked, the
-  // pane, then the folder) until the recap has room; agent, state and recap stay. A row never wraps.
-  let kept = [0, 1, 2, 3, 4];
-  const fixedWidth = (cols: readonly number[]) => cols.reduce((n, i) => n + (widths[i] as number), 0) + 2 * (cols.length - 1);
-  for (const drop of [3, 4, 1]) {
-    if (fixedWidth(kept) + 2 + WANTED_RECAP_CELLS <= cols) break;
-    kept = kept.filter((i) => i !== drop);
-  }
+  // A narrow terminal: the columns least needed give way until the recap has room; a row never wraps.
+  const kept = columnsThatFit(widths, cols);
   const line = (cells: string[], isHeader = false) => {
     const fixed = kept.map((i) => padToWidth(cells[i] as string, widths[i] as number)).join('  ');
     const room = cols - displayWidth(fixed) - 2;

@@ -34,7 +34,12 @@ describe('usage errors', () => {
     [['--agent', 'cursor', 'true'], 'recapwrap: Expected `--agent` to be one of pi, qwen, claude, codex, gemini, got `cursor`'],
     [['recap', '--agent', 'pi', '--format', 'xml'], 'recapwrap: Expected `--format` to be one of line, card, json, got `xml`'],
     [['status', '--format', 'json'], 'recapwrap: Expected `--format` to be plain or tmux, got `json`'],
-    [['status', '--width', 'wide'], 'recapwrap: Expected `--width` to be a whole number of cells, at least 20, got `wide`'],
+    [['status', '--width', 'wide'], 'recapwrap: Expected `--width` to be a whole number of cells from 20 to 1000, got `wide`'],
+    // One bound for every --width (recap took 5 and printed "done."; read refused it), and --turn says no made-up maximum.
+    [['recap', '--session', 'f', '--width', '5'], 'recapwrap: Expected `--width` to be a whole number of cells from 20 to 1000, got `5`'],
+    [['status', '--width', '1001'], 'recapwrap: Expected `--width` to be a whole number of cells from 20 to 1000, got `1001`'],
+    [['read', 'f', '--width', '5'], 'recapwrap: Expected `--width` to be a whole number of cells from 20 to 1000, got `5`'],
+    [['read', 'f', '--turn', '0'], 'recapwrap: Expected `--turn` to be a whole number from 1, got `0`'],
     [['resume', '--limit', 'x'], 'recapwrap: Expected `--limit` to be a whole number from 1 to 1,000,000, got `x`'],
     [['transcript', 'f', '--agent', 'cursor'], 'recapwrap: Expected `--agent` to be one of pi, qwen, claude, codex, gemini, got `cursor`'],
     [['recap', '--session', 'f', '--generator', 'anthropic', '--no-llm'], 'recapwrap: --no-llm allows no model, but --generator anthropic is one; drop one of them'],

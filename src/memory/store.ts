@@ -63,7 +63,13 @@ export interface SearchOptions {
   prefixLast?: boolean;
 }
 /** Hits, whether the first holds every word, and (no hit) the query with a typo's closest indexed word. */
-export interface SearchResult { hits: StoredHit[]; complete: boolean; suggestion?: string }
+export interface SearchResult {
+  hits: StoredHit[];
+  complete: boolean;
+  suggestion?: string;
+  /** Every session the query matched under the filter, before the limit cut (the ranking counts them anyway). */
+  total: number;
+}
 
 /** Rowids held: a Set, or the bm25 scores' Map when they are the same rows (one lookup fewer). */
 type Holders = Pick<ReadonlySet<number>, 'has' | 'size'>;
@@ -575,7 +581,7 @@ export class Store {
     if (terms.length < all.length && !holders.some(held)) holders = lookup((terms = all));
     const present = terms.filter((_, i) => held(holders[i] as TermHolders));
     const exactRows = this.exactRows(query);
-    if (present.length === 0 && exactRows.size === 0) return { hits: [], complete: false, ...this.suggestionFor(terms) };
+    if (present.length === 0 && exactRows.size === 0) return { hits: [], complete: false, total: 0, ...this.suggestionFor(terms) };
     // bm25 over the ranked text of the words a session holds there (by stem, or as a prefix where that applies).
     const textExpr = present.map((t) => (t.prefix ? `(${t.match} OR ${t.prefix})` : t.match)).join(' OR ');
     const { scores } = scored?.expr === textExpr ? scored : scoresOf(textExpr);
@@ -610,7 +616,7 @@ export class Store {
       const edge = nthBest(ranked, limit, order);
       top = ranked.filter((r) => order(r, edge) <= 0).sort(order);
     }
-    if (top.length === 0) return { hits: [], complete: false, ...this.suggestionFor(terms) };
+    if (top.length === 0) return { hits: [], complete: false, total: 0, ...this.suggestionFor(terms) };
     const rows = new Map((this.db.prepare(`SELECT s.*, b.text AS body_text FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid WHERE s.rowid IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.rowid)) as Array<Row & { body_text: string | null }>).map((r) => [r.rowid, r]));
     const updated = (rowid: number) => rows.get(rowid)?.updated_at ?? 0;
     top.sort((a, b) => order(a, b) || updated(b.rowid) - updated(a.rowid));
@@ -622,7 +628,7 @@ export class Store {
       hits.push({ ...toSession(r), snippet: hitSnippet(r, r.body_text ?? '', matched.map((m) => ({ word: m.word, prefix: m.prefix !== undefined }))), score: t.score, matched: matched.map((m) => m.word) });
     }
     const first = top[0];
-    return { hits, complete: first !== undefined && first.matched.length === terms.length };
+    return { hits, complete: first !== undefined && first.matched.length === terms.length, total: ranked.length };
   }
 
   // The closest indexed word to the first query word no session holds (a typo), when one is close enough.

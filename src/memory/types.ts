@@ -115,3 +115,9 @@ export interface StoredHit extends StoredSession {
 /** Markers around matched words in snippets (private-use characters: never in sanitized output by chance). */
 export const HIT_START = '\uE000';
 export const HIT_END = '\uE001';
+const HIT_MARKS = /[\uE000\uE001]/g;
+
+/** Text without the hit markers, for output that shows no highlight (JSON, MCP, plain text). */
+export function stripHitMarks(text: string): string {
+  return text.replace(HIT_MARKS, '');
+}

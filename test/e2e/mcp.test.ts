@@ -131,6 +131,26 @@ describe('recapwrap mcp on the project fixtures', () => {
     expect(asked.excerpts.join('\n')).toContain('quartermaster ledger');
   });
 
+  // A new user's search_sessions snippets read "add a \ue000deadline\ue001 to…": the index's private
+  // highlight markers reached the calling model. No tool's output may carry them.
+  it('bug-regression: no tool result carries the index\'s highlight markers (U+E000/U+E001)', async () => {
+    const raw = async (name: string, args: Record<string, unknown>) => {
+      const result = await c.client.callTool({ name, arguments: args });
+      expect(result.isError, `${name}: ${text(result)}`).toBeFalsy();
+      return text(result);
+    };
+    const found = await raw('search_sessions', { query: 'quartermaster ledger' });
+    expect(JSON.parse(found).sessions[0].snippet).toMatch(/quartermaster ledger/);
+    const outputs = [
+      found,
+      await raw('list_sessions', {}),
+      await raw('get_session', { session: marked.id }),
+      await raw('query_session', { session: marked.id, question: 'quartermaster ledger' }),
+      await raw('read_session', { session: marked.id, around: 'quartermaster' }),
+    ];
+    for (const out of outputs) expect(out).not.toMatch(/[\uE000\uE001]|\\ue00[01]/i);
+  });
+
   it('query_session answers with the fast model when the user allowed one for past sessions (pastGenerator)', async () => {
     const model = await startModelServer([{ text: '<answer>The quartermaster ledger totals were checked.</answer>' }]);
     const withModel = await connect({ ...env, RECAPWRAP_PAST_GENERATOR: 'openai', RECAPWRAP_OPENAI_BASE_URL: `${model.url}/v1`, RECAPWRAP_OPENAI_MODEL: 'fast-model', OPENAI_API_KEY: 'sk-test' });

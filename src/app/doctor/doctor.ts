@@ -149,6 +149,35 @@ const REFUSAL_FIX: Record<string, string> = {
 };
 
 /**
+ * The user's own config file: where it is and whether it was read. One that cannot be read (cut short,
+ * not JSON, not the user's) or holds a bad value is a warning: its settings are silently the defaults.
+ */
+export function checkGlobalFile(env: Env, cwd: string = process.cwd()): CheckResult {
+  const name = 'global config';
+  const { files, problems } = resolveConfig({ env, cwd });
+  const file = sanitizeLine(files.global);
+  const own = problems.filter((p) => p.source === 'global file' && p.where === files.global);
+  let present = true;
+  try {
+    lstatSync(files.global);
+  } catch {
+    // Not there (or not reachable): the defaults apply, and any problem reading it is said below.
+    present = false;
+  }
+  if (!present && own.length === 0) return { name, status: 'skip', detail: `none at ${file} (the defaults apply; \`recapwrap config\` shows every option)` };
+  if (own.length === 0) return { name, status: 'ok', detail: `${file}: read` };
+  // A file that was not read at all says so first; a bad value leaves the rest of the file read.
+  const unread = own.some((p) => p.message.startsWith('Cannot read') || p.message.startsWith('ignored ') || p.message.startsWith('Expected ' + files.global));
+  const why = own.map((p) => p.message.replace(`Cannot read ${files.global}: `, '')).join('; ');
+  return {
+    name,
+    status: 'warn',
+    detail: unread ? `${file} cannot be read (its settings are ignored): ${why}` : `${file}: read, with problems: ${why}`,
+    fix: 'fix the file (a JSON object of options); `recapwrap config` shows what is read and from where',
+  };
+}
+
+/**
  * The project file (#40 item 1): which one was read, which keys were ignored and why (an untrusted key,
  * a file edited since it was trusted), or why the whole file was (its owner, its mode, its folder's).
  */
@@ -421,7 +450,9 @@ export async function runDoctor(options: DoctorOptions, env: NodeJS.ProcessEnv =
   // Session memory: on or off, the index, its SQLite (loaded here only: better-sqlite3 is native).
   results.push(...(await import('./doctor-memory.js')).checkMemory(env, process.cwd()));
   results.push(...(await checkMcp(env)));
-  // The project file (#40 item 1): read, trusted, keys ignored and why, or ignored whole.
+  // The config files: the user's own (read, or why not), then the project's (#40 item 1): read, trusted,
+  // keys ignored and why, or ignored whole.
+  results.push(checkGlobalFile(env));
   results.push(checkProjectFile(env));
   // Each host of the config file (#35): reachable, its recapwrap, its agents.
   results.push(...(await (await import('../hosts/doctor-hosts.js')).checkHosts(env)));

@@ -4,7 +4,7 @@
  * A failure is an Error with one line naming the host (the tools turn it into a tool error).
  */
 import type { Env } from '../../config/paths.js';
-import { HIT_END, HIT_START } from '../../memory/types.js';
+import { stripHitMarks } from '../../memory/types.js';
 import { isAgentId } from '../../transcripts/agent-ids.js';
 import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../memory/api.js';
 import { findCards, fromMirror, readHost, type AcrossDeps } from './memory-across.js';
@@ -48,12 +48,11 @@ export function createMcpHosts(env: Env, cwd: string): McpHosts {
     return read.items.map((i) => ({ ...i, host }));
   }
   const local = (f: RemoteFilter): SessionFilter => ({ limit: f.limit, ...(f.agent && isAgentId(f.agent) ? { agent: f.agent } : {}), ...(f.folder ? { folder: f.folder } : {}), ...(f.since !== undefined ? { since: f.since } : {}) });
-  const plain = (s: string) => s.replaceAll(HIT_START, '').replaceAll(HIT_END, '');
   return {
     hostRef: (ref) => hostRefOf(ref, env, cwd),
     search: async (host, query, f) =>
       (await ask(host, ['search', '--json', ...filterWords(f, Date.now()), '--', query], remoteHitSchema, (m, meta) =>
-        m.search(query, local(f)).map((hit) => fromMirror({ ...hit, snippet: plain(hit.snippet) }, host, env, meta)),
+        m.search(query, local(f)).map((hit) => fromMirror({ ...hit, snippet: stripHitMarks(hit.snippet) }, host, env, meta)),
       )) as (SearchHit & { host: string })[],
     list: async (host, f) =>
       (await ask(host, ['sessions', '--json', ...filterWords(f, Date.now())], remoteRowSchema, (m, meta) => m.list(local(f)).map((row) => fromMirror(row, host, env, meta)))) as (SessionRow & { host: string })[],

@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Writable } from 'node:stream';
+import { stripHitMarks } from '../../memory/types.js';
 import { stringifyJsonSafely } from '../../util/sanitize.js';
 import type { McpMemory } from './memory-port.js';
 import {
@@ -30,11 +31,13 @@ export type McpLog = (message: string, fields?: Record<string, unknown>) => void
 
 function textResult(value: unknown): CallToolResult {
   // Agents show tool results in their terminal UI: no raw C1, bidi or zero-width character gets through.
-  return { content: [{ type: 'text', text: typeof value === 'string' ? value : stringifyJsonSafely(value, 1) }] };
+  // Nor the index's highlight markers (search snippets): every tool's answer passes here, so none can
+  // carry them. JSON leaves them raw, inside strings only, so removing them keeps the JSON valid.
+  return { content: [{ type: 'text', text: stripHitMarks(typeof value === 'string' ? value : stringifyJsonSafely(value, 1)) }] };
 }
 
 function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+  return { content: [{ type: 'text', text: stripHitMarks(message) }], isError: true };
 }
 
 /**

@@ -76,7 +76,7 @@ export interface SessionMemory {
    */
   search(query: string, filter?: SessionFilter, opts?: { allWords?: boolean; prefixLast?: boolean }): SearchHit[];
   /** The same search with whether the first hit holds every word (`search` labels closest matches), or why a query is refused (no word). */
-  searchRanked(query: string, filter?: SessionFilter, opts?: { allWords?: boolean; prefixLast?: boolean }): { hits: SearchHit[]; complete: boolean; suggestion?: string } | { error: string };
+  searchRanked(query: string, filter?: SessionFilter, opts?: { allWords?: boolean; prefixLast?: boolean }): { hits: SearchHit[]; complete: boolean; suggestion?: string; total: number } | { error: string };
   /** id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere. */
   resolve(ref: string, opts?: { cwd?: string; exact?: boolean }): RefResult;
   card(id: string): SessionCard | undefined;
@@ -187,7 +187,7 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
     searchRanked(query, filter = {}, opts = {}) {
       const result = store.search(query, filter, opts);
       if ('error' in result) return result;
-      return { complete: result.complete, ...(result.suggestion ? { suggestion: result.suggestion } : {}), hits: result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score, matched: h.matched })) };
+      return { complete: result.complete, total: result.total, ...(result.suggestion ? { suggestion: result.suggestion } : {}), hits: result.hits.map((h) => ({ ...withParent(toRow(h), h, store), snippet: h.snippet, score: h.score, matched: h.matched })) };
     },
     resolve(ref, opts) {
       const r = store.resolve(ref, opts);

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer, type Reply } from '../../../test/fakes/model-server.js';
 import { defaultOptions, type Options } from '../../config/options-table.js';
-import { runModelSummary, SUMMARY_MAX_CALLS, summaryModel, summarySettings } from './model-summary.js';
+import { reachableSummaryModel, runModelSummary, SUMMARY_MAX_CALLS, summaryModel, summarySettings } from './model-summary.js';
 
 const VALID = JSON.stringify({ name: 'Ledger CSV import', description: 'Import bank CSV files into the ledger', summary: 'The user asked for a CSV importer. The agent wrote src/import/csv.ts and the tests pass.', tags: ['csv', 'ledger'], next: 'Handle the semicolon-separated exports.' });
 const CONDENSED = 'user: add a CSV importer for the ledger\nassistant: wrote src/import/csv.ts\n$ npm test -> 12 passed';
@@ -93,5 +96,29 @@ describe('summaryModel', () => {
     expect(auto).toMatchObject({ type: 'agent' });
     expect('model' in auto && auto.model).toMatch(/^claude /);
     expect(summaryModel(summarySettings({ ...defaultOptions(), llm: false }, env, 'claude'))).toEqual({ off: 'model summaries are off (--no-llm or llm: false)' });
+  });
+});
+
+// `index --summarize` with pi not installed said "2 model calls" when none was made (#small item 3).
+describe('bug-regression: an agent CLI that is not on PATH', () => {
+  it('is no model call: its failure counts 0 tries', async () => {
+    const settings = summarySettings({ ...defaultOptions(), generator: 'agent' }, { PATH: '/nonexistent-rw-test' }, 'pi');
+    const out = await runModelSummary(settings, { ...target, agent: 'pi' });
+    expect(out).toMatchObject({ ok: false, tries: 0, error: 'pi is not on PATH' });
+  });
+
+  it('is said before anything is tried: no reachable model', () => {
+    const env = { PATH: '/nonexistent-rw-test' };
+    const settings = summarySettings({ ...defaultOptions(), generator: 'auto' }, env, 'pi');
+    expect(summaryModel(settings)).toMatchObject({ type: 'agent' });
+    expect(reachableSummaryModel(settings, '/')).toEqual({ off: "pi is not on PATH (its own CLI writes its sessions' summaries; or choose --generator openai or anthropic)" });
+    // Installed: the model as before.
+    const bin = mkdtempSync(join(tmpdir(), 'rw-path-'));
+    try {
+      writeFileSync(join(bin, 'pi'), '#!/bin/sh\n', { mode: 0o755 });
+      expect(reachableSummaryModel(summarySettings({ ...defaultOptions(), generator: 'auto' }, { PATH: bin }, 'pi'), '/')).toEqual(summaryModel(settings));
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

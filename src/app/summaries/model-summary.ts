@@ -8,6 +8,7 @@
  */
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
+import { resolveCommand } from '../../pty/command-lookup.js';
 import { resolveGenerator, type EngineSettings } from '../../recap/engine.js';
 import { agentAttempt, recapModelFor } from '../../recap/providers/agent.js';
 import { anthropicAttempt, openaiAttempt, type Attempt, type ModelRequest } from '../../recap/providers/http.js';
@@ -65,6 +66,18 @@ export function summaryModel(settings: EngineSettings): SummaryModel | { off: st
 }
 
 /**
+ * Like summaryModel, and the agent's own CLI must be on PATH (its one-off mode writes the summary): a
+ * plan says so once, before anything is sent, instead of failing each session in turn (#small item 3).
+ */
+export function reachableSummaryModel(settings: EngineSettings, cwd: string): SummaryModel | { off: string } {
+  const model = summaryModel(settings);
+  if ('off' in model || model.type !== 'agent') return model;
+  const command = settings.agent?.command || settings.agent?.id;
+  if (command && !resolveCommand(command, settings.env, cwd).ok) return { off: `${command} is not on PATH (its own CLI writes its sessions' summaries; or choose --generator openai or anthropic)` };
+  return model;
+}
+
+/**
  * One call to the chosen model (the summaries' and query_session's answers alike); no retry. `purpose`
  * goes to the debug log with the generator and model, one line per call, before it is made.
  */
@@ -75,7 +88,7 @@ export function callOnce(settings: EngineSettings, gen: SummaryModel, req: Model
     case 'openai':
       return openaiAttempt(req, signal, { ...s.openai, model: gen.model, timeoutMs: s.timeoutMs });
     case 'anthropic':
-      if (!s.anthropic.apiKey) return Promise.resolve({ kind: 'failed', error: 'no API key: set ANTHROPIC_API_KEY (or RECAPWRAP_ANTHROPIC_API_KEY)' });
+      if (!s.anthropic.apiKey) return Promise.resolve({ kind: 'failed', error: 'no API key: set ANTHROPIC_API_KEY (or RECAPWRAP_ANTHROPIC_API_KEY)', unsent: true });
       return anthropicAttempt(req, signal, { ...s.anthropic, model: gen.model, timeoutMs: s.timeoutMs });
     case 'agent':
       if (!s.agent?.oneShot) return Promise.resolve({ kind: 'failed', error: 'the agent generator needs a known agent' });
@@ -100,6 +113,8 @@ export async function runModelSummary(settings: EngineSettings, target: SummaryT
     const purpose = `summary of ${target.agent} session ${target.session ?? '(no id)'}, call ${tries} of at most ${SUMMARY_MAX_CALLS}`;
     const attempt = await callOnce(settings, gen, req, signal, purpose).catch((error: Error): Attempt => ({ kind: 'failed', error: error.message }));
     if (attempt.kind === 'failed') {
+      // `tries` counts the calls made: one that never reached a model is not one.
+      if (attempt.unsent) tries--;
       settings.log?.('model summary failed', { generator: gen.type, model: gen.model, tries, error: attempt.error });
       return { ok: false, error: attempt.error, tries, generator: gen };
     }

@@ -8,7 +8,7 @@ import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
 import type { AgentId } from '../../transcripts/types.js';
 import type { SessionMemory, SessionRow } from '../memory/api.js';
-import { runModelSummary, summaryModel, summarySettings, type SummaryModel, type SummaryOutcome } from './model-summary.js';
+import { reachableSummaryModel, runModelSummary, summarySettings, type SummaryModel, type SummaryOutcome } from './model-summary.js';
 
 export interface SummaryPlanGroup {
   agent: AgentId;
@@ -35,13 +35,16 @@ export interface SummarizeResult {
 // Every row, however many: the list's own default limit is for screens.
 const ALL_ROWS = 1_000_000_000;
 
-/** Which sessions `index --summarize` would send, grouped by agent with the model each group goes to. */
-export function planSummaries(memory: SessionMemory, options: Options, env: Env, limit?: number): SummaryPlan {
+/**
+ * Which sessions `index --summarize` would send, grouped by agent with the model each group goes to. An
+ * agent whose model cannot be asked (llm off, no one-off mode, its CLI not on PATH) has its sessions left out.
+ */
+export function planSummaries(memory: SessionMemory, options: Options, env: Env, limit?: number, cwd: string = process.cwd()): SummaryPlan {
   const heuristic = memory.list({ limit: ALL_ROWS }).filter((r) => r.generator.type === 'heuristic' && r.counts.prompts > 0);
   const models = new Map<AgentId, SummaryModel | { off: string }>();
   const modelOf = (agent: AgentId) => {
     let m = models.get(agent);
-    if (!m) models.set(agent, (m = summaryModel(summarySettings(options, env, agent))));
+    if (!m) models.set(agent, (m = reachableSummaryModel(summarySettings(options, env, agent), cwd)));
     return m;
   };
   const reachable = heuristic.filter((r) => !('off' in modelOf(r.agent)));
@@ -56,14 +59,13 @@ export function planSummaries(memory: SessionMemory, options: Options, env: Env,
 /** One line for the user before anything is sent: how many sessions, which model(s). */
 export function describePlan(plan: SummaryPlan): string {
   const asked = plan.groups.filter((g) => g.count > 0);
-  if (asked.length === 0) {
-    const why = plan.groups.find((g) => 'off' in g.model);
-    return `No session to summarise${why && 'off' in why.model ? `: ${why.model.off}` : ': none in the index has only a heuristic summary'}.`;
-  }
+  // Why the sessions left out are: each reason once (two agents' CLIs missing are two reasons).
+  const why = [...new Set(plan.groups.flatMap((g) => ('off' in g.model ? [g.model.off] : [])))].join('; ');
+  if (asked.length === 0) return `No session to summarise: ${why || 'none in the index has only a heuristic summary'}.`;
   const label = (m: SummaryModel) => (m.type === 'agent' ? `${m.model} (its own CLI)` : `${m.type} ${m.model}`);
   const parts = asked.map((g) => `${g.count} ${g.agent} with ${label(g.model as SummaryModel)}`);
   const n = plan.sessions.length;
-  return `Summarising ${n} session${n === 1 ? '' : 's'} by model: ${parts.join(', ')}${plan.unreachable ? ` (${plan.unreachable} left out: no model for their agent)` : ''}.`;
+  return `Summarising ${n} session${n === 1 ? '' : 's'} by model: ${parts.join(', ')}${plan.unreachable ? ` (${plan.unreachable} left out: ${why || 'no model for their agent'})` : ''}.`;
 }
 
 /** Ask for each planned session's summary in turn and store the good ones; failures keep the heuristic. */

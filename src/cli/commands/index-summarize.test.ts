@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,23 @@ describe('recapwrap index --summarize', () => {
     // Nor with llm off in the environment (a config value works the same).
     expect((await index([], { summarize: true }, { RECAPWRAP_LLM: '0' })).code).toBe(1);
     expect(server.received).toHaveLength(0);
+  });
+
+  // With pi not installed a new user read "Summarising 2 sessions by model: 2 pi with pi default (its own
+  // CLI)", then each failing, then "2 model calls" and exit 1 (#small item 3).
+  it('bug-regression: an agent CLI not on PATH is said once, up front; no call is announced or counted', async () => {
+    server = await startModelServer([{ text: VALID }]);
+    const empty = join(dir, 'empty-bin');
+    mkdirSync(empty);
+    const r = await index([], { summarize: true, limit: '2' }, { RECAPWRAP_GENERATOR: 'agent', PATH: empty });
+    expect(said).toEqual([]);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^recapwrap: No session to summarise: (pi|claude) is not on PATH \(its own CLI writes its sessions' summaries; or choose --generator openai or anthropic\); (claude|pi) is not on PATH \(.*\)\.\n$/);
+    // Exit 1: nothing asked for can be done (a script learns the setup is wrong), as with --no-llm.
+    expect(r.code).toBe(1);
+    const json = await index([], { summarize: true, json: true }, { RECAPWRAP_GENERATOR: 'agent', PATH: empty });
+    expect(JSON.parse(json.out)).toMatchObject({ summarised: 0, failed: 0, requests: 0 });
+    expect(json.code).toBe(1);
   });
 
   it('never overwrites a name the user gave', async () => {

@@ -9,7 +9,7 @@ import { parseCount } from '../count-option.js';
 import type { Options } from '../../config/options-table.js';
 import type { SessionMemory } from '../../app/memory/api.js';
 import { describePlan, planSummaries, summarizeSessions, type SummaryPlan } from '../../app/summaries/summarize-sessions.js';
-import { summaryModel, summarySettings } from '../../app/summaries/model-summary.js';
+import { reachableSummaryModel, summarySettings } from '../../app/summaries/model-summary.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
 import type { Env } from '../../config/paths.js';
 
@@ -35,7 +35,7 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
   const counted = parseCount('--limit', options.limit);
   if ('error' in counted) return { out: '', err: `recapwrap: ${counted.error}\n`, code: 2 };
   const limit = counted.value;
-  const plan = options.session !== undefined ? planOne(memory, options.session, config.options, deps) : planSummaries(memory, config.options, deps.env, limit);
+  const plan = options.session !== undefined ? planOne(memory, options.session, config.options, deps) : planSummaries(memory, config.options, deps.env, limit, deps.cwd);
   if ('err' in plan) return plan;
   const say = deps.log ?? (() => {});
   const line = describePlan(plan);
@@ -64,7 +64,7 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
 function planOne(memory: SessionMemory, ref: string, options: Options, deps: { env: Env; cwd: string }): SummaryPlan | Result {
   const found = memory.resolve(ref, { cwd: deps.cwd });
   if (!found.ok) return { out: '', err: `recapwrap: ${found.kind === 'none' ? 'no session matches' : 'more than one session matches'} ${JSON.stringify(sanitizeLine(ref))}\n`, code: found.kind === 'none' ? 1 : 2 };
-  const model = summaryModel(summarySettings(options, deps.env, found.row.agent));
+  const model = reachableSummaryModel(summarySettings(options, deps.env, found.row.agent), deps.cwd);
   const group = { agent: found.row.agent, count: 'off' in model ? 0 : 1, model };
   return { sessions: 'off' in model ? [] : [found.row], groups: [group], unreachable: 'off' in model ? 1 : 0 };
 }

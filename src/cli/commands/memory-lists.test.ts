@@ -71,6 +71,20 @@ describe('sessions, show and name as a new user meets them', () => {
     expect(JSON.parse(json.out)).toHaveLength(20);
   });
 
+  // A new user's `search hello` showed 10 of 18 matches and said nothing (#small item 2).
+  it('bug-regression: a search cut by its limit says how many sessions match, on stderr and never in --json', async () => {
+    const r = await runMemoryCommand('search', ['billing'], {}, deps(80));
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('10 of 28 sessions (--limit N for more)\n');
+    expect((await runMemoryCommand('search', ['billing'], { limit: '3' }, deps(80))).err).toBe('3 of 28 sessions (--limit N for more)\n');
+    expect((await runMemoryCommand('search', ['billing'], { limit: '28' }, deps(80))).err).toBe('');
+    // The count is of the sessions the filter keeps.
+    expect((await runMemoryCommand('search', ['billing'], { folder: '/srv' }, deps(80))).err).toBe('');
+    const json = await runMemoryCommand('search', ['billing'], { json: true }, deps(80));
+    expect(json.err).toBe('');
+    expect(JSON.parse(json.out)).toHaveLength(10);
+  });
+
   it('an ambiguous name lists aligned rows, each led by an id prefix that names that session alone', async () => {
     const r = await runMemoryCommand('show', ['myproj'], {}, deps(Number.POSITIVE_INFINITY));
     expect(r.code).toBe(2);

@@ -370,7 +370,9 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       .map((h) => `${rowLine(h, deps, width)}\n    ${fitSnippet(closest ? `[${h.matched.map(sanitizeLine).join(' ')}] ` : '', h.snippet, deps.color, Math.max(20, deps.columns - 4))}${readLine(h)}`)
       .join('\n');
     const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
-    return { out: label + text + '\n', err: '', code: 0 };
+    // A cut list says so, as `sessions` does (stderr; never with --json): the ranking counted every match.
+    const cut = result.total > hits.length ? `${hits.length} of ${result.total} sessions (--limit N for more)\n` : '';
+    return { out: label + text + '\n', err: cut, code: 0 };
   }
   if (verb === 'note') return runNote(memory, args, options, deps);
   if (verb === 'forget') return (await import('./forget-run.js')).runForget(memory, args[0], options, deps);

@@ -21,6 +21,7 @@ import { findAnchor } from '../../reader/find-anchor.js';
 import { renderOutline } from '../../reader/outline.js';
 import { checkExportFlags } from './read-export-flags.js';
 import { findLiveState } from './status.js';
+import { parseWidth, WIDTH_MAX_CELLS, WIDTH_MIN_CELLS } from '../width-option.js';
 
 export interface ReadCliOptions {
   focused?: boolean;
@@ -52,8 +53,8 @@ export interface ReadDeps {
 }
 
 const PIPED_WIDTH = 80;
-const MIN_WIDTH = 20;
-const MAX_WIDTH = 1000;
+const MIN_WIDTH = WIDTH_MIN_CELLS;
+const MAX_WIDTH = WIDTH_MAX_CELLS;
 const DEFAULT_PAGER = 'less -R';
 /** Files up to this size are read whole before the first line is shown (fast enough, and the counts are known). */
 const WHOLE_READ_MAX_BYTES = 8 * 1024 * 1024;
@@ -143,10 +144,11 @@ async function resolveTarget(ref: string | undefined, options: ReadCliOptions, d
   return indexTarget(ref, deps);
 }
 
-function parseWhole(flag: string, text: string | undefined, min: number, max: number): number | { error: string } | undefined {
+// No upper bound said when there is none to say (a prompt number: the session's count is known once read).
+function parseWhole(flag: string, text: string | undefined, min: number, max?: number): number | { error: string } | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isInteger(n) || n < min || n > max) return { error: formatExpected(`\`${flag}\``, `a whole number from ${min} to ${max}`, `\`${text}\``) };
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min || (max !== undefined && n > max)) return { error: formatExpected(`\`${flag}\``, `a whole number from ${min}${max === undefined ? '' : ` to ${max}`}`, `\`${text}\``) };
   return n;
 }
 
@@ -215,9 +217,10 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
   if (options.focused && options.full) return err('use --focused or --full, not both', 2);
   if (options.turn !== undefined && options.at !== undefined) return err('use --turn N or --at WORDS, not both', 2);
   if (options.agent !== undefined && !isAgentId(options.agent)) return err(formatExpected('`--agent`', `one of ${AGENT_IDS.join(', ')}`, `\`${options.agent}\``), 2);
-  const width = parseWhole('--width', options.width, MIN_WIDTH, MAX_WIDTH);
-  if (typeof width === 'object') return err(width.error, 2);
-  const turn = parseWhole('--turn', options.turn, 1, Number.MAX_SAFE_INTEGER);
+  const given = parseWidth(options.width);
+  if ('error' in given) return err(given.error, 2);
+  const width = given.value;
+  const turn = parseWhole('--turn', options.turn, 1);
   if (typeof turn === 'object') return err(turn.error, 2);
   if (options.at !== undefined && !options.at.trim()) return err('`--at` needs words to look for', 2);
   const exportConflict = checkExportFlags(options);

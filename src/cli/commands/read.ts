@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
 import type { ReadCliOptions } from './read-run.js';
+import { WIDTH_RANGE_TEXT } from '../width-option.js';
 
 export function registerRead(program: Command): void {
   program
@@ -20,7 +21,7 @@ export function registerRead(program: Command): void {
     .option('--outline', 'one line per prompt: the prompt, tools run, files touched with +N/−M, time spent', false)
     .option('--md', 'markdown on stdout (a metadata table, prompts as headings, tool calls fenced, outputs cut): for a file or another agent', false)
     .option('--html <file>', 'one self-contained HTML page (no request leaves it, strict CSP; views, find, #t12 links); - for stdout')
-    .option('--width <n>', 'cells per line (default: the terminal\'s width, 80 when piped)')
+    .option('--width <n>', `cells per line, ${WIDTH_RANGE_TEXT} (default: the terminal's width, 80 when piped)`)
     .option('--pane <id>', 'the live session of this recapwrap tmux pane')
     .option('--host <name>', "a host's session, from the copy `index --host NAME --pull` made here")
     .option('--agent <id>', `the agent that wrote a transcript file, when not detected: ${formatAgentIds()}`)

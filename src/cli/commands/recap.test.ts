@@ -108,7 +108,7 @@ describe('recapwrap recap', () => {
     // Default: the terminal's width when stdout is one, else 220.
     expect(displayWidth((await runRecap({ session: FILE, generator: 'heuristic' }, env, 40)).out.trim())).toBeLessThanOrEqual(40);
     expect((await runRecap({ session: FILE, generator: 'heuristic' }, env, undefined)).out.trim()).toBe('pi-print · done — list files with ls: hello.txt is written and folder is listed.');
-    expect(await runRecap({ session: FILE, width: '0' }, env)).toEqual({ out: '', err: 'recapwrap: Expected `--width` to be an integer from 1 to 1000, got `0`\n', code: 2 });
+    expect(await runRecap({ session: FILE, width: '0' }, env)).toEqual({ out: '', err: 'recapwrap: Expected `--width` to be a whole number of cells from 20 to 1000, got `0`\n', code: 2 });
     expect((await runRecap({ session: FILE, width: 'wide' }, env)).code).toBe(2);
   });
 

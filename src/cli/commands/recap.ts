@@ -13,6 +13,7 @@ import { readLiveStates } from '../../display/state-file.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { isAgentId, AGENT_IDS, formatAgentIds } from '../../transcripts/agent-ids.js';
 import { setExitCode } from '../exit-code.js';
+import { parseWidth, WIDTH_MAX_CELLS, WIDTH_RANGE_TEXT } from '../width-option.js';
 
 export interface RecapCliOptions {
   pane?: string;
@@ -44,8 +45,10 @@ export async function runRecap(options: RecapCliOptions, env: Env = process.env,
   }
   const format = options.format ?? 'line';
   if (!FORMATS.includes(format)) return fail(formatExpected('`--format`', `one of ${FORMATS.join(', ')}`, `\`${format}\``), 2);
-  const width = options.width === undefined ? (columns && columns > 0 ? columns : RECAP_WIDTH_DEFAULT) : Number(options.width);
-  if (!Number.isInteger(width) || width < 1 || width > 1000) return fail(formatExpected('`--width`', 'an integer from 1 to 1000', `\`${options.width}\``), 2);
+  const given = parseWidth(options.width);
+  if ('error' in given) return fail(given.error, 2);
+  // Not given: the terminal's own width, however narrow (it is where the line is shown).
+  const width = given.value ?? (columns && columns > 0 ? Math.min(columns, WIDTH_MAX_CELLS) : RECAP_WIDTH_DEFAULT);
   let paneFile: { file: string; agent?: string } | undefined;
   if (options.pane) {
     const pane = options.pane;
@@ -132,7 +135,7 @@ export function registerRecap(program: Command): void {
     .option('--generator <name>', "auto, heuristic, agent, openai or anthropic (default: pastGenerator, heuristic, for --session/--agent: nothing leaves the machine; generator for --pane)")
     .option('--model <model>', 'model for the agent/openai/anthropic generators (with --generator)')
     .option('--no-llm', 'offline heuristic only: no model is asked')
-    .option('--width <cells>', 'compose the recap for this many cells (default: the terminal\'s width, else 220)')
+    .option('--width <cells>', `compose the recap for this many cells, ${WIDTH_RANGE_TEXT} (default: the terminal's width, else 220)`)
     .action(async function (this: Command, options: RecapCliOptions) {
       const { out, err, code } = await runRecap(options);
       process.stdout.write(out);

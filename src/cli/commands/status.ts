@@ -11,6 +11,7 @@ import { readLiveStates, type LiveState } from '../../display/state-file.js';
 import { escapeTmuxText } from '../../display/tmux-escape.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { setExitCode } from '../exit-code.js';
+import { parseWidth, WIDTH_RANGE_TEXT } from '../width-option.js';
 
 export interface StatusOptions {
   pane?: string;
@@ -20,8 +21,6 @@ export interface StatusOptions {
 }
 
 const LABEL = 'recap: ';
-/** The narrowest --width that holds the label and a few words. */
-const MIN_STATUS_WIDTH = 20;
 
 /** The live wrapper a status line means: the given pane, else $TMUX_PANE, else the newest in this folder. */
 export function findLiveState(states: readonly LiveState[], pane: string | undefined, cwd: string): LiveState | undefined {
@@ -43,10 +42,9 @@ export function runStatus(
   if (options.format !== 'plain' && options.format !== 'tmux') {
     return { out: `recapwrap: Expected \`--format\` to be plain or tmux, got \`${options.format}\`\n`, code: 2 };
   }
-  const width = options.width === undefined ? undefined : Number(options.width);
-  if (width !== undefined && (!Number.isInteger(width) || width < MIN_STATUS_WIDTH)) {
-    return { out: `recapwrap: Expected \`--width\` to be a whole number of cells, at least ${MIN_STATUS_WIDTH}, got \`${options.width}\`\n`, code: 2 };
-  }
+  const given = parseWidth(options.width);
+  if ('error' in given) return { out: `recapwrap: ${given.error}\n`, code: 2 };
+  const width = given.value;
   const states = readLiveStates(getStateDir(env), { prune: true });
   const state = findLiveState(states, options.pane ?? env.TMUX_PANE, cwd);
   let line = state?.lastRecap?.line;
@@ -103,7 +101,7 @@ export function registerStatus(program: Command): void {
     .description('the latest recap line of a live wrapper, for status lines (prints nothing when there is none)')
     .option('--pane <id>', 'tmux pane id (default: $TMUX_PANE, else the newest wrapper in this folder)')
     .option('--format <format>', 'plain, or tmux (# escaped for status-right)', 'plain')
-    .option('--width <cells>', 'compose the line for this many cells, keeping the next step (default: the whole line)')
+    .option('--width <cells>', `compose the line for this many cells, ${WIDTH_RANGE_TEXT}, keeping the next step (default: the whole line)`)
     .action(async function (this: Command, options: StatusOptions) {
       const compose = options.width === undefined ? undefined : (await import('../../recap/compose.js')).composeRecap;
       const { out, code } = runStatus(options, process.env, process.cwd(), compose && ((line, cells) => compose({ line }, cells)));

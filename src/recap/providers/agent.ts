@@ -83,7 +83,7 @@ export function oneShotFolder(env: Env): string {
   return realpathSync(folder);
 }
 
-function run(command: string, args: string[], cwd: string, env: Env, timeoutMs: number, signal: AbortSignal): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
+function run(command: string, args: string[], cwd: string, env: Env, timeoutMs: number, signal: AbortSignal): Promise<{ code: number | null; stdout: string; stderr: string; error?: string; unsent?: boolean }> {
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
@@ -110,14 +110,16 @@ function run(command: string, args: string[], cwd: string, env: Env, timeoutMs: 
     const cap = (s: string, chunk: Buffer) => (s.length > 200_000 ? s : s + chunk.toString('utf8'));
     child.stdout?.on('data', (c: Buffer) => (stdout = cap(stdout, c)));
     child.stderr?.on('data', (c: Buffer) => (stderr = cap(stderr, c)));
-    const finish = (code: number | null, error?: string) => {
+    const finish = (code: number | null, error?: string, unsent?: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      resolve({ code, stdout, stderr, error: reason ?? error });
+      resolve({ code, stdout, stderr, error: reason ?? error, ...(unsent ? { unsent } : {}) });
     };
-    child.on('error', (error: NodeJS.ErrnoException) => finish(null, error.code === 'ENOENT' ? `${command} is not on PATH` : error.message));
+    // The command could not be started (missing, not executable): no model was asked.
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      finish(null, error.code === 'ENOENT' ? `${command} is not on PATH` : error.message, error.code === 'ENOENT' || error.code === 'EACCES'));
     child.on('close', (code) => finish(code));
   });
 }
@@ -141,7 +143,7 @@ export async function agentAttempt(req: ModelRequest, signal: AbortSignal, setti
     oneRun = oneShotRunFor(req, settings, tmp, folder);
     const prepared = spec.prepare ? await spec.prepare(oneRun) : {};
     const result = await run(settings.command || settings.agent, spec.args(oneRun), folder, { ...settings.env, ...spec.env, ...prepared }, settings.timeoutMs, signal);
-    if (result.error) return { kind: 'failed', error: result.error };
+    if (result.error) return { kind: 'failed', error: result.error, ...(result.unsent ? { unsent: true } : {}) };
     if (result.code !== 0) return { kind: 'failed', error: `${settings.agent} exited with ${result.code}: ${result.stderr.trim().split('\n').pop()?.slice(0, 200) ?? ''}` };
     let answer = result.stdout;
     if (spec.answerFrom === 'answer-file') answer = await readFile(oneRun.answerFile, 'utf8').catch(() => '');

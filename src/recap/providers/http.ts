@@ -22,7 +22,8 @@ export interface HttpGeneratorSettings {
 }
 
 /** One call's outcome: the model's text, an answer of the wrong shape (worth asking again), or a failure (not). */
-export type Attempt = { kind: 'text'; text: string } | { kind: 'malformed'; error: string } | { kind: 'failed'; error: string };
+/** `unsent`: the call never reached a model (its command could not be started, no key): no call was made. */
+export type Attempt = { kind: 'text'; text: string } | { kind: 'malformed'; error: string } | { kind: 'failed'; error: string; unsent?: boolean };
 
 /** What one call sends: the system prompt, the user message and the output budget. */
 export interface ModelRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendCondensed, CONDENSED_CEILING_CHARS, CONDENSED_MAX_CHARS, condensedCap, condenseEvents, countsOf, tagsOf, taskOf } from './condense.js';
+import { appendCondensed, CONDENSED_CEILING_CHARS, CONDENSED_MAX_CHARS, condensedCap, condenseEvents, countsOf, isSlashCommand, tagsOf, taskOf } from './condense.js';
 import type { MemoryEvent } from './types.js';
 
 const events: MemoryEvent[] = [
@@ -95,6 +95,25 @@ describe('condensed text', () => {
     expect(countsOf(events)).toEqual({ prompts: 2, turns: 1, toolCalls: 2 });
     expect(tagsOf(events)).toEqual(['typescript', 'tests']);
     expect(taskOf(events)).toBe('add a retry to the uploader');
+  });
+
+  it('a slash command is said but is no prompt: not counted, never the task, not a `> ` line', () => {
+    const typed: MemoryEvent[] = [
+      { kind: 'user', text: '/model claude-opus-4', command: true },
+      { kind: 'user', text: '/compact keep the API notes', command: true },
+      { kind: 'user', text: 'Please list them again' },
+      { kind: 'assistant', text: 'Listed.' },
+      { kind: 'turn-end' },
+    ];
+    expect(isSlashCommand(typed[0] as MemoryEvent)).toBe(true);
+    expect(isSlashCommand(typed[2] as MemoryEvent)).toBe(false);
+    expect(countsOf(typed)).toEqual({ prompts: 1, turns: 1, toolCalls: 0 });
+    // It used to name the session after the command's arguments ("claude-opus-4").
+    expect(taskOf(typed)).toBe('Please list them again');
+    expect(taskOf(typed.slice(0, 2), 'the title')).toBe('the title');
+    const text = condenseEvents(typed).split('\n');
+    expect(text).toContain('/model claude-opus-4');
+    expect(text.filter((l) => l.startsWith('> '))).toEqual(['> Please list them again']);
   });
 });
 

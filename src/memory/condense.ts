@@ -104,7 +104,10 @@ function linesOf(events: readonly MemoryEvent[]): Line[] {
     out.push({ text: `${how}: ${safe(path, 300)}`, keep: 2 });
   };
   for (const e of events) {
-    if (e.kind === 'user' && 'text' in e && e.text) {
+    if (e.kind === 'user' && 'text' in e && e.text && isSlashCommand(e)) {
+      // A slash command: said as typed, but not a prompt (`> ` lines are; the first of them is the task).
+      out.push({ text: safe(oneLine(e.text), 300), keep: 1 });
+    } else if (e.kind === 'user' && 'text' in e && e.text) {
       out.push({ text: '> ' + safe(e.text.trim(), EVENT_MAX_CHARS * 2), keep: 3 });
       addUrls(e.text);
     } else if ((e.kind === 'summary' || e.kind === 'title' || e.kind === 'agent-recap') && e.text) out.push({ text: safe(e.text.trim(), EVENT_MAX_CHARS * 2), keep: 3 });
@@ -204,12 +207,18 @@ export function condenseEvents(events: readonly MemoryEvent[], max?: number): st
   return clip(keepInformative(lines, cap).join('\n'), cap);
 }
 
+/** A user event that records a slash command (`/clear`, `/model opus`): said, but not a prompt. */
+export function isSlashCommand(e: MemoryEvent): boolean {
+  return e.kind === 'user' && 'command' in e && e.command === true;
+}
+
 export function countsOf(events: readonly MemoryEvent[]): SessionCounts {
   let prompts = 0;
   let turns = 0;
   let toolCalls = 0;
   for (const e of events) {
-    if (e.kind === 'user') prompts++;
+    // A slash command is not a prompt (the same count as `read`'s numbering and the recap's).
+    if (e.kind === 'user' && !isSlashCommand(e)) prompts++;
     else if (e.kind === 'turn-end' || e.kind === 'aborted') turns++;
     else if (e.kind === 'tool-call') toolCalls++;
   }
@@ -253,10 +262,13 @@ export function tagsOf(events: readonly MemoryEvent[]): string[] {
   return [...tags].slice(0, 6);
 }
 
-/** The task for a name: the first prompt that is more than an acknowledgement or a bare slash command. */
+/**
+ * The task for a name: the first prompt that is more than an acknowledgement; never a slash command (with
+ * its arguments or not: `/model opus`, `/compact`), recorded as one or typed bare.
+ */
 export function taskOf(events: readonly MemoryEvent[], title?: string): string {
   for (const e of events) {
-    if (e.kind !== 'user' || !('text' in e) || !e.text) continue;
+    if (e.kind !== 'user' || !('text' in e) || !e.text || isSlashCommand(e)) continue;
     const text = e.text.trim();
     if (/^\/\S+$/.test(text) || text.length < 4) continue;
     return text.replace(/^\/\S+\s+/, '').slice(0, 300);

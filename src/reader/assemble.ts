@@ -281,10 +281,16 @@ export class DocumentAssembler {
           return;
         }
         this.flushTurn();
+        // A slash command (`/compact`, `/model opus`) is shown where it was typed, marked, but it is no
+        // prompt: it opens no turn and takes no number (counts agree with `show`, `sessions` and MCP).
+        if (e.command) {
+          this.add({ kind: 'prompt', text, anchor: this.anchor(), turn: this.turn, ts: e.ts, command: true });
+          return;
+        }
         this.turn++;
         this.inTurn = 0;
         this.counts.prompts++;
-        this.add({ kind: 'prompt', text, anchor: `t${this.turn}`, turn: this.turn, ts: e.ts, ...(e.command ? { command: true } : {}) });
+        this.add({ kind: 'prompt', text, anchor: `t${this.turn}`, turn: this.turn, ts: e.ts });
         return;
       }
       case 'assistant':

@@ -76,7 +76,10 @@ interface BlockBase {
 export interface PromptBlock extends BlockBase {
   kind: 'prompt';
   text: string;
-  /** A slash command the user typed (`/review src/app.ts`). */
+  /**
+   * A slash command the user typed (`/review src/app.ts`): shown, marked, but no numbered prompt. It opens
+   * no turn: its `turn` is the prompt's before it (0 before the first) and its anchor one of that turn's.
+   */
   command?: boolean;
 }
 

@@ -171,7 +171,7 @@ function renderTool(block: ToolBlock, state: RenderState, depth: number): void {
 function renderBlock(block: Block, state: RenderState, depth: number): void {
   switch (block.kind) {
     case 'prompt': {
-      const mark = depth > 0 ? 'Its instructions' : `› ${block.turn}/${state.prompts}`;
+      const mark = depth > 0 ? 'Its instructions' : block.command ? 'command' : `› ${block.turn}/${state.prompts}`;
       openBlock(block, depth > 0 ? 'prompt inner' : 'prompt', state, block.command ? ' cmd' : '');
       state.out.push(`<div class="h"><a class="mark" href="#${escapeHtml(block.anchor)}">${mark}</a>${timeTag(block.ts, state)}</div>`);
       state.out.push(`<div class="pt" dir="auto">${escapeHtml(block.text)}</div></div>`);
@@ -261,7 +261,7 @@ function setView(v){cur=v;views.forEach(function(x){b.classList.toggle("v-"+x,x=
 $$("[data-view]").forEach(function(e){e.setAttribute("aria-pressed",String(e.getAttribute("data-view")===v))});
 $$("details.rest,details.sub").forEach(function(e){e.open=v==="full"});b.setAttribute("data-view",v);find()}
 function setThinking(on){b.classList.toggle("th",on);var t=d.getElementById("tgl-th");if(t)t.setAttribute("aria-pressed",String(on));find()}
-function prompts(){return $$(".b.prompt:not(.inner)").filter(shown)}
+function prompts(){return $$(".b.prompt:not(.inner):not(.cmd)").filter(shown)}
 function jump(dir){var ps=prompts(),t=null;if(!ps.length)return;var h=parseFloat(getComputedStyle(ps[0]).scrollMarginTop)||0;
 if(dir>0){for(var i=0;i<ps.length;i++){if(ps[i].getBoundingClientRect().top>h+2){t=ps[i];break}}}
 else{for(var j=ps.length-1;j>=0;j--){if(ps[j].getBoundingClientRect().top<h-2){t=ps[j];break}}}

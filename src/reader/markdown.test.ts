@@ -122,6 +122,7 @@ describe('renderMarkdown', () => {
   test('times are shown in the time zone asked, the day only when it changes', () => {
     const md = renderMarkdown(sampleDocument(), { view: 'focused', timeZone: 'Asia/Tokyo' });
     expect(md).toContain('## Prompt 1/14 · 2026-11-28 23:02');
-    expect(md).toContain('## Prompt 2/14 · 23:05');
+    // The sample's second turn opens with a slash command: marked, not a numbered prompt.
+    expect(md).toContain('**Command** · 23:05: `/review src/billing`');
   });
 });

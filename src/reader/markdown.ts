@@ -126,7 +126,9 @@ function renderBlock(block: Block, state: RenderState, depth: number): string[] 
       const text = neutralizeControls(block.text);
       // A sub-agent's prompt is the parent's instructions, not the person's: no numbered heading.
       if (depth > 0) return ['**Its instructions**', quote(text)];
-      return [`## ${title}`, block.command ? inlineCode(text) : quote(text)];
+      // A slash command is no prompt: no numbered heading (the headings are the prompts).
+      if (block.command) return [`**Command**${when ? ` · ${when}` : ''}: ${inlineCode(text)}`];
+      return [`## ${title}`, quote(text)];
     }
     case 'answer': {
       const text = neutralizeControls(block.text).trim();

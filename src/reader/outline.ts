@@ -38,6 +38,8 @@ export function outlineTurns(doc: ReaderDocument): OutlineTurn[] {
     if (current && current.ts !== undefined && last !== undefined && last > current.ts) current.durationMs = last - current.ts;
   };
   for (const b of doc.blocks) {
+    // A slash command opens no turn: what follows it stays with the prompt before.
+    if (b.kind === 'prompt' && b.command) continue;
     if (b.kind === 'prompt') {
       close();
       // A line holds a few hundred cells at most: no need to fold (and later measure) a long prompt whole.
@@ -104,6 +106,11 @@ export function renderOutline(doc: ReaderDocument, opts: { width: number; timeZo
       continue;
     }
     if (b.kind !== 'prompt') continue;
+    // A slash command: a line of its own, marked, not numbered (it is no prompt).
+    if (b.command) {
+      lines.push(truncateToWidth(`· ${' '.repeat(numWidth * 2 + 1)}${b.ts !== undefined ? `  ${when(b.ts)}` : ''}  ${b.text.slice(0, OUTLINE_PROMPT_CHARS).replace(/\s+/g, ' ').trim()}  (command)`, opts.width));
+      continue;
+    }
     const t = byAnchor.get(b.anchor) as OutlineTurn;
     const parts: string[] = [];
     if (t.tools.length > 0) parts.push(t.tools.map((x) => (x.count > 1 ? `${x.name}×${x.count}` : x.name)).join(', '));

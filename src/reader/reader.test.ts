@@ -37,6 +37,19 @@ describe('golden text per view', () => {
 });
 
 describe('buildDocument', () => {
+  it('a slash command is shown, marked, but is no prompt: no number, no turn of its own (claude /clear)', async () => {
+    const doc = await buildDocument(`${FIXTURES}/claude/clear-switch/second.jsonl`);
+    expect(doc.meta.prompts).toBe(1);
+    const prompts = doc.blocks.filter((b) => b.kind === 'prompt');
+    expect(prompts.map((b) => [b.text, b.turn, b.anchor, b.kind === 'prompt' && b.command === true])).toEqual([
+      ['/clear', 0, 't0.1', true],
+      ['Please list them again', 1, 't1', false],
+    ]);
+    const text = renderTerminal(doc, { view: 'default', width: 80, color: false, timeZone: 'UTC' });
+    expect(text).toMatch(/\n· \/clear {2}\(command, 2026-11-23 14:29\)\n/);
+    expect(text).toMatch(/\n› 1\/1 {2}14:29\n {2}Please list them again\n/);
+  });
+
   it('pi: both branches of the tree, the second after the main line, from the prompt it left', async () => {
     const doc = await buildDocument(SESSIONS['pi-branches']);
     expect(doc.meta.branches).toBe(1);

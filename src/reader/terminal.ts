@@ -445,9 +445,11 @@ export class TerminalRenderer {
     switch (b.kind) {
       case 'prompt': {
         if (depth > 0) return wrap([{ text: safe(b.text), style: SGR.bold }], width, { text: `${indent}task: `, style: SGR.magenta }, { text: `${indent}  `, style: '' }, this.opts.color);
-        const n = this.opts.prompts ? `${b.turn}/${this.opts.prompts}` : `${b.turn}`;
         const when = this.when(b.ts);
-        const mark = `› ${n}${when ? `  ${when}` : ''}${b.command ? '  (command)' : ''}`;
+        // A slash command: one marked line, no number (it is no prompt).
+        if (b.command) return ['', this.c(`· ${safe(b.text).replace(/\s+/g, ' ')}  (command${when ? `, ${when}` : ''})`, SGR.magenta)];
+        const n = this.opts.prompts ? `${b.turn}/${this.opts.prompts}` : `${b.turn}`;
+        const mark = `› ${n}${when ? `  ${when}` : ''}`;
         const lines = ['', this.c(mark, SGR.bold + SGR.magenta)];
         lines.push(...wrap([{ text: safe(b.text), style: SGR.bold }], width, { text: '  ', style: '' }, { text: '  ', style: '' }, this.opts.color));
         lines.push('');

@@ -39,6 +39,36 @@ const PARTS: RecapParts[] = [
   { state: 'running export-session.sh', subject: 'apply for the agentic engineering grant by Superteam', outcome: ["I'm exporting the current Codex session first, then I'll build the draft from the EdgeRunner files."], next: 'build the draft from the actual EdgeRunner files and available history' },
 ];
 
+describe('bug regression: the next step dropped at common widths', () => {
+  // The demo's session waiting for "ok to run npm test again?" (src/demo/scripted-agent.ts), as the
+  // heuristic composes it: at 40, 60 and 80 columns the step was left out for the outcome and the subject.
+  const DEMO: RecapParts = {
+    state: 'waiting for you',
+    subject: 'fix failing test',
+    outcome: ['Fixed double conversion in src/duration.ts but have not re-run tests yet.', 'changed src/duration.ts', 'parseDuration multiplies seconds by 1000 twice.'],
+    next: 'ok to run npm test again?',
+    owed: true,
+  };
+
+  it('keeps the step whole from 50 cells on, its start from 40, and gives the outcome what is left', () => {
+    expect(composeParts(DEMO, 40)).toBe('waiting for you. Next: ok to run npm…');
+    for (const w of [50, 60, 71, 80, 100, 120, 160]) expect(composeParts(DEMO, w), `${w}`).toContain(' Next: ok to run npm test again?');
+    expect(composeParts(DEMO, 71)).toBe('waiting for you: Fixed double… Next: ok to run npm test again?');
+    expect(composeParts(DEMO, 80)).toMatch(/^waiting for you — fix failing test: Fixed… Next: ok to run npm test again\?$/);
+    // Owed or not, the same: every next step is kept.
+    expect(composeParts({ ...DEMO, owed: undefined }, 80)).toBe(composeParts(DEMO, 80));
+  });
+
+  it('a long step gives the outcome a readable start back, and the label gives way to the step', () => {
+    const long = { state: 'waiting for you', outcome: ['Both commits landed on main and the release notes are drafted.'], next: 'ok to (a) pull the trigger on items 1+2 with future-only as the locked answer, (b) include the thumbnail mock, (c) ship?' };
+    const out = composeParts(long, 100);
+    expect(out).toMatch(/^waiting for you: Both commits landed[^.]*… Next: ok to \(a\) pull the trigger on items[^.]*…$/);
+    expect(displayWidth(out)).toBeLessThanOrEqual(100);
+    // 44 cells: with the label there is no readable room for the step; without it there is.
+    expect(composeParts({ label: 'FundWise', state: 'waiting for you', outcome: ['Both commits landed.'], next: 'ok to ship?' }, 44)).toBe('waiting for you. Next: ok to ship?');
+  });
+});
+
 describe('composeParts: the width property', () => {
   it('for every width from 20 to 240: fits, keeps the state, shows Next: whenever the width allows', () => {
     for (const parts of PARTS) {
@@ -49,11 +79,12 @@ describe('composeParts: the width property', () => {
         expect(displayWidth(out), where).toBeLessThanOrEqual(w);
         expect(out.startsWith(stateWord), where).toBe(true);
         expect(out, where).not.toMatch(/[\x00-\x1f\x7f]/);
-        // Room for the state, the mark and a readable start of the next step.
-        // The outcome comes first (issue 27); the next step shows whenever the head, the first outcome
-        // sentence and the step fit whole, and without an outcome as soon as a readable start fits.
-        const whole = displayWidth(renderParts({ state: parts.state, outcome: parts.outcome.slice(0, 1), next: parts.next }));
-        if (w >= whole || (!parts.outcome.length && w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1))) expect(out, where).toContain(' Next: ');
+        // The next step survives a narrow pane (README, `status --help`, DESIGN): it shows as soon as the
+        // state, the mark and a readable start of it fit, whatever the outcome and subject would take, and
+        // whole as soon as the state, the mark and the whole step fit (a step of 40 cells or more may give
+        // the outcome a readable start back).
+        if (w >= displayWidth(parts.state) + 1 + 7 + Math.min(10, displayWidth(parts.next) + 1)) expect(out, where).toContain(' Next: ');
+        if (displayWidth(parts.next) < 40 && w >= displayWidth(renderParts({ state: parts.state, outcome: [], next: parts.next }))) expect(out, where).toContain(` Next: ${parts.next}`);
         // The whole state survives whenever it fits with the mark.
         if (w >= displayWidth(parts.state) + 8) expect(out.startsWith(parts.state), where).toBe(true);
       }
@@ -64,8 +95,9 @@ describe('composeParts: the width property', () => {
     const p = PARTS[0] as RecapParts;
     expect(composeParts(p, 240)).toBe('done — Add a --json flag to the export command: Added the --json flag in src/export.ts; 12 tests pass. committed and pushed 2e593ed to ranger: "feat: json". Next: nothing pending.');
     const narrow = composeParts(p, 71);
-    // 71 cells: the state and the best outcome whole; a next step cut to a stub and the subject have no room.
-    expect(narrow).toBe('done: Added the --json flag in src/export.ts; 12 tests pass.');
+    // 71 cells: the state and the next step whole, the best outcome in the cells left; the subject has no
+    // room. (It used to leave the step out for the whole outcome: the bug of the demo's recap at 80 columns.)
+    expect(narrow).toBe('done: Added the --json flag in src/export.ts… Next: nothing pending.');
   });
 
   it('composeRecap uses the parts when a recap has them, else fits its line', () => {
@@ -98,8 +130,9 @@ describe('composeParts: the width property', () => {
         expect(words.has(last) || words.has(`${last},`) || [...words].some((x) => x.startsWith(`${last}`) && /^[^\p{L}\p{N}]/u.test(x.slice(last.length))), `${w}: ${out}`).toBe(true);
       }
     }
-    const cjk = composeParts(PARTS[4] as RecapParts, 56);
-    expect(displayWidth(cjk)).toBeLessThanOrEqual(56);
-    expect(cjk).toContain('文件被');
+    // 80 cells: the step whole first, then the outcome cut inside its CJK text (56 cells leave it none now).
+    const cjk = composeParts(PARTS[4] as RecapParts, 80);
+    expect(displayWidth(cjk)).toBeLessThanOrEqual(80);
+    expect(cjk).toMatch(/: 文件被[^。]*… Next: say how to go on, or repeat the request\.$/);
   });
 });

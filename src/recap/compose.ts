@@ -74,89 +74,87 @@ const BODY_SEP = 2; // ': '
 const NEXT_SEP = 7; // ' Next: '
 const MIN_PIECE = 12;
 const MIN_SUBJECT = 18;
-const MIN_NEXT = 24;
-/** The outcome's first share of the room when a next step follows (the rest of it comes after the step). */
-const OUTCOME_SHARE = 0.8;
+/** The fewest cells of a next step worth showing; with less room than that the line says no step. */
+const MIN_NEXT = 10;
+/** A next step longer than this gives the outcome up to OUTCOME_KEEP cells back (bench/quality: 160 cols). */
+const NEXT_KEEP = 40;
+const OUTCOME_KEEP = 30;
 /** A subject this short (with its separator) is read first when there is no project label. */
 const SHORT_SUBJECT = 30;
-/** From this width on a question the user owes always keeps a readable start (a status line, a wide pane). */
-const OWED_MIN_CELLS = 100;
 /** Below this many cells the project label gives its room to the state and the outcome. */
 const LABEL_MIN_CELLS = 40;
 
 /**
- * Compose recap parts for `cells` cells by priority, in the order a person reads them: the project label
- * and the state always (the label left out below 40 cells, the state cut only when nothing else fits),
- * then the best outcome sentence, then the next step when one is worth saying (left out rather than cut
- * to a stub under 24 cells), then the subject (the user's request in a few words; it takes the outcome's
- * place when there is none, and comes before it when short and there is no label), then further outcome
- * sentences. Decided on the development set split by
- * source (bench/quality-split.json): giving the next step a fixed share first, or the subject one, helped
- * one half and not the other. Every piece is cut at a word boundary with an ellipsis.
+ * Compose recap parts for `cells` cells by priority: the project label and the state always (the label
+ * left out below 40 cells, or when the next step would be whole without it and not with it; the state
+ * cut only when nothing else fits), then the next step whole (it is what the user came back for: the docs promise
+ * it survives a narrow pane, so the pieces before it give way first), then the best outcome sentence in
+ * the cells left (left out below 12; a step over 40 cells gives it up to 30 back, keeping 40 of its own),
+ * then the subject (the user's request in a few words; it takes the outcome's place when there is none,
+ * and comes before it when short and there is no label), then further outcome sentences. Every piece is
+ * cut at a word boundary with an ellipsis.
  */
 export function composeParts(parts: RecapParts, cells: number): string {
   if (cells <= 0) return '';
   const state = sanitizeLine(parts.state);
-  const label = parts.label && cells >= LABEL_MIN_CELLS ? sanitizeLine(parts.label) : undefined;
   const subject = parts.subject ? sanitizeLine(parts.subject) : undefined;
   const outcome = parts.outcome.map(sanitizeLine).filter(Boolean);
-  let next = sanitizeLine(parts.next ?? '');
+  const next = sanitizeLine(parts.next ?? '');
+  const w = (s: string) => displayWidth(s);
+  const nextFull = next ? w(next) + 1 : 0;
+  const headOf = (label: string | undefined) => (label ? w(label) + LABEL_SEP.length : 0) + w(state) + 1;
+  // The step needs the head, its mark and a readable start of itself.
+  const stepFits = (label: string | undefined) => cells >= headOf(label) + NEXT_SEP + Math.min(nextFull, MIN_NEXT);
+  let label = parts.label && cells >= LABEL_MIN_CELLS ? sanitizeLine(parts.label) : undefined;
   const full = renderParts({ label, state, subject, outcome, next });
   if (displayWidth(full) <= cells) return full;
-  const w = (s: string) => displayWidth(s);
-  const headW = (label ? w(label) + LABEL_SEP.length : 0) + w(state) + 1;
-  const nextFull = next ? w(next) + 1 : 0;
-  // Too narrow for a next step: the head and what fits of the outcome (or the subject).
-  if (next && cells < headW + NEXT_SEP + Math.min(nextFull, 10)) {
+  // The label names the project, the step says what to do now: the label gives way to the step when
+  // without it the step would be whole (or readable) and with it not.
+  const stepWhole = (label: string | undefined) => cells >= headOf(label) + NEXT_SEP + nextFull;
+  if (next && label && ((!stepWhole(label) && stepWhole(undefined)) || (!stepFits(label) && stepFits(undefined)))) label = undefined;
+  // Too narrow for a next step: the head and what fits of the outcome.
+  if (next && !stepFits(label)) {
     return cutAtWord(renderParts({ label, state, outcome: outcome.slice(0, 1) }), cells);
   }
-  let budget = cells - headW - (next ? NEXT_SEP : 0);
+  const headW = headOf(label);
+  const budget = cells - headW - (next ? NEXT_SEP : 0);
   const want = (i: number) => w(outcome[i] as string) + 1 + (i === 0 ? BODY_SEP : 1);
   const subjectFull = subject ? w(subject) + SUBJECT_SEP : 0;
-  // The head, the best outcome sentence and the next step all fit whole: each gets all it needs.
-  const bothFit = !!next && outcome.length > 0 && w(renderParts({ label, state, outcome: outcome.slice(0, 1), next })) <= cells;
-  const alloc = () => {
-    let rem = budget;
-    const a = { next: 0, subject: 0, out: outcome.map(() => 0) };
-    const take = (want: number, share: number) => {
-      const got = Math.max(0, Math.min(want, share, rem));
-      rem -= got;
-      return got;
-    };
-    // Without an outcome the subject says what the work is: it takes the outcome's place.
-    if (!outcome.length && subject) a.subject = take(subjectFull, rem);
-    if (outcome.length) a.out[0] = take(want(0), next && !bothFit ? Math.max(MIN_PIECE, Math.floor(budget * OUTCOME_SHARE)) : rem);
-    // When both fit whole the step gets all of itself (the estimates above count a cell or two extra).
-    if (next && bothFit) {
-      rem = Math.max(0, rem - (nextFull - a.next));
-      a.next = nextFull;
-    } else if (next) a.next += take(nextFull - a.next, rem);
-    if (outcome.length) a.out[0] = (a.out[0] as number) + take(want(0) - (a.out[0] as number), rem);
-    if (subject && !a.subject && rem >= Math.min(MIN_SUBJECT, subjectFull)) a.subject = take(subjectFull, rem);
-    // Without a project label a short subject (a few words) is what says what the work is about: it takes
-    // its cells from the outcome's end.
-    if (subject && !a.subject && !label && subjectFull <= SHORT_SUBJECT && (a.out[0] ?? 0) - subjectFull >= MIN_PIECE) {
-      a.out[0] = (a.out[0] as number) - subjectFull;
-      a.subject = subjectFull;
-    }
-    for (let i = 1; i < outcome.length && rem >= MIN_PIECE; i++) a.out[i] = take(want(i), rem);
-    return a;
+  let rem = budget;
+  const a = { next: 0, subject: 0, out: outcome.map(() => 0) };
+  const take = (want: number) => {
+    const got = Math.max(0, Math.min(want, rem));
+    rem -= got;
+    return got;
   };
-  let a = alloc();
-  if (outcome.length && (a.out[0] as number) < Math.min(MIN_PIECE, want(0))) a.out[0] = 0;
-  // A next step cut to a stub says less than a readable outcome: without room it is left out.
-  // A question the user owes keeps a readable start, taken from the outcome's end.
-  if (next && parts.owed && cells >= OWED_MIN_CELLS && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && (a.out[0] ?? 0) - (Math.min(nextFull, MIN_NEXT) - a.next) >= MIN_PIECE) {
-    a.out[0] = (a.out[0] as number) - (Math.min(nextFull, MIN_NEXT) - a.next);
-    a.next = Math.min(nextFull, MIN_NEXT);
+  // The step first, whole when it can be: the pieces before it give way to it, not it to them.
+  if (next) a.next = take(nextFull);
+  // Without an outcome the subject says what the work is: it takes the outcome's place.
+  if (!outcome.length && subject) a.subject = take(subjectFull);
+  // A long step (a question with all its options, a plan) gives the outcome a readable start back, never
+  // going under a readable step of its own: past that length the step says less than the outcome would.
+  const outcomeStart = outcome.length ? Math.min(OUTCOME_KEEP, want(0)) : 0;
+  const back = Math.min(outcomeStart - rem, a.next - NEXT_KEEP);
+  if (back > 0) {
+    a.next -= back;
+    rem += back;
   }
-  let dropped = '';
-  if (next && !bothFit && a.next < Math.min(nextFull, MIN_NEXT) && outcome.length) {
-    dropped = next;
-    next = '';
-    budget += NEXT_SEP;
-    a = alloc();
+  if (outcome.length) {
+    a.out[0] = take(want(0));
+    // A stub of an outcome says nothing: its cells go back.
+    if ((a.out[0] as number) < Math.min(MIN_PIECE, want(0))) {
+      rem += a.out[0] as number;
+      a.out[0] = 0;
+    }
   }
+  if (subject && !a.subject && rem >= Math.min(MIN_SUBJECT, subjectFull)) a.subject = take(subjectFull);
+  // Without a project label a short subject (a few words) is what says what the work is about: it takes
+  // its cells from the outcome's end.
+  if (subject && !a.subject && !label && subjectFull <= SHORT_SUBJECT && (a.out[0] ?? 0) - subjectFull >= MIN_PIECE) {
+    a.out[0] = (a.out[0] as number) - subjectFull;
+    a.subject = subjectFull;
+  }
+  for (let i = 1; i < outcome.length && rem >= MIN_PIECE; i++) a.out[i] = take(want(i));
   if (subject && a.subject < Math.min(MIN_SUBJECT, subjectFull)) a.subject = 0;
   const piece = (text: string, alloc: number, sep: number) => cutAtWord(text, Math.max(1, alloc - sep));
   const render = () =>
@@ -168,13 +166,6 @@ export function composeParts(parts: RecapParts, cells: number): string {
       next: next ? piece(next, a.next, 1) : undefined,
     });
   let text = render();
-  // The step was left out for pieces that did not need the room after all: it takes what is left.
-  const slack = cells - displayWidth(text);
-  if (dropped && slack >= NEXT_SEP + 8) {
-    next = dropped;
-    a.next = slack - NEXT_SEP;
-    text = render();
-  }
   // Cuts at word boundaries leave cells unused: give them back to the pieces that were cut.
   const grow = (get: () => number, set: (n: number) => void, full: number) => {
     const slack = cells - displayWidth(text);

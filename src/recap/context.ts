@@ -264,6 +264,8 @@ export function buildContext(session: RecapSession, activity?: ActivityState, cl
         turns.push(current);
         if (turns.length > TURNS_KEPT * 2) turns.splice(0, turns.length - TURNS_KEPT);
         open = [];
+        // A slash command (`/clear`, `/model opus`) manages the session: it is no request and no prompt.
+        if (e.command) break;
         prompts++;
         firstRequest ??= cut(e.text, CONTEXT_LIMITS.message);
         lastRequest = e.text;

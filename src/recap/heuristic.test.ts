@@ -178,10 +178,14 @@ describe('heuristic recap: outcome sentences', () => {
 });
 
 describe('heuristic recap: subject', () => {
-  it('is the gist of the latest real request, not an acknowledgement or a bare slash command', () => {
+  it('is the gist of the latest real request, not an acknowledgement or a slash command', () => {
     const ctx = buildContext(session([user('Can you please port the selector component to the new theme API?'), say('Major or minor?'), user('yeah, do it all'), say('ok'), user('/compact', true), end]));
     expect(pickTask(ctx)).toBe('port selector component to new theme API?');
-    expect(pickTask(buildContext(session([user('/review src/app.ts', true), say('Looks fine.'), end])))).toBe('/review src/app.ts');
+    // A slash command is never the task, with arguments or not (it used to make `/review src/app.ts` the
+    // subject, and `/clear` the subject of a session whose only prompt was short).
+    expect(pickTask(buildContext(session([user('/review src/app.ts', true), say('Looks fine.'), end])))).toBeUndefined();
+    expect(pickTask(buildContext(session([user('/model claude-opus-4', true), user('Please list them again'), say('Listed.'), end])))).toBeUndefined();
+    expect(pickTask(buildContext(session([user('/clear', true), user('list the files in src and count them'), say('12 files.'), end])))).toBe('list files in src and count them');
   });
 
   it('is never pasted log output, markup or JSON', () => {

@@ -148,7 +148,8 @@ function folderName(cwd: string | undefined): string | undefined {
 
 function substantive(turn: Turn | undefined): boolean {
   const r = turn?.request?.trim();
-  if (!r || isAcknowledgement(r) || isHousekeepingCommand(r) || !statesTask(r)) return false;
+  // A slash command is never the task, with or without arguments (`/model opus`, `/compact keep the API`).
+  if (!r || turn?.command || isAcknowledgement(r) || isHousekeepingCommand(r) || !statesTask(r)) return false;
   return r.length >= 3 || CJK.test(r);
 }
 

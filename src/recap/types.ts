@@ -33,7 +33,7 @@ export interface RecapParts {
   subject?: string;
   outcome: string[];
   next: string;
-  /** The next step is what the user owes (the agent's question): it keeps a readable start in a narrow line. */
+  /** The next step is what the user owes (the agent's question). Composition keeps every next step first, owed or not. */
   owed?: boolean;
 }
 

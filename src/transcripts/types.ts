@@ -31,8 +31,9 @@ interface EventBase {
 
 /**
  * Text typed by a person (not injected, meta, synthetic, hook or command output). A slash command the
- * user typed (built-in, custom or skill) is a prompt too: its text is the command and its arguments as
- * typed (`/review src/app.ts`), with `command` set; the command's local output stays out.
+ * user typed (built-in, custom or skill) is an event too: its text is the command and its arguments as
+ * typed (`/review src/app.ts`), with `command` set; the command's local output stays out. Readers treat
+ * it as no prompt: not counted, not numbered by `read`, never a session's subject, name or title.
  */
 export interface UserPromptEvent extends EventBase {
   kind: 'user';

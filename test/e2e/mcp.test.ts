@@ -260,7 +260,8 @@ describe.skipIf(!corpusPresent)('recapwrap mcp on the third-party corpus laid ou
 describe('recapwrap mcp read_session (#41)', () => {
   let c: Connected;
   let session: LaidOut;
-  const PROMPTS = 5;
+  // Its /compact is a command, not a prompt (not numbered, not counted).
+  const PROMPTS = 4;
 
   beforeAll(async () => {
     const t = tempHome();
@@ -296,16 +297,17 @@ describe('recapwrap mcp read_session (#41)', () => {
 
   it('starts at prompt `turn`, or at the first message holding the words of `around`', async () => {
     const third = await call<Page>(c, 'read_session', { session: session.id, turn: 3 });
-    expect(third.text).toMatch(/^## Prompt 3\/5 · /);
+    expect(third.text).toMatch(/^## Prompt 3\/4 · /);
     expect(third.turns?.first).toBe(3);
     const around = await call<Page>(c, 'read_session', { session: session.id, around: 'show notes.md once more', view: 'focused' });
-    expect(around.matched).toMatchObject({ turn: 5 });
-    expect(around.text).toMatch(/^## Prompt 5\/5/);
+    // The fixture's `/compact` is a command, not a prompt: "Show notes.md once more" is prompt 4 of 4.
+    expect(around.matched).toMatchObject({ turn: 4 });
+    expect(around.text).toMatch(/^## Prompt 4\/4/);
     expect(around.text).not.toContain('🔧');
   });
 
   it('says what is wrong as a tool error: no such prompt, a bad page size, words found nowhere, two starts at once', async () => {
-    expect(await callError(c, 'read_session', { session: session.id, turn: 9 })).toBe('No prompt 9: the session has 5 prompts.');
+    expect(await callError(c, 'read_session', { session: session.id, turn: 9 })).toBe('No prompt 9: the session has 4 prompts.');
     expect(await callError(c, 'read_session', { session: session.id, maxChars: 10 })).toContain('Expected `maxChars` to be a whole number from 1000 to 100000');
     expect(await callError(c, 'read_session', { session: session.id, from: '<script>' })).toContain('Expected `from` to be the `next.from` of a previous page');
     expect(await callError(c, 'read_session', { session: session.id, around: 'zzyzx qwfp' })).toMatch(/^No message of this session holds any of "zzyzx qwfp"/);

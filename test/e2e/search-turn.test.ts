@@ -50,11 +50,12 @@ describe('search says which prompt matched', () => {
     expect(r.code).toBe(0);
     const line = /^ {4}read (\S+) --turn (\d+)$/m.exec(r.out);
     expect(line, r.out).not.toBeNull();
-    expect(line![2]).toBe('5');
+    // Prompt 4 of 4: the fixture's `/compact` before it is a command, not a numbered prompt.
+    expect(line![2]).toBe('4');
     const read = cli('read', line![1]!, '--turn', line![2]!, '--no-pager');
     expect(read.code).toBe(0);
-    expect(read.out).toMatch(/› 5\/5/);
-    expect(read.out).not.toMatch(/› 1\/5/);
+    expect(read.out).toMatch(/› 4\/4/);
+    expect(read.out).not.toMatch(/› 1\/4/);
   });
 
   it('a hit found by words of its note (no prompt holds them) still says how to read it, from its start', () => {
@@ -72,7 +73,7 @@ describe('addHitTurns', () => {
   it('finds the turn per hit, leaves a hit whose file is gone without one, keeps the order', async () => {
     const words = 'notes.md once more';
     const hits = await addHitTurns([row(CLAUDE), row(join(root, 'gone.jsonl')), row(QWEN, 'qwen')], words);
-    expect(hits.map((h) => h.turn)).toEqual([5, undefined, await findTurnInSession(QWEN, words, Date.now() + 10_000, 'qwen')]);
+    expect(hits.map((h) => h.turn)).toEqual([4, undefined, await findTurnInSession(QWEN, words, Date.now() + 10_000, 'qwen')]);
     expect(hits.map((h) => h.transcript)).toEqual([CLAUDE, join(root, 'gone.jsonl'), QWEN]);
   });
 

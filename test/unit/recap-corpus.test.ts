@@ -137,8 +137,10 @@ describe('heuristic recap on real transcripts', () => {
       for (let w = 20; w <= 240; w += 11) {
         const text = composeParts(parts, w);
         expect(displayWidth(text), `${w}: ${text}`).toBeLessThanOrEqual(w);
-        // The project label first (from 40 cells on), then the state.
-        const lead = parts.label && w >= 40 ? `${parts.label} · ${parts.state.split(' ')[0]}` : (parts.state.split(' ')[0] as string);
+        // The project label first (from 40 cells on), then the state; the label gives way only to a next
+        // step that then shows (the step survives a narrow pane).
+        const stepTookLabel = !!parts.label && !!parts.next && text.startsWith(parts.state) && text.includes(' Next: ');
+        const lead = parts.label && w >= 40 && !stepTookLabel ? `${parts.label} · ${parts.state.split(' ')[0]}` : (parts.state.split(' ')[0] as string);
         expect(text.startsWith(lead) || (parts.label !== undefined && w >= 40 && displayWidth(`${parts.label} · ${parts.state}`) > w && text.startsWith(parts.label)), `${w}: ${text}`).toBe(true);
         // No absolute home path, no user name (issue 27): paths are relative to the session's folder or `~`.
         expect(showsHomePath(text), `${w}: ${text}`).toBe(false);

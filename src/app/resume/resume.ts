@@ -47,7 +47,8 @@ export interface ListInput {
 }
 
 function firstPromptOf(session: Session): string | undefined {
-  const e = session.events.find((ev) => ev.kind === 'user');
+  // A slash command (`/clear`) is not what the session was about.
+  const e = session.events.find((ev) => ev.kind === 'user' && !ev.command);
   return e && e.kind === 'user' ? e.text.split('\n')[0]?.slice(0, 200) : undefined;
 }
 

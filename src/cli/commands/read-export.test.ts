@@ -61,12 +61,14 @@ describe('read --md / --html', () => {
   test('--md --turn 3 starts at prompt 3; --at starts at the first message holding the words', async () => {
     const turn = await read(FIXTURES.claude, { md: true, turn: '3' });
     expect(turn.out).not.toContain('## Prompt 1/');
-    expect(turn.out).toMatch(/\n## Prompt 3\/5 · [^\n]*\n\n> Ask a helper agent/);
+    // 4 prompts: its `/compact` is a command, shown but not numbered.
+    expect(turn.out).toMatch(/\n## Prompt 3\/4 · [^\n]*\n\n> Ask a helper agent/);
+    expect(turn.out).toMatch(/\n\*\*Command\*\* · [^\n]*: `\/compact`\n[\s\S]*\n## Prompt 4\/4 · /);
     const at = await read(FIXTURES.claude, { md: true, at: 'release plan checked' });
     expect(at.code).toBe(0);
     expect(at.out).not.toContain('## Prompt 1/');
     const none = await read(FIXTURES.claude, { md: true, turn: '9' });
-    expect([none.code, none.err]).toEqual([1, 'recapwrap: no prompt 9: the session has 5 prompts\n']);
+    expect([none.code, none.err]).toEqual([1, 'recapwrap: no prompt 9: the session has 4 prompts\n']);
   });
 
   test('--full and --focused reach the markdown; --thinking shows the thinking', async () => {

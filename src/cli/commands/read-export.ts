@@ -47,7 +47,7 @@ function underHome(doc: ReaderDocument, home: string | undefined): ReaderDocumen
 function startAt(doc: ReaderDocument, run: ExportRun): ReaderDocument | string {
   let from = 0;
   if (run.turn !== undefined) {
-    from = doc.blocks.findIndex((b) => b.kind === 'prompt' && b.turn === run.turn);
+    from = doc.blocks.findIndex((b) => b.kind === 'prompt' && !b.command && b.turn === run.turn);
     if (from === -1) return `no prompt ${run.turn}: the session has ${doc.meta.prompts} prompt${doc.meta.prompts === 1 ? '' : 's'}`;
   } else if (run.at !== undefined) {
     const hit = findAnchor(doc, run.at);

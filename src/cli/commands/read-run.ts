@@ -280,7 +280,7 @@ export async function runRead(ref: string | undefined, options: ReadCliOptions, 
     for await (const b of stream.blocks as AsyncIterable<Block>) {
       if (b.kind === 'prompt') seen = Math.max(seen, b.turn);
       if (!started) {
-        if (b.kind === 'prompt' && b.turn === turn) started = true;
+        if (b.kind === 'prompt' && !b.command && b.turn === turn) started = true;
         else continue;
       }
       batch.push(...renderer.block(b));

@@ -91,6 +91,11 @@ describe('the session store', () => {
     expect(amb).toMatchObject({ ok: false, kind: 'ambiguous' });
     expect(amb.ok ? [] : amb.candidates.map((c) => c.id).sort()).toEqual(['abcdef-1', 'abcxyz-2']);
     expect(store.resolve('nothing-like-it')).toMatchObject({ ok: false, kind: 'none' });
+    // A fuzzy match says it is one (show says so, a writer refuses it); an exact one does not.
+    expect(store.resolve('dark')).toMatchObject({ loose: true });
+    expect(store.resolve('@@dark')).toMatchObject({ loose: true });
+    for (const exact of ['abcdef-1', 'abcx', 'shop-add-dark-mode', '@@shop-add-dark-mode']) expect(store.resolve(exact), exact).not.toHaveProperty('loose');
+    expect(store.resolve('dark', { exact: true })).toMatchObject({ ok: false, kind: 'none', candidates: [{ id: 'abcxyz-2' }] });
   });
 
   it('searches plain words with bm25 and a highlighted snippet; odd queries never throw', () => {

@@ -43,7 +43,10 @@ export interface StorePaths { index: string; forgotten: string }
 export type FileState = 'indexed' | 'forgotten' | 'excluded' | 'unreadable' | 'gone';
 export interface FileMark { size: number; mtime: number; state: FileState }
 
-export type StoreRef = { ok: true; row: StoredSession } | { ok: false; kind: 'none' | 'ambiguous'; candidates: StoredSession[] };
+/** `loose`: found by words of its name only (the fuzzy step), not by its id or its exact name: a guess. */
+export type StoreRef = { ok: true; row: StoredSession; loose?: true } | { ok: false; kind: 'none' | 'ambiguous'; candidates: StoredSession[] };
+// A match of the fuzzy step, marked as the guess it is.
+const markLoose = (r: StoreRef | undefined): StoreRef | undefined => (r?.ok ? { ...r, loose: true } : r);
 
 interface Row {
   rowid: number; id: string; agent: string; transcript: string; cwd: string; project: string; name: string; user_named: number;
@@ -682,7 +685,8 @@ export class Store {
   /**
    * id → id prefix → exact name → fuzzy name (`@@name` is only ever a name); a name in `cwd` wins over the
    * same name elsewhere. `exact` (forget): no fuzzy match is taken; the names it would have matched come
-   * back as the candidates of a 'none'.
+   * back as the candidates of a 'none'. A fuzzy match comes back marked `loose`, so a reader can say it
+   * guessed and a writer can refuse the guess.
    */
   resolve(ref: string, opts: { cwd?: string; exact?: boolean } = {}): StoreRef {
     const nameOnly = ref.trim().startsWith('@@'); // `@@name` is always a name, never an id
@@ -703,7 +707,7 @@ export class Store {
       (r.length >= 4 && !nameOnly ? pick(this.rowsOf("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 11", [likeEsc + '%'])) : undefined) ??
       pick(this.rowsOf('SELECT * FROM sessions WHERE name = ? ORDER BY updated_at DESC LIMIT 11', [normalizeUserName(r) ?? r])) ??
       (opts.exact ? { ok: false, kind: 'none', candidates: this.fuzzy(r).slice(0, 10) } : undefined) ??
-      pick(this.fuzzy(r)) ?? { ok: false, kind: 'none', candidates: [] }
+      markLoose(pick(this.fuzzy(r))) ?? { ok: false, kind: 'none', candidates: [] }
     );
   }
 

@@ -370,8 +370,9 @@ export class Store {
     const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
     if (!name || unnamedYet) {
       const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
-      const taken = this.stmt('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
-      name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
+      // Unique in its folder, and never a name the user gave a session anywhere (that one stays unambiguous).
+      const taken = this.stmt('SELECT 1 FROM sessions WHERE name = ? AND rowid != ? AND (cwd = ? OR user_named = 1)');
+      name = uniqueName(base, (n) => taken.get(n, existing?.rowid ?? -1, cwd) !== undefined);
     }
     const values = {
       id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
@@ -719,7 +720,7 @@ export class Store {
     return this.rowsOf(`SELECT * FROM sessions WHERE ${where} ORDER BY updated_at DESC LIMIT 11`, words.map((w) => '%' + w.replace(/[\\%_]/g, (c) => `\\${c}`) + '%'));
   }
 
-  /** Give a session the user's own name; an error when the name is empty or taken in that folder. */
+  /** Give a session the user's own name; an error when the name is empty or another session holds it, in any folder. */
   rename(id: string, name: string): { ok: true; name: string } | { ok: false; error: string } {
     const clean = normalizeUserName(name);
     if (!clean) return { ok: false, error: `Expected a name with letters or digits, got ${JSON.stringify(name)}` };
@@ -730,8 +731,9 @@ export class Store {
       if (looksLikeId(clean)) return { ok: false, error: `the name ${clean} looks like a session id; choose a name with a word in it` };
       const idHolder = clean.length >= 4 ? (this.db.prepare("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 1").get(clean.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as { id: string } | undefined) : undefined;
       if (idHolder) return { ok: false, error: `the name ${clean} is the start of session ${idHolder.id}'s id (a REF would find that session); choose another` };
-      const other = this.db.prepare('SELECT id FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?').get(row.cwd, clean, row.rowid) as { id: string } | undefined;
-      if (other) return { ok: false, error: `the name ${clean} is taken by session ${other.id} in that folder` };
+      // Taken anywhere, not only in that folder: two sessions of one name make that name ambiguous.
+      const other = this.db.prepare('SELECT id, agent, cwd FROM sessions WHERE name = ? AND rowid != ? ORDER BY updated_at DESC LIMIT 1').get(clean, row.rowid) as { id: string; agent: string; cwd: string } | undefined;
+      if (other) return { ok: false, error: `the name ${clean} is taken by ${other.agent} session ${other.id.slice(0, 8)} in ${other.cwd}; choose another` };
       this.db.prepare('UPDATE sessions SET name = ?, user_named = 1 WHERE rowid = ?').run(clean, row.rowid);
       this.writeText(row.rowid);
       return { ok: true, name: clean };
@@ -780,8 +782,8 @@ export class Store {
       let name = row.name;
       const wanted = normalizeUserName(mask(s.name))?.replace(/[^a-z0-9-]/g, '').replace(/^-+|-+$/g, '');
       if (!row.user_named && wanted && wanted !== row.name) {
-        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
-        name = uniqueName(wanted.slice(0, 40), (n) => taken.get(row.cwd, n, row.rowid) !== undefined);
+        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE name = ? AND rowid != ? AND (cwd = ? OR user_named = 1)');
+        name = uniqueName(wanted.slice(0, 40), (n) => taken.get(n, row.rowid, row.cwd) !== undefined);
       }
       this.db
         .prepare('UPDATE sessions SET name = ?, description = ?, summary = ?, tags = ?, next = ?, generator = ?, summary_prompts = ? WHERE rowid = ?')

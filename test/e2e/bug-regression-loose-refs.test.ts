@@ -1,5 +1,6 @@
 // A new user's report: after `forget codex-switch-list`, the old name silently found
-// codex-switch-list-them-again (show, and note wrote there). Real CLI processes on laid-out fixtures.
+// codex-switch-list-them-again (show, and note wrote there); and `name` gave a session a name another
+// session held in another folder, so that name became ambiguous. Real CLI processes on laid-out fixtures.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import { layOutSession } from '../helpers/agent-homes.js';
 import { assertBuilt, CLI_BIN } from '../helpers/cli-pty.js';
 import { TRANSCRIPTS_DIR } from '../helpers/shared.js';
 
-interface Row { id: string; name: string; headline: string }
+interface Row { id: string; agent: string; cwd: string; name: string; note?: string; headline: string }
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -66,5 +67,18 @@ describe('a name that only partly matches (bug: the forgotten name found another
     expect(read.err).toBe('recapwrap: no session named "codex-switch-list"; reading "codex-switch-list-them-again"\n');
     // An exact name says nothing more.
     expect(cli('show', 'codex-switch-list-them-again').err).toBe('');
+  });
+});
+
+describe('a name the user gives (bug: two sessions of one name)', () => {
+  it('is refused when another session holds it in any folder, saying which', () => {
+    const rows = JSON.parse(cli('sessions', '--agent', 'pi', '--json').out) as Row[];
+    const print = rows.find((r) => r.cwd.endsWith('pi-print')) as Row;
+    const tui = rows.find((r) => r.cwd.endsWith('pi-tui')) as Row;
+    const taken = cli('name', tui.id.slice(0, 10), print.name);
+    expect(taken).toMatchObject({ code: 1, out: '' });
+    expect(taken.err).toBe(`recapwrap: the name ${print.name} is taken by pi session ${print.id.slice(0, 8)} in ${print.cwd}; choose another\n`);
+    expect((JSON.parse(cli('show', print.name, '--json').out) as Row).id).toBe(print.id); // still one session
+    expect(cli('name', tui.id.slice(0, 10), tui.name).code).toBe(0); // its own name again
   });
 });

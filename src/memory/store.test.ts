@@ -91,6 +91,25 @@ describe('the session store', () => {
     expect(amb).toMatchObject({ ok: false, kind: 'ambiguous' });
     expect(amb.ok ? [] : amb.candidates.map((c) => c.id).sort()).toEqual(['abcdef-1', 'abcxyz-2']);
     expect(store.resolve('nothing-like-it')).toMatchObject({ ok: false, kind: 'none' });
+    // A fuzzy match says it is one (show says so, a writer refuses it); an exact one does not.
+    expect(store.resolve('dark')).toMatchObject({ loose: true });
+    expect(store.resolve('@@dark')).toMatchObject({ loose: true });
+    for (const exact of ['abcdef-1', 'abcx', 'shop-add-dark-mode', '@@shop-add-dark-mode']) expect(store.resolve(exact), exact).not.toHaveProperty('loose');
+    expect(store.resolve('dark', { exact: true })).toMatchObject({ ok: false, kind: 'none', candidates: [{ id: 'abcxyz-2' }] });
+  });
+
+  it('refuses a user name another session holds in any folder, and names no session after one later', () => {
+    const store = open();
+    store.upsert(write({ id: 'b1' }));
+    store.upsert(write({ id: 'b2', transcript: '/t/b2.jsonl', cwd: '/home/u/other' }));
+    expect(store.rename('b2', 'shop-fix-checkout-page')).toEqual({ ok: false, error: 'the name shop-fix-checkout-page is taken by claude session b1 in /home/u/shop; choose another' });
+    expect(store.rename('b2', 'my-login')).toEqual({ ok: true, name: 'my-login' });
+    expect(store.rename('b2', 'My Login')).toEqual({ ok: true, name: 'my-login' }); // its own name again
+    expect(store.rename('b1', 'my-login')).toMatchObject({ ok: false, error: expect.stringContaining('/home/u/other') });
+    // An automatic name in a third folder steps around the name the user gave.
+    store.upsert(write({ id: 'b3', transcript: '/t/b3.jsonl', cwd: '/home/u/third', project: 'my', nameHints: { task: 'login', files: [], commands: [] } }));
+    expect(store.get('b3')?.name).toBe('my-login-2');
+    expect(store.resolve('my-login')).toMatchObject({ ok: true, row: { id: 'b2' } });
   });
 
   it('searches plain words with bm25 and a highlighted snippet; odd queries never throw', () => {

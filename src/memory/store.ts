@@ -43,7 +43,10 @@ export interface StorePaths { index: string; forgotten: string }
 export type FileState = 'indexed' | 'forgotten' | 'excluded' | 'unreadable' | 'gone';
 export interface FileMark { size: number; mtime: number; state: FileState }
 
-export type StoreRef = { ok: true; row: StoredSession } | { ok: false; kind: 'none' | 'ambiguous'; candidates: StoredSession[] };
+/** `loose`: found by words of its name only (the fuzzy step), not by its id or its exact name: a guess. */
+export type StoreRef = { ok: true; row: StoredSession; loose?: true } | { ok: false; kind: 'none' | 'ambiguous'; candidates: StoredSession[] };
+// A match of the fuzzy step, marked as the guess it is.
+const markLoose = (r: StoreRef | undefined): StoreRef | undefined => (r?.ok ? { ...r, loose: true } : r);
 
 interface Row {
   rowid: number; id: string; agent: string; transcript: string; cwd: string; project: string; name: string; user_named: number;
@@ -373,8 +376,9 @@ export class Store {
     const unnamedYet = existing !== undefined && existing.prompts === 0 && w.counts.prompts > 0 && !existing.user_named && !existing.summary;
     if (!name || unnamedYet) {
       const base = baseName({ project: w.project, task: mask(w.nameHints.task), files: w.nameHints.files, commands: maskList(w.nameHints.commands) });
-      const taken = this.stmt('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
-      name = uniqueName(base, (n) => taken.get(cwd, n, existing?.rowid ?? -1) !== undefined);
+      // Unique in its folder, and never a name the user gave a session anywhere (that one stays unambiguous).
+      const taken = this.stmt('SELECT 1 FROM sessions WHERE name = ? AND rowid != ? AND (cwd = ? OR user_named = 1)');
+      name = uniqueName(base, (n) => taken.get(n, existing?.rowid ?? -1, cwd) !== undefined);
     }
     const values = {
       id: w.id, agent: w.agent, transcript: w.transcript, cwd, project: w.project, name,
@@ -693,7 +697,8 @@ export class Store {
   /**
    * id → id prefix → exact name → fuzzy name (`@@name` is only ever a name); a name in `cwd` wins over the
    * same name elsewhere. `exact` (forget): no fuzzy match is taken; the names it would have matched come
-   * back as the candidates of a 'none'.
+   * back as the candidates of a 'none'. A fuzzy match comes back marked `loose`, so a reader can say it
+   * guessed and a writer can refuse the guess.
    */
   resolve(ref: string, opts: { cwd?: string; exact?: boolean } = {}): StoreRef {
     const nameOnly = ref.trim().startsWith('@@'); // `@@name` is always a name, never an id
@@ -714,7 +719,7 @@ export class Store {
       (r.length >= 4 && !nameOnly ? pick(this.rowsOf("SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT 11", [likeEsc + '%'])) : undefined) ??
       pick(this.rowsOf('SELECT * FROM sessions WHERE name = ? ORDER BY updated_at DESC LIMIT 11', [normalizeUserName(r) ?? r])) ??
       (opts.exact ? { ok: false, kind: 'none', candidates: this.fuzzy(r).slice(0, 10) } : undefined) ??
-      pick(this.fuzzy(r)) ?? { ok: false, kind: 'none', candidates: [] }
+      markLoose(pick(this.fuzzy(r))) ?? { ok: false, kind: 'none', candidates: [] }
     );
   }
 
@@ -726,7 +731,7 @@ export class Store {
     return this.rowsOf(`SELECT * FROM sessions WHERE ${where} ORDER BY updated_at DESC LIMIT 11`, words.map((w) => '%' + w.replace(/[\\%_]/g, (c) => `\\${c}`) + '%'));
   }
 
-  /** Give a session the user's own name; an error when the name is empty or taken in that folder. */
+  /** Give a session the user's own name; an error when the name is empty or another session holds it, in any folder. */
   rename(id: string, name: string): { ok: true; name: string } | { ok: false; error: string } {
     const clean = normalizeUserName(name);
     if (!clean) return { ok: false, error: `Expected a name with letters or digits, got ${JSON.stringify(name)}` };
@@ -737,8 +742,9 @@ export class Store {
       if (looksLikeId(clean)) return { ok: false, error: `the name ${clean} looks like a session id; choose a name with a word in it` };
       const idHolder = clean.length >= 4 ? (this.db.prepare("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 1").get(clean.replace(/[\\%_]/g, (c) => `\\${c}`) + '%') as { id: string } | undefined) : undefined;
       if (idHolder) return { ok: false, error: `the name ${clean} is the start of session ${idHolder.id}'s id (a REF would find that session); choose another` };
-      const other = this.db.prepare('SELECT id FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?').get(row.cwd, clean, row.rowid) as { id: string } | undefined;
-      if (other) return { ok: false, error: `the name ${clean} is taken by session ${other.id} in that folder` };
+      // Taken anywhere, not only in that folder: two sessions of one name make that name ambiguous.
+      const other = this.db.prepare('SELECT id, agent, cwd FROM sessions WHERE name = ? AND rowid != ? ORDER BY updated_at DESC LIMIT 1').get(clean, row.rowid) as { id: string; agent: string; cwd: string } | undefined;
+      if (other) return { ok: false, error: `the name ${clean} is taken by ${other.agent} session ${other.id.slice(0, 8)} in ${other.cwd}; choose another` };
       this.db.prepare('UPDATE sessions SET name = ?, user_named = 1 WHERE rowid = ?').run(clean, row.rowid);
       this.writeText(row.rowid);
       return { ok: true, name: clean };
@@ -787,8 +793,8 @@ export class Store {
       let name = row.name;
       const wanted = normalizeUserName(mask(s.name))?.replace(/[^a-z0-9-]/g, '').replace(/^-+|-+$/g, '');
       if (!row.user_named && wanted && wanted !== row.name) {
-        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE cwd = ? AND name = ? AND rowid != ?');
-        name = uniqueName(wanted.slice(0, 40), (n) => taken.get(row.cwd, n, row.rowid) !== undefined);
+        const taken = this.db.prepare('SELECT 1 FROM sessions WHERE name = ? AND rowid != ? AND (cwd = ? OR user_named = 1)');
+        name = uniqueName(wanted.slice(0, 40), (n) => taken.get(n, row.rowid, row.cwd) !== undefined);
       }
       this.db
         .prepare('UPDATE sessions SET name = ?, description = ?, summary = ?, tags = ?, next = ?, generator = ?, summary_prompts = ? WHERE rowid = ?')

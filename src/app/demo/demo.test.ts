@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_IDLE_SECONDS, demoInstructions, planDemo, wrapWords } from './demo.js';
+import { layOutSession } from '../../../test/helpers/agent-homes.js';
+import { DEMO_IDLE_SECONDS, demoInstructions, describeDemoSession, planDemo, wrapWords } from './demo.js';
 
 let base: string | undefined;
 afterEach(() => {
@@ -47,5 +48,24 @@ describe('recapwrap demo plan', () => {
     }
     // Continuation lines keep the item's indent.
     expect(wrapWords('  1. Type a task there and press Enter (or just Enter); it works a moment.', 30)).toBe('  1. Type a task there and\n     press Enter (or just\n     Enter); it works a\n     moment.');
+  });
+});
+
+describe('the line a demo ends with', () => {
+  // Every demo's session has the same automatic name (each in its own throwaway folder): the line gives
+  // a reference that finds this one alone, so `show NAME` being ambiguous after a second demo is no dead end.
+  it('names the session of that folder by an id prefix that finds it alone', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rw-demo-ref-'));
+    try {
+      const env = { HOME: root, RECAPWRAP_STATE_DIR: join(root, 'state'), RECAPWRAP_GENERATOR: 'heuristic' };
+      const fixtures = join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'transcripts', 'pi');
+      const tui = await layOutSession(root, 'pi', join(fixtures, 'interactive-2turns.jsonl'));
+      await layOutSession(root, 'pi', join(fixtures, 'print-2turns.jsonl'));
+      const line = await describeDemoSession(env, tui.cwd);
+      expect(line).toMatch(/^recapwrap demo: its session is pi-tui-create: recapwrap show 01a208c9-?\w* \(or read, resume\)$/);
+      expect(await describeDemoSession(env, join(root, 'no-session-here'))).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

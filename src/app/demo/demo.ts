@@ -15,6 +15,7 @@ import { DEMO_PROJECT_NAME, DEMO_WORKSPACE_ENV } from '../../demo/scripted-agent
 import { getStateDir, type Env } from '../../config/paths.js';
 import { getPiSessionDir } from '../../transcripts/pi/paths.js';
 import { readTmuxFocusEvents, type TmuxFocusEvents } from '../../display/tmux-focus.js';
+import { sanitizeLine } from '../../util/sanitize.js';
 import { shellQuote } from '../../util/shell-quote.js';
 import { displayWidth } from '../../util/text-width.js';
 
@@ -157,6 +158,38 @@ export async function runDemoHere(env: NodeJS.ProcessEnv, plan: DemoPlan = planD
   }
 }
 
+/**
+ * The line the demo ends with: the session it made, by a reference that names it alone. Every demo's
+ * session gets the same automatic name (in its own throwaway folder), so after a second demo that name
+ * names several sessions; the id prefix does not. Undefined when memory is off or nothing was indexed.
+ */
+export async function describeDemoSession(env: Env, project: string): Promise<string | undefined> {
+  try {
+    const { openSessionMemory } = await import('../memory/api.js');
+    const { resolveConfig } = await import('../../config/load.js');
+    const memory = await openSessionMemory({ env, options: resolveConfig({ env, cwd: project }).options, cwd: project });
+    if ('error' in memory) return undefined;
+    try {
+      await memory.refresh({ ifIdle: true });
+      const row = memory.list({ folder: project, exactFolder: true, limit: 1 })[0];
+      if (!row) return undefined;
+      // The shortest prefix (8 characters or more) that finds this session alone.
+      let n = Math.min(8, row.id.length);
+      const findsIt = (prefix: string) => {
+        const r = memory.resolve(prefix);
+        return r.ok && r.row.id === row.id;
+      };
+      while (n < row.id.length && !findsIt(row.id.slice(0, n))) n++;
+      const ref = row.id.slice(0, n);
+      return `recapwrap demo: its session is ${sanitizeLine(row.name)}: recapwrap show ${sanitizeLine(ref)} (or read, resume)`;
+    } finally {
+      memory.close();
+    }
+  } catch {
+    return undefined; // the index could not be read: the demo itself went fine
+  }
+}
+
 /** What the pane `demo` was typed in says: short, as the split has just halved it. */
 export const DEMO_SPLIT_NOTE = 'recapwrap demo: it runs in the new pane →';
 
@@ -179,5 +212,9 @@ export async function runDemo(options: DemoOptions = {}, env = process.env, colu
   // Here (a terminal, or the demo's own tmux pane): the instructions above the agent, at this width.
   const where: DemoWhere = env.TMUX ? { kind: 'tmux', focusEvents: await readTmuxFocusEvents(env) } : { kind: 'terminal' };
   process.stdout.write(demoInstructions(where, columns && columns > 0 ? columns : 80) + '\n\n');
-  return runDemoHere(env);
+  const plan = planDemo(tmpdir(), env);
+  const code = await runDemoHere(env, plan);
+  const made = await describeDemoSession(env, plan.project);
+  if (made) process.stdout.write(made + '\n');
+  return code;
 }

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { Env } from '../../config/paths.js';
 import { runTmux } from '../../display/tmux.js';
+import { describeExactMiss, namesExactly } from '../memory/loose-ref.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { AcrossOptions } from './memory-across.js';
 import { findCards, severalMachines } from './memory-across.js';
@@ -43,7 +44,11 @@ export async function resumeAcrossHosts(
   // This machine's part is `show REF --json` of its own index (input.runLocal); the launch stays resume's own.
   const found = await findCards(ref, setup, { env: input.env, cwd: input.cwd, now: input.now, columns: Number.POSITIVE_INFINITY, color: false }, { runLocal: input.runLocal }, {});
   if ('code' in found) return { kind: 'done', code: found.code, err: warn + found.err };
-  const { cards, err } = found;
+  // A host's `show` takes part of a name too: only a session REF names exactly is resumed (a guess is named back).
+  const loose = found.cards.filter((c) => !namesExactly(ref, c));
+  const cards = found.cards.filter((c) => namesExactly(ref, c));
+  const { err } = found;
+  if (cards.length === 0 && loose.length > 0 && !found.ambiguous) return { kind: 'done', code: 1, err: warn + err + `recapwrap: ${describeExactMiss(ref, loose)}\n` };
   if (cards.length === 0) return { kind: 'done', code: found.ambiguous ? 2 : 1, err: warn + err + (found.ambiguous ? '' : `recapwrap: no session matches ${JSON.stringify(sanitizeLine(ref))} on the machines asked (try \`recapwrap search --all-hosts\`)\n`) };
   if (cards.length > 1 || found.ambiguous) {
     return { kind: 'done', code: 2, err: warn + err + severalMachines(ref, cards, (c) => `${c.host === undefined ? '' : `${c.host}:`}${sanitizeLine(c.name)}  (${c.agent} ${sanitizeLine(c.id)})`) };

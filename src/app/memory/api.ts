@@ -57,7 +57,8 @@ export interface SessionCard extends SessionRow {
 export interface SearchHit extends SessionRow { snippet: string; score: number; matched: string[] }
 export interface SessionFilter { agent?: AgentId; folder?: string; exactFolder?: boolean; since?: number /* epoch ms */; limit?: number }
 export type RefResult =
-  | { ok: true; row: SessionRow }
+  /** `loose`: found by words of its name only (fuzzy), not by id, id prefix or exact name. */
+  | { ok: true; row: SessionRow; loose?: true }
   | { ok: false; kind: 'none' | 'ambiguous'; candidates: SessionRow[] };
 export interface ModelSummary { name: string; description: string; summary: string; tags: string[]; next: string }
 
@@ -77,7 +78,11 @@ export interface SessionMemory {
   search(query: string, filter?: SessionFilter, opts?: { allWords?: boolean; prefixLast?: boolean }): SearchHit[];
   /** The same search with whether the first hit holds every word (`search` labels closest matches), or why a query is refused (no word). */
   searchRanked(query: string, filter?: SessionFilter, opts?: { allWords?: boolean; prefixLast?: boolean }): { hits: SearchHit[]; complete: boolean; suggestion?: string; total: number } | { error: string };
-  /** id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere. */
+  /**
+   * id → id prefix → exact name → fuzzy name; accepts `@@name`; a name in `cwd` wins over the same name elsewhere.
+   * A fuzzy match is marked `loose`; `exact` (the commands that write or launch): none is taken, the names it
+   * would have matched are the candidates of a 'none'.
+   */
   resolve(ref: string, opts?: { cwd?: string; exact?: boolean }): RefResult;
   card(id: string): SessionCard | undefined;
   passages(id: string, question: string, limit?: number): string[];
@@ -191,7 +196,8 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
     },
     resolve(ref, opts) {
       const r = store.resolve(ref, opts);
-      return r.ok ? { ok: true, row: toRow(r.row) } : { ok: false, kind: r.kind, candidates: r.candidates.map(toRow) };
+      if (r.ok) return r.loose ? { ok: true, row: toRow(r.row), loose: true } : { ok: true, row: toRow(r.row) };
+      return { ok: false, kind: r.kind, candidates: r.candidates.map(toRow) };
     },
     card(id) {
       const s = store.get(id);

@@ -1,6 +1,6 @@
 /**
  * `recapwrap resume REF`: when REF names one session of the index (any folder; id, id prefix, exact name,
- * or `@@name` with the index's fuzzy match), the plan that relaunches it: its agent, in its folder, with the agent's own resume flag,
+ * or `@@name`; never a guess from part of a name), the plan that relaunches it: its agent, in its folder, with the agent's own resume flag,
  * and with `--next` the recap's next step as a draft to type (never sent). A session whose transcript is
  * gone starts a fresh session of the same agent, its reference block as the draft. Nothing here runs
  * anything; the index is loaded only when a REF is given.
@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { Options } from '../../config/options-table.js';
 import type { Env } from '../../config/paths.js';
-import { normalizeUserName } from '../../memory/names.js';
+import { describeExactMiss } from '../memory/loose-ref.js';
 import { findAdapter } from '../../transcripts/registry.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import { shellQuoteForTerminal } from '../../util/shell-quote.js';
@@ -33,16 +33,6 @@ export interface ResumePlan {
   note?: string;
 }
 
-/**
- * Whether REF names the session itself (its id, an id prefix, its name) or is `@@name`: a plain word
- * that only matched a name loosely (`auth` in auth-refactor) stays a query, so `resume auth` still lists.
- */
-function namesExactly(ref: string, row: { id: string; name: string }): boolean {
-  const r = ref.trim();
-  if (r.startsWith('@@')) return true;
-  return row.id === r || (r.length >= 4 && row.id.startsWith(r)) || row.name === (normalizeUserName(r) ?? r);
-}
-
 export type ResumeRefResult = { kind: 'plan'; plan: ResumePlan } | { kind: 'not-one' } | { kind: 'error'; message: string };
 
 /** `folder`: where to relaunch it instead of the session's own folder (`resume REF --cwd DIR`). */
@@ -53,8 +43,14 @@ export async function planResumeRef(input: { ref: string; cwd: string; env: Env;
   if ('error' in memory) return { kind: 'not-one' };
   try {
     await memory.refresh({ ifIdle: true });
-    const resolved = memory.resolve(input.ref, { cwd: input.cwd });
-    if (!resolved.ok || !namesExactly(input.ref, resolved.row)) return { kind: 'not-one' };
+    // Only REF naming the session itself (its id, an id prefix, its exact name) relaunches it: a plain word
+    // that matches part of a name (`auth` in auth-refactor) stays a query, so `resume auth` still lists;
+    // `@@name` is a reference, never a query, so part of a name there is refused with the name it meant.
+    const resolved = memory.resolve(input.ref, { cwd: input.cwd, exact: true });
+    if (!resolved.ok) {
+      if (input.ref.trim().startsWith('@@') && resolved.kind === 'none' && resolved.candidates.length > 0) return { kind: 'error', message: describeExactMiss(input.ref, resolved.candidates) };
+      return { kind: 'not-one' };
+    }
     const card = memory.card(resolved.row.id);
     if (!card) return { kind: 'not-one' };
     const agent = card.agent;

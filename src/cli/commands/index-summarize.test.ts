@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { layOutSession } from '../../../test/helpers/agent-homes.js';
 import { startModelServer, type ModelServer, type Reply } from '../../../test/fakes/model-server.js';
+import { tellApart } from './index-summarize.js';
 import { runMemoryCommand, type MemoryCliOptions } from './memory-run.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures', 'transcripts');
@@ -120,5 +121,21 @@ describe('recapwrap index --summarize', () => {
     expect(card.summary).toMatch(/hello\.txt/);
     // The state folder holds the summary in the index only.
     expect(readdirSync(join(dir, 'state')).filter((f) => statSync(join(dir, 'state', f)).isFile()).some((f) => readFileSync(join(dir, 'state', f)).includes('my-pick'))).toBe(true);
+  });
+});
+
+describe('index --summarize progress lines', () => {
+  // Two demos make two sessions of one name: `[1/2] pi myproj-fix-failing-test … [2/2] pi myproj-fix-failing-test` told nothing apart.
+  it('tell sessions of one name apart by an id prefix and their folder; other names get nothing', () => {
+    const rows = [
+      { id: '01a221a4-f374-70e1', name: 'myproj-fix-failing-test', cwd: '/tmp/recapwrap-demo-a/myproj' },
+      { id: '01a221a4-e000-70e1', name: 'myproj-fix-failing-test', cwd: '/home/u/x/myproj' },
+      { id: '01a221a4-d000-70e1', name: 'other', cwd: '/tmp/o' },
+    ];
+    const told = tellApart(rows, '/home/u');
+    expect([...told.entries()]).toEqual([
+      ['01a221a4-f374-70e1', ' (01a221a4-f, /tmp/recapwrap-demo-a/myproj)'],
+      ['01a221a4-e000-70e1', ' (01a221a4-e, ~/x/myproj)'],
+    ]);
   });
 });

@@ -7,7 +7,10 @@
 import { resolveConfig } from '../../config/load.js';
 import { parseCount } from '../count-option.js';
 import type { Options } from '../../config/options-table.js';
-import type { SessionMemory } from '../../app/memory/api.js';
+import type { SessionMemory, SessionRow } from '../../app/memory/api.js';
+import { describeExactMiss } from '../../app/memory/loose-ref.js';
+import { getHomeDir } from '../../config/paths.js';
+import { shortenDir } from '../../util/age.js';
 import { describePlan, planSummaries, summarizeSessions, type SummaryPlan } from '../../app/summaries/summarize-sessions.js';
 import { reachableSummaryModel, summarySettings } from '../../app/summaries/model-summary.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
@@ -48,11 +51,12 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
   say(`${line}\n`);
   const done: Array<{ id: string; agent: string; name: string; ok: boolean; tries: number; error?: string }> = [];
   const total = plan.sessions.length;
+  const told = tellApart(plan.sessions, getHomeDir(deps.env));
   const result = await summarizeSessions(memory, plan, config.options, deps.env, {
     onEach: (row, outcome, i) => {
       const name = outcome.ok ? (memory.card(row.id)?.name ?? row.name) : row.name;
       done.push({ id: row.id, agent: row.agent, name, ok: outcome.ok, tries: outcome.tries, ...(outcome.ok ? {} : { error: outcome.error }) });
-      say(`[${i + 1}/${total}] ${row.agent} ${sanitizeLine(name)}: ${outcome.ok ? 'summarised' : `kept the heuristic summary (${sanitizeLine(outcome.error)})`}\n`);
+      say(`[${i + 1}/${total}] ${row.agent} ${sanitizeLine(name)}${told.get(row.id) ?? ''}: ${outcome.ok ? 'summarised' : `kept the heuristic summary (${sanitizeLine(outcome.error)})`}\n`);
     },
   });
   const code = result.failed > 0 ? 1 : 0;
@@ -60,9 +64,31 @@ export async function runIndexSummarize(memory: SessionMemory, options: IndexSum
   return { out: `summarised ${result.summarised} of ${total} session${total === 1 ? '' : 's'} (${result.failed} kept the heuristic summary; ${result.requests} model call${result.requests === 1 ? '' : 's'})\n`, err: '', code };
 }
 
+/**
+ * For the sessions of the list whose names repeat (the same automatic name in two folders, say): what tells
+ * them apart, ` (id prefix, folder)`, by id; the others need nothing.
+ */
+export function tellApart(rows: readonly Pick<SessionRow, 'id' | 'name' | 'cwd'>[], home: string): Map<string, string> {
+  const byName = new Map<string, Pick<SessionRow, 'id' | 'name' | 'cwd'>[]>();
+  for (const r of rows) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
+  const out = new Map<string, string>();
+  for (const same of byName.values()) {
+    if (same.length < 2) continue;
+    for (const r of same) {
+      // The shortest prefix (8 characters or more) no other session of that name starts with.
+      let n = Math.min(8, r.id.length);
+      while (n < r.id.length && same.some((o) => o !== r && o.id.startsWith(r.id.slice(0, n)))) n++;
+      out.set(r.id, ` (${sanitizeLine(r.id.slice(0, n))}, ${sanitizeLine(shortenDir(r.cwd, home, 1000))})`);
+    }
+  }
+  return out;
+}
+
 // One session, whatever summary it has now (the live wrapper's exit, or a user's redo).
 function planOne(memory: SessionMemory, ref: string, options: Options, deps: { env: Env; cwd: string }): SummaryPlan | Result {
-  const found = memory.resolve(ref, { cwd: deps.cwd });
+  // It rewrites the session's summary: an exact REF only, never a guess from part of a name.
+  const found = memory.resolve(ref, { cwd: deps.cwd, exact: true });
+  if (!found.ok && found.kind === 'none' && found.candidates.length > 0) return { out: '', err: `recapwrap: ${describeExactMiss(ref, found.candidates)}\n`, code: 1 };
   if (!found.ok) return { out: '', err: `recapwrap: ${found.kind === 'none' ? 'no session matches' : 'more than one session matches'} ${JSON.stringify(sanitizeLine(ref))}\n`, code: found.kind === 'none' ? 1 : 2 };
   const model = reachableSummaryModel(summarySettings(options, deps.env, found.row.agent), deps.cwd);
   const group = { agent: found.row.agent, count: 'off' in model ? 0 : 1, model };

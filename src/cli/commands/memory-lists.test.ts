@@ -116,15 +116,17 @@ describe('sessions, show and name as a new user meets them', () => {
   });
 
   it('refuses a name shaped like an id (exit 2) or the start of a session id (exit 1); @@name is always a name', async () => {
-    const idLike = await runMemoryCommand('name', ['late-header', '019dcd90-aaaa'], {}, deps(200));
+    // `name` takes an exact REF only (late-header is part of the session's name): its id.
+    const ref = (JSON.parse((await runMemoryCommand('show', ['late-header'], { json: true }, deps(200))).out) as { id: string }).id;
+    const idLike = await runMemoryCommand('name', [ref, '019dcd90-aaaa'], {}, deps(200));
     expect(idLike.code).toBe(2);
     expect(idLike.err).toContain('looks like a session id');
-    const prefix = await runMemoryCommand('name', ['late-header', '019d'], {}, deps(200));
+    const prefix = await runMemoryCommand('name', [ref, '019d'], {}, deps(200));
     expect(prefix.code).toBe(1);
     expect(prefix.err).toContain("the start of session 019dcd9");
-    expect((await runMemoryCommand('name', ['late-header', ''], {}, deps(200))).code).toBe(2);
+    expect((await runMemoryCommand('name', [ref, ''], {}, deps(200))).code).toBe(2);
     // A name that is also the start of an id: @@ finds the name, the bare word the id.
-    expect((await runMemoryCommand('name', ['late-header', 'cafe'], {}, deps(200))).code).toBe(0);
+    expect((await runMemoryCommand('name', [ref, 'cafe'], {}, deps(200))).code).toBe(0);
     const named = JSON.parse((await runMemoryCommand('show', ['@@cafe'], { json: true }, deps(200))).out) as { name: string };
     expect(named.name).toBe('cafe');
   });

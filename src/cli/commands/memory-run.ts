@@ -218,6 +218,20 @@ function ambiguous(ref: string, candidates: readonly SessionRow[], deps: MemoryD
   return { out: '', err: `recapwrap: ${JSON.stringify(sanitizeLine(ref))} matches ${candidates.length} sessions; use one of these id prefixes (or a longer name):\n${list}\n`, code: 2 };
 }
 
+/**
+ * The session a command that writes (name, note) acts on: a transcript's path, or an exact REF (id, id
+ * prefix, exact name, `@@name`), never a guess from part of a name: that one is named back, exit 1.
+ */
+async function resolveToWrite(memory: SessionMemory, ref: string, deps: MemoryDeps): Promise<{ ok: true; id: string } | { ok: false; result: Result }> {
+  const byPath = (await import('./show-ref.js')).readShowRef(memory, ref, deps.cwd, getHomeDir(deps.env));
+  if (byPath.kind === 'error') return { ok: false, result: fail(byPath.message, byPath.code) };
+  if (byPath.kind === 'id' && byPath.depth === 0) return { ok: true, id: byPath.id };
+  const found = memory.resolve(ref, { cwd: deps.cwd, exact: true });
+  if (found.ok) return { ok: true, id: found.row.id };
+  if (found.kind === 'none' && found.candidates.length > 0) return { ok: false, result: fail((await import('../../app/memory/loose-ref.js')).describeExactMiss(ref, found.candidates), 1) };
+  return { ok: false, result: ambiguous(ref, found.candidates, deps, memory) };
+}
+
 function progressBar(write: (text: string) => void): (done: number, total: number) => void {
   let last = -1;
   return (done, total) => {
@@ -384,19 +398,22 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
       if (looksLikeId(wanted)) return fail(`the name ${sanitizeLine(wanted)} looks like a session id (a REF would be taken for one); choose a name with a word in it`);
     }
     await refreshForRead(memory, deps, notes, verb === 'show');
-    // show also takes a transcript's path and REF~N (#43.7: show-ref.ts).
-    const shown = verb === 'show' ? (await import('./show-ref.js')).readShowRef(memory, args[0] as string, deps.cwd, home) : undefined;
-    if (shown?.kind === 'error') return fail(shown.message, shown.code);
-    const ref = shown?.kind === 'ref' ? shown.ref : (args[0] as string);
-    const found = shown?.kind === 'id' ? { ok: true as const, row: { id: shown.id } } : memory.resolve(ref, { cwd: deps.cwd });
-    if (!found.ok) return ambiguous(ref, found.candidates, deps, memory);
-    const id = found.row.id;
     if (verb === 'show') {
-      const c = memory.card(id) as SessionCard;
-      const parents = shown && shown.depth > 0 ? memory.lineage(id, shown.depth) : undefined;
-      if (options.json) return { out: stringifyJsonSafely({ ...rowJson(c, home), ...(parents ? { parents: parents.map((p) => rowJson(p, home)) } : {}) }, 2) + '\n', err: '', code: 0 };
-      return { out: card(c, deps) + (parents ? parentCards(c, parents, shown?.depth ?? 0, deps) : ''), err: '', code: 0 };
+      // show also takes a transcript's path and REF~N (#43.7: show-ref.ts).
+      const shown = (await import('./show-ref.js')).readShowRef(memory, args[0] as string, deps.cwd, home);
+      if (shown.kind === 'error') return fail(shown.message, shown.code);
+      const found = shown.kind === 'id' ? { ok: true as const, row: { id: shown.id } } : memory.resolve(shown.ref, { cwd: deps.cwd });
+      if (!found.ok) return ambiguous(shown.kind === 'ref' ? shown.ref : (args[0] as string), found.candidates, deps, memory);
+      const c = memory.card(found.row.id) as SessionCard;
+      // A match on part of a name is the closest, not the one asked for: said, so no one takes it for that one.
+      const guessed = 'loose' in found && shown.kind === 'ref' ? `recapwrap: ${(await import('../../app/memory/loose-ref.js')).describeLooseMatch(shown.ref, c.name, 'showing')}\n` : '';
+      const parents = shown.depth > 0 ? memory.lineage(c.id, shown.depth) : undefined;
+      if (options.json) return { out: stringifyJsonSafely({ ...rowJson(c, home), ...(parents ? { parents: parents.map((p) => rowJson(p, home)) } : {}) }, 2) + '\n', err: guessed, code: 0 };
+      return { out: card(c, deps) + (parents ? parentCards(c, parents, shown.depth, deps) : ''), err: guessed, code: 0 };
     }
+    const found = await resolveToWrite(memory, args[0] as string, deps);
+    if (!found.ok) return found.result;
+    const id = found.id;
     if (verb === 'name') {
       let name: string;
       try {
@@ -434,14 +451,14 @@ async function runNote(memory: SessionMemory, args: string[], options: MemoryCli
   if (options.clear && text.trim()) return fail('give a note or --clear, not both');
   if (!options.clear && !text.trim()) return fail('give the note to keep (recapwrap note REF "what it did, what is next"), or --clear');
   await memory.refresh(quickRefresh(deps, true));
-  const found = memory.resolve(ref, { cwd: deps.cwd });
-  if (!found.ok) return ambiguous(ref, found.candidates, deps, memory);
+  const found = await resolveToWrite(memory, ref, deps);
+  if (!found.ok) return found.result;
   try {
-    memory.setNote(found.row.id, options.clear ? undefined : text);
+    memory.setNote(found.id, options.clear ? undefined : text);
   } catch (error) {
     return fail((error as Error).message, 1);
   }
-  const c = memory.card(found.row.id) as SessionCard;
+  const c = memory.card(found.id) as SessionCard;
   if (options.json) return { out: stringifyJsonSafely(rowJson(c, getHomeDir(deps.env)), 2) + '\n', err: '', code: 0 };
   const what = `${sanitizeLine(c.name)} (${c.agent} ${sanitizeLine(c.id)})`;
   return { out: options.clear ? `removed your note of ${what}\n` : `noted ${what}: ${sanitizeLine(c.headline)}\n`, err: '', code: 0 };

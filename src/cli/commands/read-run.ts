@@ -114,6 +114,8 @@ async function indexTarget(ref: string, deps: ReadDeps): Promise<Target> {
     }
     const card = memory.card(found.row.id);
     if (!card) return fail(`no session matches ${JSON.stringify(sanitizeLine(ref))}`, 1);
+    // A match on part of a name is the closest, not the one asked for: said before it is read.
+    if (found.loose) deps.stderr(`recapwrap: ${(await import('../../app/memory/loose-ref.js')).describeLooseMatch(ref, card.name, 'reading')}\n`);
     if (!card.transcriptExists || !existsSync(card.transcript)) {
       return fail(`the transcript of ${sanitizeLine(card.name)} is gone (${sanitizeLine(card.transcript)}); what the index kept: recapwrap show ${sanitizeLine(card.name)}`, 1);
     }

@@ -221,7 +221,8 @@ describe.skipIf(Boolean(why))('sessions on other machines, over ssh', () => {
       const states = JSON.parse(json.out) as Array<{ pid: number; host?: string; state: string; socketPath: string | null }>;
       expect(states.find((st) => st.pid === pid)).toMatchObject({ host: 'box', state: 'waiting', socketPath: null });
       const table = await cli(env, 'ls', '--host', 'box');
-      expect(table.out).toMatch(/^claude@box +\S+claude-tui +waiting 5m +- +%7 +login test fixed/m);
+      // The host's own `ls --json` carries its attention mark (read back from the state file since b607ec1).
+      expect(table.out).toMatch(/^claude@box +\S+claude-tui +waiting 5m !waiting +- +%7 +login test fixed/m);
       const next = await cli(env, 'next', '--all-hosts');
       expect(next.code).toBe(0);
       expect(next.out).toContain(`host box · claude · ${join(sshd.home, 'proj', 'claude-tui')} · waiting 5m · tmux pane %7`);

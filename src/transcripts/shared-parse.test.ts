@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, pushJsonLine, textFromParts, thinkingEvent, toEpochMs } from './shared-parse.js';
+import { activeBranch, clip, commandFromToolCall, compactArgs, parseJsonObject, pathsFromToolCall, pushJsonLine, textFromParts, thinkingEvent, toEpochMs, slashCommandIsTask } from './shared-parse.js';
 import { THINKING_MAX_CHARS } from './types.js';
 
 describe('shared parse helpers', () => {
@@ -91,5 +91,12 @@ describe('pushJsonLine', () => {
     expect(skipped).toBe(2);
     pushJsonLine('', take, (n) => (skipped += n));
     expect(skipped).toBe(2);
+  });
+});
+
+describe('slashCommandIsTask', () => {
+  it('a skill or custom command given two words or more is the task; a bare one, a setting, a target or housekeeping is not', () => {
+    for (const task of ['/apply-grant Use this skill to help me apply', '/sp.plan Build the book', '/skill:commit with a short message', '/review the login flow', '/solana-dev use the <idea> and suggest']) expect(slashCommandIsTask(task), task).toBe(true);
+    for (const not of ['/init', '/deploy', '/buddy off', '/review src/app.ts', '/compact keep the API notes', '/model claude-opus-4', '/stats model', '/clear', '/exit', '/skill:remember', 'fix the tests', '/ 42 17', '/usr/bin/env node script']) expect(slashCommandIsTask(not), not).toBe(false);
   });
 });

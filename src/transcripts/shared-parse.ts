@@ -434,3 +434,29 @@ export function parseJsonObject(line: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
+
+// Slash commands that tend the session or the tool (its context, model, settings, account, display),
+// whatever their arguments: never the user's task. Names as Claude Code, Codex, Gemini CLI, Qwen Code and
+// pi spell them; a command not here is the agent's or the user's own (custom, skill).
+const HOUSEKEEPING_COMMANDS = new Set([
+  'about', 'add-dir', 'agents', 'approvals', 'auth', 'bug', 'chat', 'clear', 'compact', 'compress', 'config', 'context', 'copy',
+  'cost', 'diff', 'directory', 'doctor', 'editor', 'exit', 'export', 'extensions', 'help', 'hooks', 'ide', 'import', 'login',
+  'logout', 'mcp', 'memory', 'model', 'new', 'output-style', 'permissions', 'privacy', 'quit', 'release-notes', 'restore',
+  'resume', 'rewind', 'session', 'settings', 'stats', 'status', 'statusline', 'terminal-setup', 'theme', 'tools', 'tree', 'upgrade',
+  'usage', 'vim',
+]);
+
+/**
+ * Whether a slash command the user typed carries their task, and so is a prompt like any other: a command
+ * of the agent's or the user's own (a skill, a custom command) given words to work on (`/apply-grant Use
+ * this skill to help me apply…`, two words or more). A command alone (`/init`, `/deploy`), with a setting
+ * or a target only (`/buddy off`, `/review src/app.ts`), or one that tends the session (`/compact keep the
+ * API notes`, `/model opus`), is said but is no prompt. Pure.
+ */
+export function slashCommandIsTask(text: string): boolean {
+  const m = /^\/([A-Za-z][\w.:-]*)\s+([\s\S]*)$/.exec(text.trim());
+  if (!m) return false;
+  const name = (m[1] as string).toLowerCase().replace(/^skill:/, '');
+  // Words to work on: two or more (`/buddy off`, `/review src/app.ts` are settings and targets, not a task).
+  return !HOUSEKEEPING_COMMANDS.has(name) && (m[2] as string).split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length >= 2;
+}

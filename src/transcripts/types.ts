@@ -31,9 +31,11 @@ interface EventBase {
 
 /**
  * Text typed by a person (not injected, meta, synthetic, hook or command output). A slash command the
- * user typed (built-in, custom or skill) is an event too: its text is the command and its arguments as
- * typed (`/review src/app.ts`), with `command` set; the command's local output stays out. Readers treat
- * it as no prompt: not counted, not numbered by `read`, never a session's subject, name or title.
+ * user typed is an event too: its text is the command and its arguments as typed; the command's local
+ * output stays out. One that tends the session or is given no words to work on (`/compact`, `/model
+ * opus`, `/init`) has `command` set: readers treat it as no prompt (not counted, not numbered by `read`,
+ * never a session's subject, name or title). One given the task's words (a skill or custom command:
+ * `/review the login flow`) is a prompt like any other (shared-parse.ts slashCommandIsTask).
  */
 export interface UserPromptEvent extends EventBase {
   kind: 'user';

@@ -196,8 +196,9 @@ describe('claude parser rules', () => {
       user('h', 'g', '<local-command-stdout>Catch you later!</local-command-stdout>'),
     ]);
     expect(s.events.map((e) => e.kind)).toEqual(['user', 'assistant', 'turn-end', 'user', 'user', 'exit']);
+    expect(s.events[0]).toMatchObject({ kind: 'user', text: '/apply-grant for the solana grant' });
     expect(s.events.filter((e) => e.kind === 'user')).toEqual([
-      expect.objectContaining({ text: '/apply-grant for the solana grant', command: true }),
+      expect.not.objectContaining({ command: true }), // `/apply-grant for the solana grant`: the task's words, a prompt
       expect.objectContaining({ text: '/buddy off', command: true }),
       expect.objectContaining({ text: '/exit', command: true }),
     ]);

@@ -16,7 +16,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, slashCommandIsTask, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { ClaudeBlock, ClaudeEntry } from './schema.js';
 
 // Chain entry types (they carry uuid/parentUuid).
@@ -56,8 +56,11 @@ export function stripAgentRecapHint(text: string): string {
   return text.replace(AWAY_SUMMARY_HINT, '').trim();
 }
 
-function commandEvents(command: string, sourceId: string, ts: number | undefined): TranscriptEvent[] {
-  const events: TranscriptEvent[] = [{ kind: 'user', text: clip(command, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
+function commandEvents(command: string, sourceId: string, ts: number | undefined, local = false): TranscriptEvent[] {
+  // A command given the task's words (a skill, a custom command) is a prompt like any other; one Claude
+  // Code ran itself (a `local_command` entry) never is.
+  const text = clip(command, EVENT_TEXT_MAX_CHARS);
+  const events: TranscriptEvent[] = [!local && slashCommandIsTask(command) ? { kind: 'user', text, sourceId, ts } : { kind: 'user', text, command: true, sourceId, ts }];
   if (EXIT_COMMANDS.has(command.split(/\s/, 1)[0] as string)) events.push({ kind: 'exit', text: command, sourceId, ts });
   return events;
 }
@@ -163,7 +166,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
       case 'local_command': {
         // 2.1.9x records a local command (`/mcp`, `/exit`) as a system entry; its output is another one.
         const command = typeof entry.content === 'string' ? claudeCommandText(entry.content) : undefined;
-        return command === undefined ? [] : commandEvents(command, sourceId, ts);
+        return command === undefined ? [] : commandEvents(command, sourceId, ts, true);
       }
       default:
         return [];

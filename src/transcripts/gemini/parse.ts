@@ -22,7 +22,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { eventWeight, headEvents, HISTORY_LIMITS, overLimits } from '../history.js';
-import { clip, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, recordTexts, SessionFacts, takeRecords, thinkingEvent, toEpochMs, toolInput, withWholeText } from '../shared-parse.js';
+import { clip, slashCommandIsTask, commandFromToolCall, compactArgs, parseJsonLine, parseJsonObject, pathsFromToolCall, recordTexts, SessionFacts, takeRecords, thinkingEvent, toEpochMs, toolInput, withWholeText } from '../shared-parse.js';
 import type { GeminiConversation, GeminiMessage, GeminiPart, GeminiToolCall } from './schema.js';
 
 interface Entry {
@@ -377,7 +377,8 @@ function userEvents(msg: GeminiMessage, sourceId: string, ts: number | undefined
   if (cut >= 0) text = text.slice(0, cut);
   text = text.trim();
   if (!text || NOT_A_PROMPT.test(text)) return [];
-  if (SLASH_COMMAND.test(text)) {
+  // A command given the task's words (a skill, a custom command) is a prompt like any other.
+  if (SLASH_COMMAND.test(text) && !slashCommandIsTask(text)) {
     const events: TranscriptEvent[] = [{ kind: 'user', text: clip(text, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
     if (EXIT_COMMAND.test(text)) events.push({ kind: 'exit', text, sourceId, ts });
     return events;

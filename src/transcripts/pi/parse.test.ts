@@ -168,7 +168,7 @@ describe('pi parser: compactions, commands, glued lines (#16)', () => {
     ]);
     expect(of(s, 'user').map((e) => [e.text, e.command === true])).toEqual([
       ['/mode', true],
-      ['/skill:commit with a short message', true],
+      ['/skill:commit with a short message', false], // given the task's words: a prompt
       ['/skill:remember', true],
       ['/var/folders/49/T/Screenshot.png what is this', false],
     ]);

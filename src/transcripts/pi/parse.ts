@@ -13,7 +13,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, slashCommandIsTask, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, textFromParts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { PiEntry, PiHeader, PiMessage } from './schema.js';
 
 // Entry types pi writes that carry nothing a recap needs (known, so not counted as skipped).
@@ -27,9 +27,11 @@ function promptOf(text: string): { text: string; command: boolean } {
   const skill = SKILL_BLOCK.exec(text);
   if (skill) {
     const args = text.slice(skill[0].length).trim();
-    return { text: `/skill:${skill[1] as string}${args ? ` ${args}` : ''}`, command: true };
+    const typed = `/skill:${skill[1] as string}${args ? ` ${args}` : ''}`;
+    return { text: typed, command: !slashCommandIsTask(typed) };
   }
-  return { text, command: SLASH_COMMAND.test(text) };
+  // A command given the task's words (a prompt template, a custom command) is a prompt like any other.
+  return { text, command: SLASH_COMMAND.test(text) && !slashCommandIsTask(text) };
 }
 
 export function createPiParser(options: ParserOptions = {}): TranscriptParser {

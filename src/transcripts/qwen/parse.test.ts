@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RECAP_CORPUS_DIR, TRANSCRIPTS_DIR, corpusPresent } from '../../../test/helpers/shared.js';
 import type { SessionSnapshot, TranscriptEvent } from '../types.js';
 import { createQwenParser } from './parse.js';
+import { slashCommandIsTask } from '../shared-parse.js';
 
 function parseLines(lines: string[]): SessionSnapshot {
   const p = createQwenParser();
@@ -281,7 +282,7 @@ describe('qwen: compressions, slash commands, exits (#16)', () => {
       timed(sys('i3', 'a2', 'slash_command', { phase: 'invocation', rawCommand: '/quit' }), at(20)),
     ]);
     expect(of(s, 'user').map((e) => [e.text, e.command === true])).toEqual([
-      ['/sp.plan Build the book', true],
+      ['/sp.plan Build the book', false], // a command given the task's words is a prompt
       ['/stats model', true],
       ['how many requests do I have', false],
       ['/quit', true],
@@ -310,7 +311,9 @@ describe('qwen: compressions, slash commands, exits (#16)', () => {
   it.skipIf(!corpusPresent)('a real session: the spec-kit commands are the prompts, not their expanded bodies', () => {
     const s = parseFile(join(RECAP_CORPUS_DIR, 'qwen', 'docusaurus-book-toolresult.jsonl'));
     const users = of(s, 'user');
-    expect(users.filter((u) => u.command).map((u) => u.text.split(' ')[0])).toEqual(['/sp.constitution', '/sp.specify', '/sp.plan', '/sp.tasks', '/sp.implement']);
+    expect(users.filter((u) => u.text.startsWith('/sp.')).map((u) => u.text.split(' ')[0])).toEqual(['/sp.constitution', '/sp.specify', '/sp.plan', '/sp.tasks', '/sp.implement']);
+    // Given the task's words they are prompts; alone, commands.
+    for (const u of users.filter((x) => x.text.startsWith('/sp.'))) expect(u.command === true, u.text.slice(0, 40)).toBe(!slashCommandIsTask(u.text));
     expect(users.some((u) => u.text.startsWith('---\ndescription:'))).toBe(false);
     expect(users.map((u) => u.text)[0]).toBe('hello');
     expect(s.events.at(-1)?.kind).toBe('tool-result');

@@ -15,7 +15,7 @@ import {
   type ParserOptions, type SessionSnapshot, type TranscriptEvent, type TranscriptParser,
 } from '../types.js';
 import { EntryTree } from '../entry-tree.js';
-import { clip, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, thinkingEvent, toEpochMs } from '../shared-parse.js';
+import { clip, slashCommandIsTask, toolInput, withWholeText, commandFromToolCall, compactArgs, pathsFromToolCall, pushJsonLine, SessionFacts, thinkingEvent, toEpochMs } from '../shared-parse.js';
 import type { QwenContent, QwenPart, QwenRecord } from './schema.js';
 
 // System subtypes that carry nothing a recap needs (known, so not counted as skipped).
@@ -117,7 +117,9 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
       return awayRecapEvents(payload.outputHistoryItems, sourceId, ts, typeof rec.parentUuid === 'string' ? rec.parentUuid : undefined);
     }
     if (payload?.phase !== 'invocation' || !raw) return [];
-    const events: TranscriptEvent[] = [{ kind: 'user', text: clip(raw, EVENT_TEXT_MAX_CHARS), command: true, sourceId, ts }];
+    // A command given the task's words (a skill, a custom command) is a prompt like any other.
+    const text = clip(raw, EVENT_TEXT_MAX_CHARS);
+    const events: TranscriptEvent[] = [slashCommandIsTask(raw) ? { kind: 'user', text, sourceId, ts } : { kind: 'user', text, command: true, sourceId, ts }];
     if (EXIT_COMMAND.test(raw)) events.push({ kind: 'exit', text: raw, sourceId, ts });
     return events;
   }

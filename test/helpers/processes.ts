@@ -6,14 +6,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { pollUntil } from './poll.js';
 
+/** An environment entry: exactly `NAME=value`, or any that starts with `prefix` (`HOME=/tmp/x/`). */
+export type EnvEntry = string | { prefix: string };
+
+const entryMatches = (entry: EnvEntry) => (e: string) => (typeof entry === 'string' ? e === entry : e.startsWith(entry.prefix));
+
 /** pids of the processes whose environment holds `entry` (`NAME=value`), optionally only those named `comm`. */
-export function pidsWithEnv(entry: string, options: { comm?: string } = {}): number[] {
+export function pidsWithEnv(entry: EnvEntry, options: { comm?: string } = {}): number[] {
+  const matches = entryMatches(entry);
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       if (options.comm !== undefined && readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== options.comm) continue;
-      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry)) pids.push(Number(name));
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').some(matches)) pids.push(Number(name));
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -21,13 +27,15 @@ export function pidsWithEnv(entry: string, options: { comm?: string } = {}): num
   return pids;
 }
 
+const describeEntry = (entry: EnvEntry) => (typeof entry === 'string' ? entry : `${entry.prefix}…`);
+
 /**
  * Wait (up to timeoutMs) for every process whose environment holds `entry` to end by itself, then
  * SIGKILL any still running and wait for them to go. Returns the command lines of those it killed.
  */
-export async function endProcessesWithEnv(entry: string, timeoutMs = 10_000): Promise<string[]> {
+export async function endProcessesWithEnv(entry: EnvEntry, timeoutMs = 10_000): Promise<string[]> {
   if (process.platform !== 'linux') return [];
-  const ended = await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs, description: `processes with ${entry} to end` }).catch(() => false);
+  const ended = await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs, description: `processes with ${describeEntry(entry)} to end` }).catch(() => false);
   if (ended) return [];
   const killed: string[] = [];
   for (const pid of pidsWithEnv(entry)) {
@@ -39,6 +47,6 @@ export async function endProcessesWithEnv(entry: string, timeoutMs = 10_000): Pr
       // Gone meanwhile.
     }
   }
-  await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs: 5000, description: `killed processes with ${entry} to be gone` });
+  await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs: 5000, description: `killed processes with ${describeEntry(entry)} to be gone` });
   return killed;
 }

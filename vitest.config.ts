@@ -15,8 +15,8 @@ if (!hasCorpus()) {
   process.stderr.write(`recapwrap tests: no ${RECAP_CORPUS_DIR}, so the tests on third-party transcripts are skipped.\n`);
 }
 
-// Tests leave the machine as they found it: the run gets a temp HOME and each test file one of its own
-// (test/helpers/test-home.ts).
+// Tests leave the machine as they found it: the run gets a temp HOME and each test file one of its own,
+// and the run fails if recapwrap files appear in the real HOME (test/helpers/test-home.ts).
 const HOME_PER_FILE = ['test/helpers/test-home-file.ts'];
 
 export default defineConfig({

@@ -2,20 +2,27 @@
  * The test run's HOME (vitest globalSetup): the test processes, and all they start, get a HOME in a temp
  * folder and none of the XDG or agent folder variables, so nothing a test runs can find the user's own
  * recapwrap cache, state or config; each test file gets a HOME of its own (test/helpers/test-home-file.ts).
+ * At the end it fails the run if recapwrap files appeared in the real HOME anyway (see checkRealHome).
  * Leaves out: folders a test makes itself in os.tmpdir(), which that test removes.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { CLAUDE_CONFIG_DIR_ENV } from '../../src/app/mcp/agent-configs.js';
 import { DEMO_WORKSPACE_ENV } from '../../src/app/wrap/tmux-notice.js';
 import {
+  getCacheDir,
+  getConfigDir,
+  getRuntimeDir,
+  getStateDir,
   RECAPWRAP_DEBUG_LOG_ENV,
   RECAPWRAP_STATE_DIR_ENV,
   XDG_CACHE_HOME_ENV,
   XDG_CONFIG_HOME_ENV,
   XDG_RUNTIME_DIR_ENV,
   XDG_STATE_HOME_ENV,
+  type Env,
 } from '../../src/config/paths.js';
 import { CODEX_HOME_ENV } from '../../src/transcripts/codex/paths.js';
 import { GEMINI_TRUSTED_FOLDERS_ENV } from '../../src/transcripts/gemini/one-shot.js';
@@ -24,6 +31,7 @@ import { PI_AGENT_DIR_ENV, PI_SESSION_DIR_ENV } from '../../src/transcripts/pi/p
 import { QWEN_HOME_ENV, QWEN_RUNTIME_DIR_ENV } from '../../src/transcripts/qwen/paths.js';
 import { agentCacheDir, RECAPWRAP_AGENT_CACHE_ENV } from './agent-cli.js';
 import { endProcessesWithEnv } from './processes.js';
+import { REPO_DIR } from './shared.js';
 
 /** The folder test-home-file.ts makes each test file's HOME in (inside the run's temp folder). */
 export const TEST_HOMES_ENV = 'RECAPWRAP_TEST_HOMES';
@@ -49,6 +57,82 @@ const USER_FOLDER_ENVS = [
   QWEN_RUNTIME_DIR_ENV,
 ] as const;
 
+const compileCache = createRequire(import.meta.url)('../../bin/compile-cache.js') as { entryName(file: string): string | undefined };
+
+/** recapwrap's own folders for the user the run started as: what no test may create or write into. */
+export interface RealFolders {
+  /** State, config and runtime folders: none may appear during the run. */
+  folders: string[];
+  /** Compile cache folders (bin/compile-cache.js): no entry of this checkout may appear in them. */
+  v8: string[];
+}
+
+/** What was there when the run started. */
+export interface RealSnapshot {
+  existing: Set<string>;
+  v8: Map<string, Set<string>>;
+}
+
+// The folders recapwrap would use with the user's environment, and with the passwd HOME a child
+// started without HOME falls back to (os.homedir()).
+export function findRealFolders(env: Env, passwdHome = userInfo().homedir): RealFolders {
+  const envs: Env[] = [env, { HOME: passwdHome }];
+  const folders = new Set<string>();
+  for (const e of envs) {
+    folders.add(getStateDir(e));
+    folders.add(getConfigDir(e));
+    if (e[XDG_RUNTIME_DIR_ENV]) folders.add(getRuntimeDir(e));
+  }
+  return { folders: [...folders], v8: [...new Set(envs.map((e) => join(getCacheDir(e), 'v8')))] };
+}
+
+// The compile cache entries (bin/compile-cache.js) of this checkout's dist/: only a run of this build
+// writes them, so new ones in the user's cache came from the run, even while their own recapwrap runs.
+function checkoutEntryNames(): Set<string> {
+  const names = new Set<string>();
+  for (const sub of ['cli', 'chunks']) {
+    const dir = join(REPO_DIR, 'dist', sub);
+    if (!existsSync(dir)) continue;
+    for (const n of readdirSync(dir)) {
+      const name = compileCache.entryName(join(dir, n));
+      if (name) names.add(name);
+    }
+  }
+  return names;
+}
+
+const listNames = (dir: string): string[] => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
+export function snapshotRealFolders(real: RealFolders): RealSnapshot {
+  return { existing: new Set(real.folders.filter((f) => existsSync(f))), v8: new Map(real.v8.map((d) => [d, new Set(listNames(d))])) };
+}
+
+/**
+ * What the run left in the user's folders: a state, config or runtime folder of recapwrap's that was not
+ * there before it, or compile cache entries of this checkout that are new. Changes inside a folder that
+ * was there are not counted (the user's own recapwrap may be at work in it meanwhile), nor other installs'
+ * compile cache entries, whether or not their folder is new (another checkout's test run, say).
+ */
+export function checkRealHome(real: RealFolders, before: RealSnapshot): string[] {
+  const found: string[] = [];
+  for (const folder of real.folders) {
+    if (!before.existing.has(folder) && existsSync(folder)) found.push(`${folder}/ (${listNames(folder).join(', ') || 'empty'})`);
+  }
+  const ours = checkoutEntryNames();
+  for (const dir of real.v8) {
+    const had = before.v8.get(dir) ?? new Set<string>();
+    const added = listNames(dir).filter((n) => ours.has(n) && !had.has(n));
+    if (added.length > 0) found.push(`${dir}/: ${added.length} compile cache entries of this checkout (${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''})`);
+  }
+  return found;
+}
+
 // npm's own files stay the user's: the agent suite installs the real agent CLIs with their .npmrc and cache.
 function keepNpmFolders(env: NodeJS.ProcessEnv, home: string): void {
   env.npm_config_userconfig ??= join(home, '.npmrc');
@@ -58,6 +142,8 @@ function keepNpmFolders(env: NodeJS.ProcessEnv, home: string): void {
 export default function setup(): () => Promise<void> {
   const env = process.env;
   const realHome = env.HOME || homedir();
+  const real = findRealFolders({ ...env });
+  const before = snapshotRealFolders(real);
 
   // Found before HOME changes: the agent CLIs installed once, outside the run (test/helpers/agent-cli.ts).
   env[RECAPWRAP_AGENT_CACHE_ENV] ??= agentCacheDir();
@@ -72,9 +158,16 @@ export default function setup(): () => Promise<void> {
   mkdirSync(env.HOME);
 
   return async () => {
-    // Processes a test left running (HOME in a test file's folder) end first: none writes there after the removal.
+    // Processes a test left running (HOME in a test file's folder) end first: none writes after the check, or there after the removal.
     const stray = await endProcessesWithEnv({ prefix: `HOME=${files}/` }, 5000).catch((error: Error) => [`(some would not end: ${error.message})`]);
     if (stray.length > 0) process.stderr.write(`recapwrap tests: ended ${stray.length} process(es) a test left running:\n  ${stray.join('\n  ')}\n`);
+    const found = checkRealHome(real, before);
     rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    if (found.length > 0) {
+      process.stderr.write(
+        `\nrecapwrap tests: the run wrote recapwrap files into the real HOME (${realHome}); a test or what it started used a path of the user's (started without HOME, or given one explicitly):\n  ${found.join('\n  ')}\nRemove them, and find the test with the guard on: rerun the test files one at a time.\n(Not the run's after all if, during it, you ran this checkout's bin/recapwrap.js yourself, or used recapwrap on this machine for the first time.)\n`,
+      );
+      process.exitCode = 1;
+    }
   };
 }

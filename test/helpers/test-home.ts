@@ -1,8 +1,9 @@
 /**
  * The test run's HOME (vitest globalSetup): the test processes, and all they start, get a HOME in a temp
- * folder and none of the XDG or agent folder variables, so nothing a test runs can find the user's own
- * recapwrap cache, state or config; each test file gets a HOME of its own (test/helpers/test-home-file.ts).
- * At the end it fails the run if recapwrap files appeared in the real HOME anyway (see checkRealHome).
+ * folder and none of the XDG or agent folder variables, so recapwrap's cache, state and config derive
+ * from a temp folder, never the user's; each test file gets a HOME of its own (test-home-file.ts).
+ * A child started without HOME would still find the passwd HOME: at the end the run fails if recapwrap
+ * files appeared in the real HOME (see checkRealHome).
  * Leaves out: folders a test makes itself in os.tmpdir(), which that test removes.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

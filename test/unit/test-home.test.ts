@@ -1,15 +1,27 @@
 // The run's check that no test wrote into the real HOME (test/helpers/test-home.ts): it must see what the
 // old leaks left (a state folder, this checkout's compile cache entries) and not the user's own recapwrap
 // writing into folders it already had.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_DIR } from '../helpers/shared.js';
-import { checkRealHome, findRealFolders, snapshotRealFolders } from '../helpers/test-home.js';
+import { checkRealHome, findRealFolders, snapshotRealFolders, TEST_HOMES_ENV } from '../helpers/test-home.js';
 
 const { entryName } = createRequire(import.meta.url)('../../bin/compile-cache.js') as { entryName(file: string): string | undefined };
+
+describe("a test file's HOME", () => {
+  it('is a temp folder of its own, not the user\'s, and what the test starts gets it, with no XDG folders', () => {
+    const homes = process.env[TEST_HOMES_ENV] as string;
+    expect(homes).toBeTruthy();
+    expect(homedir().startsWith(`${homes}/`)).toBe(true);
+    expect(homedir()).not.toBe(userInfo().homedir);
+    const child = execFileSync('sh', ['-c', 'echo "$HOME|$XDG_CACHE_HOME|$XDG_STATE_HOME|$XDG_CONFIG_HOME|$RECAPWRAP_STATE_DIR"'], { encoding: 'utf8' }).trim();
+    expect(child).toBe(`${homedir()}||||`);
+  });
+});
 
 describe('the check of the real HOME at the end of a test run', () => {
   let home: string;

@@ -29,24 +29,35 @@ export function pidsWithEnv(entry: EnvEntry, options: { comm?: string } = {}): n
 
 const describeEntry = (entry: EnvEntry) => (typeof entry === 'string' ? entry : `${entry.prefix}…`);
 
-/**
- * Wait (up to timeoutMs) for every process whose environment holds `entry` to end by itself, then
- * SIGKILL any still running and wait for them to go. Returns the command lines of those it killed.
- */
-export async function endProcessesWithEnv(entry: EnvEntry, timeoutMs = 10_000): Promise<string[]> {
-  if (process.platform !== 'linux') return [];
-  const ended = await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs, description: `processes with ${describeEntry(entry)} to end` }).catch(() => false);
-  if (ended) return [];
-  const killed: string[] = [];
-  for (const pid of pidsWithEnv(entry)) {
+/** Sends `signal` to each pid; returns the command lines of those it reached. */
+function signalAll(pids: number[], signal: NodeJS.Signals): string[] {
+  const reached: string[] = [];
+  for (const pid of pids) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
-      process.kill(pid, 'SIGKILL');
-      killed.push(args);
+      process.kill(pid, signal);
+      reached.push(args);
     } catch {
       // Gone meanwhile.
     }
   }
-  await pollUntil(() => pidsWithEnv(entry).length === 0, { timeoutMs: 5000, description: `killed processes with ${describeEntry(entry)} to be gone` });
-  return killed;
+  return reached;
+}
+
+/**
+ * Wait (up to timeoutMs) for every process whose environment holds `entry` to end by itself, then
+ * SIGTERM those still running (the demo agent and the wrapper clean up on it: a SIGKILL leaves the demo's
+ * /tmp/recapwrap-demo-* folder behind), SIGKILL any still there 2 s later, and wait for them to go.
+ * Returns the command lines of those it had to signal.
+ */
+export async function endProcessesWithEnv(entry: EnvEntry, timeoutMs = 10_000): Promise<string[]> {
+  if (process.platform !== 'linux') return [];
+  const gone = () => pidsWithEnv(entry).length === 0;
+  const ended = await pollUntil(gone, { timeoutMs, description: `processes with ${describeEntry(entry)} to end` }).catch(() => false);
+  if (ended) return [];
+  const signalled = signalAll(pidsWithEnv(entry), 'SIGTERM');
+  const terminated = await pollUntil(gone, { timeoutMs: 2000, description: `processes with ${describeEntry(entry)} to end on SIGTERM` }).catch(() => false);
+  if (!terminated) signalAll(pidsWithEnv(entry), 'SIGKILL');
+  await pollUntil(gone, { timeoutMs: 5000, description: `killed processes with ${describeEntry(entry)} to be gone` });
+  return signalled;
 }

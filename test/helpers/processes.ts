@@ -6,10 +6,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { pollUntil } from './poll.js';
 
-/** An environment entry: exactly `NAME=value`, or any that starts with `prefix` (`HOME=/tmp/x/`). */
-export type EnvEntry = string | { prefix: string };
+/**
+ * An environment entry: exactly `NAME=value`, any that starts with `prefix` (`HOME=/tmp/x/`), or any
+ * whose value is the folder `under` or inside it (HOME, RECAPWRAP_STATE_DIR, TMPDIR… in a test's folder).
+ */
+export type EnvEntry = string | { prefix: string } | { under: string };
 
-const entryMatches = (entry: EnvEntry) => (e: string) => (typeof entry === 'string' ? e === entry : e.startsWith(entry.prefix));
+function entryMatches(entry: EnvEntry): (e: string) => boolean {
+  if (typeof entry === 'string') return (e) => e === entry;
+  if ('prefix' in entry) return (e) => e.startsWith(entry.prefix);
+  return (e) => {
+    const value = e.slice(e.indexOf('=') + 1);
+    return value === entry.under || value.startsWith(`${entry.under}/`);
+  };
+}
 
 /** pids of the processes whose environment holds `entry` (`NAME=value`), optionally only those named `comm`. */
 export function pidsWithEnv(entry: EnvEntry, options: { comm?: string } = {}): number[] {
@@ -27,7 +37,7 @@ export function pidsWithEnv(entry: EnvEntry, options: { comm?: string } = {}): n
   return pids;
 }
 
-const describeEntry = (entry: EnvEntry) => (typeof entry === 'string' ? entry : `${entry.prefix}…`);
+const describeEntry = (entry: EnvEntry) => (typeof entry === 'string' ? entry : 'prefix' in entry ? `${entry.prefix}…` : `a value in ${entry.under}`);
 
 /** Sends `signal` to each pid; returns the command lines of those it reached. */
 function signalAll(pids: number[], signal: NodeJS.Signals): string[] {

@@ -15,14 +15,20 @@ if (!hasCorpus()) {
   process.stderr.write(`recapwrap tests: no ${RECAP_CORPUS_DIR}, so the tests on third-party transcripts are skipped.\n`);
 }
 
+// Tests leave the machine as they found it: the run gets a temp HOME and each test file one of its own,
+// and the run fails if recapwrap files appear in the real HOME (test/helpers/test-home.ts).
+const HOME_PER_FILE = ['test/helpers/test-home-file.ts'];
+
 export default defineConfig({
   test: {
+    globalSetup: ['test/helpers/test-home.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'],
           testTimeout: 20_000,
+          setupFiles: HOME_PER_FILE,
           sequence: { groupOrder: 0 },
         },
       },
@@ -30,6 +36,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: HOME_PER_FILE,
           sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -44,6 +51,7 @@ export default defineConfig({
         test: {
           name: 'agents',
           include: ['test/agents/**/*.test.ts'],
+          setupFiles: HOME_PER_FILE,
           sequence: { groupOrder: 2 },
           testTimeout: 5 * 60_000,
           hookTimeout: 15 * 60_000,

@@ -131,6 +131,8 @@ async function benchThroughput() {
     try {
       tmux('kill-server');
     } catch {}
+    // kill-server leaves the socket file behind (tmux's folder is $TMUX_TMPDIR or /tmp, tmux-<uid>).
+    rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid()}`, socket), { force: true });
     rmSync(file, { force: true });
   }
   const mbps = (ms) => (MB / (ms / 1000)).toFixed(1);

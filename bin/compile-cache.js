@@ -136,4 +136,5 @@ function install(env = process.env) {
   });
 }
 
-module.exports = { install };
+// entryName: for the test run's check that no test wrote into the user's cache (test/helpers/test-home.ts).
+module.exports = { install, entryName };

@@ -24,8 +24,11 @@ export function agentE2eSkipped(): boolean {
   return process.env.RECAPWRAP_SKIP_AGENT_E2E === '1';
 }
 
+/** Where the agent CLIs are installed; the test run sets it (test/helpers/test-home.ts) before HOME changes. */
+export const RECAPWRAP_AGENT_CACHE_ENV = 'RECAPWRAP_AGENT_CACHE';
+
 export function agentCacheDir(): string {
-  return process.env.RECAPWRAP_AGENT_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'recapwrap-e2e-agents');
+  return process.env[RECAPWRAP_AGENT_CACHE_ENV] ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'recapwrap-e2e-agents');
 }
 
 /** The path of the agent's executable, installing it first when needed. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { assertBuilt, CLI_BIN } from './cli-pty.js';
+import { endProcessesWithEnv } from './processes.js';
 import { shellQuote, TmuxServer } from './tmux.js';
 
 export interface TmuxE2e {
@@ -19,7 +20,8 @@ export interface TmuxE2e {
 /**
  * The set-up every tmux e2e file shares, called inside its describe(): before all its tests the CLI is
  * built (unless `built: false`), a temporary folder is made and a private server named; after them
- * the server is killed, `afterKill` runs (waiting for wrappers to exit, say) and the folder goes.
+ * the server is killed, `afterKill` runs (waiting for wrappers to exit, say), what still runs with a
+ * path in the folder in its environment ends, and the folder goes.
  */
 export function tmuxE2e(prefix: string, options: { built?: boolean; afterKill?: () => unknown } = {}): TmuxE2e {
   let dir: string | undefined;
@@ -32,7 +34,11 @@ export function tmuxE2e(prefix: string, options: { built?: boolean; afterKill?: 
   afterAll(async () => {
     server?.kill();
     await options.afterKill?.();
-    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    if (!dir) return;
+    // The panes' wrappers are still exiting: what they write on the way out (compile cache entries, the
+    // last state) would land after the removal, fail it (ENOTEMPTY) or make the folder again.
+    await endProcessesWithEnv({ under: dir });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   const made = <T>(what: string, value: T | undefined): T => {
     if (value === undefined) throw new Error(`Expected the tmux e2e ${what} to be made (use it inside a test or hook), got none`);

@@ -24,6 +24,14 @@ export interface AgentHomeOptions {
 
 // Write the agent's config into `home`; returns the environment to run it with (HOME not included).
 export function prepareAgentHome(agent: AgentCli, options: AgentHomeOptions): Record<string, string> {
+  // The agent's and recapwrap's temp files (qwen's socket folder, a one-off recap's folder) go inside
+  // the run's folder, removed with it: a process ended by the teardown leaves nothing in the machine's /tmp.
+  const tmp = join(options.home, '.tmp');
+  mkdirSync(tmp, { recursive: true });
+  return { TMPDIR: tmp, ...agentEnv(agent, options) };
+}
+
+function agentEnv(agent: AgentCli, options: AgentHomeOptions): Record<string, string> {
   const { home, model, trusted } = options;
   switch (agent) {
     case 'pi': {

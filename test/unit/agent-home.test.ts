@@ -28,6 +28,8 @@ describe('prepareAgentHome', () => {
       const text = files.map((f) => readFileSync(f, 'utf8')).join('\n') + JSON.stringify(env);
       expect(text.includes(model.url), agent).toBe(true);
       expect(env.HOME, agent).toBeUndefined();
+      // Temp files inside the run's folder, removed with it.
+      expect(env.TMPDIR, agent).toBe(join(dir, '.tmp'));
     }
   });
 

@@ -51,6 +51,27 @@ describe('every word a session holds', () => {
     expect(ids(store.search('vectordb'))).toEqual(['prose', 'output']);
   });
 
+  it('ranks a one-word query over hundreds of holders as the whole ranking does (its shortcut scores only the best)', () => {
+    const store = open();
+    // The word as typed in the prose, said 1-6 times (bm25 varies; alike texts tie); by its stem only, said
+    // more often (bm25 scores these best: they must still come after the word as typed); as typed only in a
+    // tool's output; and sessions without it.
+    for (let i = 0; i < 420; i++) {
+      const times = 1 + (i % 6);
+      const text = [`> ${'deploy the app '.repeat(times)}`, `> ${'deployed deploys '.repeat(times * 3)}`, `> check the logs of run ${i}`, `> fix page ${i}`][i % 4] as string;
+      put(store, `s${i}`, text, i % 4 === 2 ? 'deploy finished' : '');
+    }
+    for (const limit of [1, 10, 50]) {
+      const quick = store.search('deploy', { limit });
+      // A filter (every session passes it) makes search rank every holder.
+      const whole = store.search('deploy', { limit, since: 0 });
+      expect(ids(quick)).toEqual(ids(whole));
+      expect(ids(quick)).toHaveLength(limit);
+      expect('total' in quick && quick.total).toBe('total' in whole && whole.total);
+      expect('total' in quick && quick.total).toBe(315);
+    }
+  });
+
   it('puts the session saying redis first, and never a redirect for it (issue 42: stem redi + prefix)', () => {
     const store = open();
     put(store, 'cache', '> why does the page fail\n[Redis Cache] Error: connection refused');

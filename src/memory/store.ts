@@ -91,6 +91,10 @@ interface Ranked { rowid: number; score: number; matched: number[]; weight: numb
  */
 const LEVEL_WEIGHT = [0, 0.3, 0.6, 0.5, 1] as const;
 const TYPED_OVER_STEM_WEIGHT = 0.7;
+/** The ranking: a name or id matched first, then the levels' weight, then bm25 (lower is better). */
+const order = (a: Ranked, b: Ranked) => Number(b.exact) - Number(a.exact) || b.weight - a.weight || a.score - b.score;
+/** Best-scored holders of a one-word query read at least (oneWordTop), ahead of picking the top among them. */
+const ONE_WORD_READ_MIN = 200;
 
 function levelOf(h: TermHolders, rowid: number): 0 | 1 | 2 | 3 | 4 {
   const exact = h.exact.has(rowid);
@@ -565,6 +569,11 @@ export class Store {
     // A session's words are in parts (rowid % stride is the session): the Set drops the repeats, which
     // DISTINCT made SQLite do at ~2x the lookup's cost (8.3 ms against 4.6 for a common word of 10k sessions).
     const wordMatch = this.db.prepare(`SELECT rowid % ${WORD_PART_STRIDE} FROM session_words WHERE session_words MATCH ?`).pluck();
+    const exactRows = this.exactRows(query);
+    if (terms.length === 1 && !allowed && exactRows.size === 0 && limit > 0) {
+      const fast = this.oneWordTop(terms[0] as QueryTerm, limit, (expr) => new Set(textMatch.all(expr) as number[]), (expr) => new Set(wordMatch.all(expr) as number[]));
+      if (fast) return this.hitsOf(fast.top, terms, limit, fast.total);
+    }
     const bm25 = this.db.prepare('SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?').raw();
     const scoresOf = (expr: string) => {
       const out = new Map<number, number>();
@@ -584,7 +593,6 @@ export class Store {
     // No session holds a content word: the function words then rank (never empty while some word is held).
     if (terms.length < all.length && !holders.some(held)) holders = lookup((terms = all));
     const present = terms.filter((_, i) => held(holders[i] as TermHolders));
-    const exactRows = this.exactRows(query);
     if (present.length === 0 && exactRows.size === 0) return { hits: [], complete: false, total: 0, ...this.suggestionFor(terms) };
     // bm25 over the ranked text of the words a session holds there (by stem, or as a prefix where that applies).
     const textExpr = present.map((t) => (t.prefix ? `(${t.match} OR ${t.prefix})` : t.match)).join(' OR ');
@@ -609,7 +617,6 @@ export class Store {
       if (opts.allWords && matched.length < terms.length && !isExact) continue;
       ranked.push({ rowid, score: scores.get(rowid) ?? 0, matched, weight, exact: isExact });
     }
-    const order = (a: Ranked, b: Ranked) => Number(b.exact) - Number(a.exact) || b.weight - a.weight || a.score - b.score;
     // Enough rows for the limit and any tie at its edge (recency breaks ties): those ranked at or before
     // the limit-th, in the order a stable sort of them all gives, without sorting them all (a common word:
     // ~9,000 candidates for 10 hits).
@@ -621,6 +628,38 @@ export class Store {
       top = ranked.filter((r) => order(r, edge) <= 0).sort(order);
     }
     if (top.length === 0) return { hits: [], complete: false, total: 0, ...this.suggestionFor(terms) };
+    return this.hitsOf(top, terms, limit, ranked.length);
+  }
+
+  /**
+   * A query of one word, no filter, no name or id matched, ranked as search() ranks it without scoring
+   * every session that holds it: a common word's holders by stem are thousands (bm25 of them all and a
+   * ranking entry each were ~35 of the ~50 ms such a search took at 10,000 sessions). The best are those
+   * holding it both as typed and by stem (level 4), in bm25 order: SQLite's own `ORDER BY` hands the
+   * best-scored holders, and those held as typed among them are the top as long as `limit` of them come
+   * before the last row read and the last one read scores worse than the limit-th (no tie cut off). Else
+   * undefined: search() ranks them all. `total` is what search() counts: every holder, by stem or as typed.
+   */
+  private oneWordTop(term: QueryTerm, limit: number, stemOf: (expr: string) => Set<number>, typedOf: (expr: string) => Set<number>): { top: Ranked[]; total: number } | undefined {
+    if (term.prefix || !term.exact) return undefined;
+    const read = Math.max(limit * 4, ONE_WORD_READ_MIN);
+    const best = this.db.prepare(`SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ${read}`).raw().all(term.match) as Array<[number, number]>;
+    if (best.length < read) return undefined;
+    const typed = typedOf(term.exact);
+    const both = best.filter(([rowid]) => typed.has(rowid));
+    const edge = both[limit - 1];
+    const last = best[best.length - 1] as [number, number];
+    if (!edge || !(last[1] > edge[1])) return undefined;
+    const top: Ranked[] = both.filter(([, score]) => score <= edge[1]).map(([rowid, score]) => ({ rowid, score, matched: [0], weight: LEVEL_WEIGHT[4], exact: false }));
+    const stem = stemOf(term.match);
+    let total = stem.size;
+    for (const rowid of typed) if (!stem.has(rowid)) total++;
+    return { top, total };
+  }
+
+  // The hits of the ranked rows cut at the limit (`top`: every row ranked at or before the limit-th, ties
+  // at the edge included), recency breaking ties, each with its snippet.
+  private hitsOf(top: Ranked[], terms: readonly QueryTerm[], limit: number, total: number): SearchResult {
     const rows = new Map((this.db.prepare(`SELECT s.*, b.text AS body_text FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid WHERE s.rowid IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.rowid)) as Array<Row & { body_text: string | null }>).map((r) => [r.rowid, r]));
     const updated = (rowid: number) => rows.get(rowid)?.updated_at ?? 0;
     top.sort((a, b) => order(a, b) || updated(b.rowid) - updated(a.rowid));
@@ -632,7 +671,7 @@ export class Store {
       hits.push({ ...toSession(r), snippet: hitSnippet(r, r.body_text ?? '', matched.map((m) => ({ word: m.word, prefix: m.prefix !== undefined }))), score: t.score, matched: matched.map((m) => m.word) });
     }
     const first = top[0];
-    return { hits, complete: first !== undefined && first.matched.length === terms.length, total: ranked.length };
+    return { hits, complete: first !== undefined && first.matched.length === terms.length, total };
   }
 
   // The closest indexed word to the first query word no session holds (a typo), when one is close enough.

@@ -2,7 +2,7 @@
  * Worker-thread entry of the scan's read pool (read-pool.ts): reads the session files the scan posts
  * (load, vocabulary, heuristic card: read-whole.ts) and posts back each one's row or why it has none. It
  * never opens the database: the scan's own thread writes every row. Each request is answered once, with
- * its id (the pool sends one at a time, but any number could overlap).
+ * its id, one file after another in the order they came.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadReaders, wholeReader, type FileToRead, type ReadContext, type WholeRead, type WholeReader } from './read-whole.js';
@@ -27,8 +27,11 @@ if (port) {
     () => port.postMessage({ id: -1, kind: 'ready' } satisfies IndexWorkerReply),
     (error: unknown) => port.postMessage({ id: -1, kind: 'failed', error: message(error) } satisfies IndexWorkerReply),
   );
+  // Files are read one after another, in the order they came: the pool sends the next one before this one
+  // is done (WORKER_DEPTH), so it waits here, not loaded, and is started the moment this one ends.
+  let queue: Promise<void> = Promise.resolve();
   port.on('message', (msg: IndexWorkerRequest) => {
-    void (async () => {
+    queue = queue.then(async () => {
       let reply: IndexWorkerReply;
       try {
         const r = await reader;
@@ -43,6 +46,6 @@ if (port) {
         // The row could not be copied to the scan's thread: say so, or that file would never be answered.
         port.postMessage({ id: msg.id, kind: 'failed', error: message(error) } satisfies IndexWorkerReply);
       }
-    })();
+    });
   });
 }

@@ -25,11 +25,13 @@ export const POOL_MIN_BYTES = 8 * 1024 * 1024;
 /** Outcomes read ahead of the one the scan writes next, at most (their rows wait in memory). */
 const WINDOW = 32;
 /**
- * Files a worker holds at once. One: a file's own reads already overlap its parse (load.ts), and a second
- * file loaded beside it raised the peak RSS (2 workers, small bench home: 265 MB against 248 MB) for no
- * time that the noise of a shared box let us see.
+ * Files a worker holds at once: the one it reads and the next, which waits in its queue unread (the
+ * worker reads one file at a time: a second file loaded beside it raised the peak RSS, 265 MB against
+ * 248 MB on the small bench home, for no time saved). With one, a worker that ended a file idled until
+ * this thread, busy with a file or a write, got to send it the next: the first index of the bench's
+ * 10,000 sessions kept 1.58 of the 2 cores busy.
  */
-const WORKER_DEPTH = 1;
+const WORKER_DEPTH = 2;
 
 /** How long the pool looks at the cores before it starts workers (this thread reads meanwhile). */
 const IDLE_SAMPLE_MS = 200;

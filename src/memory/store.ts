@@ -93,6 +93,8 @@ const LEVEL_WEIGHT = [0, 0.3, 0.6, 0.5, 1] as const;
 const TYPED_OVER_STEM_WEIGHT = 0.7;
 /** The ranking: a name or id matched first, then the levels' weight, then bm25 (lower is better). */
 const order = (a: Ranked, b: Ranked) => Number(b.exact) - Number(a.exact) || b.weight - a.weight || a.score - b.score;
+/** A session's bm25 score over the ranked text (lower is better): its columns weighted head 4, body 1, summary 2. */
+const BM25 = 'bm25(session_text, 4.0, 1.0, 2.0)';
 /** Best-scored holders of a one-word query read at least (oneWordTop), ahead of picking the top among them. */
 const ONE_WORD_READ_MIN = 200;
 
@@ -574,7 +576,7 @@ export class Store {
       const fast = this.oneWordTop(terms[0] as QueryTerm, limit, (expr) => new Set(textMatch.all(expr) as number[]), (expr) => new Set(wordMatch.all(expr) as number[]));
       if (fast) return this.hitsOf(fast.top, terms, limit, fast.total);
     }
-    const bm25 = this.db.prepare('SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ?').raw();
+    const bm25 = this.db.prepare(`SELECT rowid, ${BM25} AS score FROM session_text WHERE session_text MATCH ?`).raw();
     const scoresOf = (expr: string) => {
       const out = new Map<number, number>();
       for (const r of bm25.all(expr) as Array<[number, number]>) out.set(r[0], r[1]);
@@ -643,7 +645,7 @@ export class Store {
   private oneWordTop(term: QueryTerm, limit: number, stemOf: (expr: string) => Set<number>, typedOf: (expr: string) => Set<number>): { top: Ranked[]; total: number } | undefined {
     if (term.prefix || !term.exact) return undefined;
     const read = Math.max(limit * 4, ONE_WORD_READ_MIN);
-    const best = this.db.prepare(`SELECT rowid, bm25(session_text, 4.0, 1.0, 2.0) AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ${read}`).raw().all(term.match) as Array<[number, number]>;
+    const best = this.db.prepare(`SELECT rowid, ${BM25} AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ${read}`).raw().all(term.match) as Array<[number, number]>;
     if (best.length < read) return undefined;
     const typed = typedOf(term.exact);
     const both = best.filter(([rowid]) => typed.has(rowid));

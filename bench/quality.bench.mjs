@@ -13,13 +13,13 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importInternals } from './lib/internals.mjs';
+import { hits, LABEL_CELLS, visible as visibleIn } from './lib/recap-visible.mjs';
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = process.env.RECAPWRAP_SHARED_DIR ?? resolve(REPO, '..', 'shared');
 const EVAL = join(SHARED, 'recap-eval');
 const CORPUS = join(SHARED, 'recap-corpus');
 const WIDTHS = (process.env.RW_QUALITY_WIDTHS ?? '80 160').split(/\s+/).filter(Boolean).map(Number);
-const LABEL_CELLS = 9;
 
 if (!existsSync(join(EVAL, 'keys-dev.json')) || !existsSync(CORPUS)) {
   console.log(`quality: the development set is absent (${EVAL}); nothing to score.`);
@@ -32,20 +32,7 @@ if (!existsSync(join(REPO, 'dist', 'cli', 'main.cjs'))) {
 const { displayWidth } = await importInternals('quality', ['util/text-width.ts']);
 const KEYS = JSON.parse(readFileSync(join(EVAL, 'keys-dev.json'), 'utf8'));
 const CTRL = /[\x00-\x1f\x7f\x9b]/;
-
-// What a user sees in a pane of w columns: the label dropped, the first w-9 cells.
-function visible(line, w) {
-  const text = line.replace(/^\s*(✦\s*)?recap:\s*/i, '');
-  let out = '';
-  let n = 0;
-  for (const ch of text) {
-    const c = displayWidth(ch);
-    if (n + c > w - LABEL_CELLS) break;
-    out += ch;
-    n += c;
-  }
-  return out;
-}
+const visible = (line, w) => visibleIn(line, w, displayWidth);
 
 // --- the naive baseline, per agent format (as score.py reads them) ---
 const textOf = (c) => (typeof c === 'string' ? c : (Array.isArray(c) ? c : []).filter((x) => x && typeof x === 'object' && x.type === 'text').map((x) => x.text ?? '').join(' '));
@@ -125,7 +112,6 @@ function recapLine(file, w) {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-const hits = (text, groups) => groups.map((g) => g.some((k) => text.includes(k)));
 const files = Object.entries(KEYS).filter(([rel]) => existsSync(join(CORPUS, rel)));
 const naive = new Map(files.map(([rel]) => [rel, naiveLine(join(CORPUS, rel), rel)]));
 

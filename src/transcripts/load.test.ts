@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPTS_DIR } from '../../test/helpers/shared.js';
-import { detectAgentFromFile, loadSessionFile } from './load.js';
+import { detectAgentFromFile, loadSessionFile, loadSessionTail } from './load.js';
 import { agentFromCommand, isAgentId } from './registry.js';
 
 let dir: string;
@@ -53,6 +53,31 @@ describe('loadSessionFile', () => {
       chmodSync(unknown, 0);
       await expect(loadSessionFile(unknown)).rejects.toThrow('permission denied');
     }
+  });
+
+  it('loadSessionTail, midLine: a start inside a line skips to the next line; one at a line start keeps it', async () => {
+    const file = join(dir, 'tail.jsonl');
+    const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, i)).toISOString();
+    const msg = (id: string, parent: string | null, text: string, i: number) => JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: { role: 'user', content: [{ type: 'text', text }], timestamp: i } });
+    const lines = [JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: t(0), cwd: '/w' }), msg('u1', null, 'first prompt here', 1), msg('u2', 'u1', 'second prompt here', 2), msg('u3', 'u2', 'third prompt here', 3)];
+    const text = lines.join('\n') + '\n';
+    writeFileSync(file, text);
+    const second = text.indexOf(lines[2] as string);
+    const prompts = (r: Awaited<ReturnType<typeof loadSessionTail>>) => r?.snapshot.events.flatMap((e) => (e.kind === 'user' ? [e.text] : []));
+    // Inside the second line: without midLine its rest is a malformed line; with it, skipped.
+    const inside = await loadSessionTail(file, { agent: 'pi', from: second + 20, wholeFile: true });
+    const skipped = await loadSessionTail(file, { agent: 'pi', from: second + 20, wholeFile: true, midLine: true });
+    expect(skipped?.end).toBe(text.length);
+    expect(inside?.snapshot.skipped).toBeGreaterThan(0);
+    expect(skipped?.snapshot.skipped).toBe(0);
+    expect(prompts(skipped)).toEqual(['third prompt here']);
+    // At the second line's start: it is a line of its own.
+    expect(prompts(await loadSessionTail(file, { agent: 'pi', from: second, wholeFile: true, midLine: true }))).toEqual(['second prompt here', 'third prompt here']);
+    // Inside the last line: no line after it; the end is the file's (its newline ends that line).
+    expect(await loadSessionTail(file, { agent: 'pi', from: text.length - 5, wholeFile: true, midLine: true })).toMatchObject({ end: text.length, snapshot: { events: [] } });
+    // Inside a last line not yet ended: no complete line; the end stays where the read started.
+    writeFileSync(file, text + lines[3]?.slice(0, 40));
+    expect(await loadSessionTail(file, { agent: 'pi', from: text.length + 10, wholeFile: true, midLine: true })).toMatchObject({ end: text.length + 10, snapshot: { events: [] } });
   });
 
   it('names agents from wrapped commands', () => {

@@ -190,9 +190,10 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId; onT
  * What was appended to a JSON-lines session file since byte `from`: the complete lines after it parsed by
  * a fresh parser (the events of that part only; ids and folder may be missing), and the byte offset after
  * the last complete line (the next mark). Undefined when the file is not JSON lines, shrank, or cannot be
- * read: then it must be read whole.
+ * read: then it must be read whole. `midLine`: `from` may fall inside a line (a window before a mark), whose
+ * rest is skipped, not parsed as a line of its own.
  */
-export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number; onText?: (text: string) => void; wholeFile?: boolean }): Promise<{ snapshot: Session; end: number } | undefined> {
+export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number; onText?: (text: string) => void; wholeFile?: boolean; midLine?: boolean }): Promise<{ snapshot: Session; end: number } | undefined> {
   const adapter = getAdapter(opts.agent);
   let handle: FileHandle | undefined;
   try {
@@ -205,11 +206,24 @@ export async function loadSessionTail(file: string, opts: { agent: AgentId; from
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let at = opts.from;
     let end = opts.from;
+    // `midLine`: from may fall inside a line; its rest, up to the first newline, is no line of its own.
+    let dropping = false;
+    if (opts.midLine && opts.from > 0) {
+      const { bytesRead } = await handle.read(buffer, 0, 1, opts.from - 1);
+      dropping = bytesRead === 1 && buffer[0] !== 0x0a;
+    }
     while (at < opened.size) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, opened.size - at), at);
       if (bytesRead === 0) break;
       at += bytesRead;
-      for (const line of reader.push(buffer.subarray(0, bytesRead))) parser.push(line);
+      let chunk = buffer.subarray(0, bytesRead);
+      if (dropping) {
+        const newline = chunk.indexOf(0x0a);
+        if (newline < 0) continue;
+        chunk = chunk.subarray(newline + 1);
+        dropping = false;
+      }
+      for (const line of reader.push(chunk)) parser.push(line);
       end = at - reader.pendingBytes;
     }
     const snap = parser.snapshot();

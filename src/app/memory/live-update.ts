@@ -1,11 +1,11 @@
 /**
  * The live wrapper's writes to the index: its session's row at each turn end and at exit. The memory
  * worker (worker.ts) hands over the session file: a row of 4 MB or more is brought up to date from its
- * mark (only the lines appended since are parsed, as the scan does for a big grown file), a smaller one
- * is parsed whole; so a turn end of a 100 MB session costs what its last turn wrote, and the exit's
- * write fits the exit wait. Run inline (from source) the write takes the tracker's own session. Loaded
- * by a dynamic import at the first turn end, so nothing of the index (nor SQLite) is on the wrapper's
- * start-up path.
+ * mark (only the lines appended since are parsed, and a window before them for its card, as the scan
+ * does for a big grown file), a smaller one is parsed whole; so a turn end of a 100 MB session costs
+ * what its last turn wrote and that window, and the exit's write fits the exit wait. Run inline (from
+ * source) the write takes the tracker's own session. Loaded by a dynamic import at the first turn end,
+ * so nothing of the index (nor SQLite) is on the wrapper's start-up path.
  */
 import { stat } from 'node:fs/promises';
 import type { Options } from '../../config/options-table.js';
@@ -15,7 +15,7 @@ import type { AgentId, Session } from '../../transcripts/types.js';
 import { createEngine } from '../recaps/recap-engine.js';
 import { openSessionMemory, toRow, type SessionMemory } from './api.js';
 import { allowedFolders, folderAllowed, TAIL_READ_MIN_BYTES } from './scan.js';
-import { sessionWrite, tailWrite, vocabularyFor } from './session-write.js';
+import { cardWindow, sessionWrite, tailWrite, vocabularyFor } from './session-write.js';
 import { afterLiveWrite } from './summary-gate.js';
 
 /** A writer waits at most this long for another's lock: an exit is never held up for long. */
@@ -91,7 +91,10 @@ export async function openLiveMemory(input: { env: Env; options: Options; cwd: s
       if (tail.snapshot.events.length === 0) {
         // Nothing complete was appended (or nothing at all): the row stands; the gate still runs (exit).
         if (tail.end !== prev.mark.size) memory.store.setFile(file, tail.end, mark.mtimeMs, 'indexed');
-      } else memory.store.upsert(tailWrite(prev, tail.snapshot, engineFor(agent), mark, memory.store.condensedText(prev.id), vocabulary.words));
+      } else {
+        const card = await cardWindow(loadSessionTail, file, agent, prev.mark.size, tail.end);
+        memory.store.upsert(tailWrite(prev, tail.snapshot, engineFor(agent), mark, memory.store.condensedText(prev.id), vocabulary.words, card));
+      }
       await gate(file, session, final);
     },
     close: () => memory.close(),

@@ -46,7 +46,7 @@ export async function loadReaders() {
     import('../recaps/recap-engine.js'),
     import('./session-write.js'),
   ]);
-  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, vocabularyFor: write.vocabularyFor, grownVocabularyFor: write.grownVocabularyFor };
+  return { loadSessionFile: load.loadSessionFile, loadSessionTail: load.loadSessionTail, findAdapter: registry.findAdapter, createEngine: engine.createEngine, sessionWrite: write.sessionWrite, tailWrite: write.tailWrite, cardWindow: write.cardWindow, vocabularyFor: write.vocabularyFor, grownVocabularyFor: write.grownVocabularyFor };
 }
 export type Readers = Awaited<ReturnType<typeof loadReaders>>;
 

@@ -146,6 +146,61 @@ describe('refreshIndex', () => {
     store.close();
   });
 
+  it('a big grown file: its card is made from the appended part and the window before it, as a whole read makes it', async () => {
+    const { openStore } = await import('../../memory/open-store.js');
+    const { refreshIndex, TAIL_READ_MIN_BYTES } = await import('./scan.js');
+    const { defaultOptions } = await import('../../config/options-table.js');
+    const { loadSessionFile, loadSessionTail } = await import('../../transcripts/load.js');
+    const { createEngine } = await import('../recaps/recap-engine.js');
+    const { sessionWrite, tailWrite, CARD_WINDOW_BYTES } = await import('./session-write.js');
+    const { appendFileSync, writeFileSync, statSync } = await import('node:fs');
+    const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
+    const home = join(root, 'window');
+    const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/work/window'));
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, '2026-11-20T10-00-00-000Z_window.jsonl');
+    const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
+    const msg = (id: string, parent: string | null, role: string, text: string, i: number) =>
+      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
+    const lines = [JSON.stringify({ type: 'session', version: 3, id: 'window', timestamp: t(0), cwd: '/work/window' }), msg('u0', null, 'user', 'port the parser to rust', 1)];
+    let parent = 'u0';
+    let i = 2;
+    const filler = 'lorem ipsum '.repeat(400);
+    while (lines.join('\n').length < TAIL_READ_MIN_BYTES + 100_000) {
+      lines.push(msg(`a${i}`, parent, 'assistant', `step ${i}: ${filler}`, i));
+      parent = `a${i++}`;
+    }
+    // The turn before the mark, well inside the window: the task the card should still name.
+    lines.push(msg('u1', parent, 'user', 'benchmark the quokka allocator against the wombat one and report the numbers', i++));
+    lines.push(msg('a-report', 'u1', 'assistant', 'The quokka allocator is 3x faster than the wombat allocator on the churn test.', i++));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const opened = openStore(join(root, 'window-state', 'index.db'));
+    if (!opened.ok) throw new Error(opened.error);
+    const store = opened.store;
+    const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
+    await refreshIndex(store, ctx);
+    const before = store.byTranscript(file);
+    if (!before) throw new Error('not indexed');
+    // The next turn says little of its own.
+    appendFileSync(file, [msg('u2', 'a-report', 'user', 'ok', i), msg('a-ok', 'u2', 'assistant', 'Good.', i + 1)].join('\n') + '\n');
+    expect(await refreshIndex(store, ctx)).toMatchObject({ read: 1, indexed: 1 });
+    const grown = store.byTranscript(file);
+    expect(grown?.mark.size).toBe(statSync(file).size);
+    expect(grown?.mark.size).toBeGreaterThan(before.mark.size + 0);
+    expect(statSync(file).size - before.mark.size).toBeLessThan(CARD_WINDOW_BYTES);
+    const engine = createEngine({ options: { ...defaultOptions(), llm: false, generator: 'heuristic' }, agent: 'pi', env: {} });
+    const size = { size: statSync(file).size, mtimeMs: statSync(file).mtimeMs };
+    const whole = sessionWrite(await loadSessionFile(file, { agent: 'pi', wholeFile: true }), engine, size);
+    const tail = await loadSessionTail(file, { agent: 'pi', from: before.mark.size, wholeFile: true });
+    if (!tail) throw new Error('no tail');
+    const alone = tailWrite(before, tail.snapshot, engine, size, '');
+    // The appended turn alone makes another card (so this test tells the two apart); the row's is the whole read's.
+    expect(alone.line).not.toBe(whole.line);
+    expect(grown).toMatchObject({ line: whole.line, headline: whole.headline, status: whole.status, next: whole.next });
+    expect(whole.line).toMatch(/quokka/);
+    store.close();
+  });
+
   it('maxFiles: reads at most that many changed files, the newest; the rest on the next refresh', async () => {
     const { openStore } = await import('../../memory/open-store.js');
     const { refreshIndex } = await import('./scan.js');

@@ -101,8 +101,8 @@ function writing<T>(fn: () => T): T {
 
 /**
  * A big grown file: only the appended lines are parsed; the row keeps what it knew (first times, name,
- * title) and gets the new part's card (the latest turns), added counts and appended text. False when the
- * file cannot be read that way (then it is read whole).
+ * title) and gets added counts, appended text and a card made from the latest turns (the appended part
+ * and a window before it: cardWindow). False when the file cannot be read that way (then it is read whole).
  */
 async function appendTail(store: Store, f: SessionFileInfo, from: number, engine: RecapEngine, lib: Readers): Promise<boolean> {
   const { loadSessionTail, tailWrite } = lib;
@@ -116,7 +116,8 @@ async function appendTail(store: Store, f: SessionFileInfo, from: number, engine
     writing(() => store.setFile(f.file, tail.end, tail.end === f.size ? f.mtimeMs : 0, 'indexed'));
     return true;
   }
-  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id), vocabulary.words);
+  const card = await lib.cardWindow(loadSessionTail, f.file, f.agent, from, tail.end);
+  const write = tailWrite(prev, tail.snapshot, engine, { size: tail.end, mtimeMs: f.mtimeMs }, store.condensedText(prev.id), vocabulary.words, card);
   write.wordsFrom = from;
   writing(() => store.upsert(write));
   return true;

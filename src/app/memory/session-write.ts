@@ -12,7 +12,8 @@ import { VocabularyBuilder } from '../../memory/vocabulary.js';
 import type { MemoryEvent, SessionWrite, StoredSession } from '../../memory/types.js';
 import { freshOwnRecap, ownRecapGenerator, ownRecapLine } from '../../recap/own-recap.js';
 import type { Recap } from '../../recap/types.js';
-import type { Session, TranscriptEvent } from '../../transcripts/types.js';
+import type { loadSessionTail } from '../../transcripts/load.js';
+import type { AgentId, Session, TranscriptEvent } from '../../transcripts/types.js';
 
 const projectCache = new Map<string, string>();
 
@@ -127,9 +128,34 @@ function eventWords(session: Session): string {
   return v.text();
 }
 
-export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, words?: (said: string) => string): SessionWrite {
+/**
+ * How far before a grown session's mark its card is read from, when only what was appended is read for
+ * the rest (a big session: the scan's read, the live wrapper's turn-end writes). The card is made from
+ * that window and the appended part, not from the appended part alone. Measured by
+ * bench/card-window.bench.mjs (35 corpus sessions, each grown by its last turn): the card of the last
+ * turn alone had the whole read's line in 20 and lost 2 of 39 development-set key facts at 80 columns
+ * (4 at 160); with 64 KB before it, 28 had its line and none was lost. 256 KB made 31 of the same line
+ * but lost one (the project named from less evidence) and doubled a 100 MB session's turn-end write
+ * (p50 27 ms without a window, 55 ms with 256 KB).
+ */
+export const CARD_WINDOW_BYTES = 64 * 1024;
+
+/**
+ * The events a grown session's card is made from: CARD_WINDOW_BYTES before its mark `from`, to the end
+ * the appended part was read to (`tailEnd`); undefined when there is nothing before the mark or the file
+ * moved on between the two reads (then the card is the appended part's).
+ */
+export async function cardWindow(load: typeof loadSessionTail, file: string, agent: AgentId, from: number, tailEnd: number): Promise<Session['events'] | undefined> {
+  if (from <= 0) return undefined;
+  const window = await load(file, { agent, from: Math.max(0, from - CARD_WINDOW_BYTES), wholeFile: true, midLine: true });
+  return window && window.end === tailEnd ? window.snapshot.events : undefined;
+}
+
+/** `cardEvents`: the events its card is made from (a grown session's window: cardWindow), else its own. */
+export function sessionWrite(raw: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, words?: (said: string) => string, cardEvents?: Session['events']): SessionWrite {
   const session = maskSession(raw);
-  const recap = cards.heuristic(session);
+  const carded = cardEvents ? maskSession({ ...raw, events: cardEvents }) : session;
+  const recap = cards.heuristic(carded);
   const events = session.events as readonly MemoryEvent[];
   const { files, commands } = touched(events);
   const cwd = session.cwd ?? '';
@@ -148,7 +174,7 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
   for (const e of session.events) stamp(e.ts);
   const stamped = first !== Number.POSITIVE_INFINITY;
   // The agent's own recap, when no turn followed it, is the card's line (#34).
-  const own = freshOwnRecap(session.events);
+  const own = freshOwnRecap(carded.events);
   const write: SessionWrite = {
     id: session.id,
     agent: session.agent,
@@ -191,11 +217,12 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
  * The row of a session that grew, from the part appended after its mark (`tail`: those lines parsed
  * alone, `end`: the new mark): the stored row keeps what it knew (id, folder, first times, name, title),
  * gets the new part's card (the latest turns), added counts, merged tags and the new text appended to
- * `prevText`. The scan's read of a big grown file and the live wrapper's turn-end writes.
+ * `prevText`. The scan's read of a big grown file and the live wrapper's turn-end writes. `cardEvents`:
+ * those the card is made from (cardWindow), else the appended part's.
  */
-export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string, words?: (said: string) => string): SessionWrite {
+export function tailWrite(prev: StoredSession, tail: Session, cards: CardMaker, file: { size: number; mtimeMs: number }, prevText: string, words?: (said: string) => string, cardEvents?: Session['events']): SessionWrite {
   const session: Session = { ...tail, id: prev.id, cwd: prev.cwd, title: prev.title ?? tail.title, startedAt: Date.parse(prev.createdAt), file: prev.transcript };
-  const write = sessionWrite(session, cards, file, words ?? (() => eventWords(maskSession(session))));
+  const write = sessionWrite(session, cards, file, words ?? (() => eventWords(maskSession(session))), cardEvents);
   // The appended part's words, added to the row's (a part of its own); those of the parsed events only
   // (the live wrapper's) do not hold every word of the part.
   write.wordsAppend = true;

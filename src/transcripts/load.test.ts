@@ -75,6 +75,8 @@ describe('loadSessionFile', () => {
     expect(prompts(await loadSessionTail(file, { agent: 'pi', from: second, wholeFile: true, midLine: true }))).toEqual(['second prompt here', 'third prompt here']);
     // Inside the last line: no line after it; the end is the file's (its newline ends that line).
     expect(await loadSessionTail(file, { agent: 'pi', from: text.length - 5, wholeFile: true, midLine: true })).toMatchObject({ end: text.length, snapshot: { events: [] } });
+    // until: no further than that line end.
+    expect(prompts(await loadSessionTail(file, { agent: 'pi', from: 0, until: text.indexOf(lines[3] as string), wholeFile: true }))).toEqual(['first prompt here', 'second prompt here']);
     // Inside a last line not yet ended: no complete line; the end stays where the read started.
     writeFileSync(file, text + lines[3]?.slice(0, 40));
     expect(await loadSessionTail(file, { agent: 'pi', from: text.length + 10, wholeFile: true, midLine: true })).toMatchObject({ end: text.length + 10, snapshot: { events: [] } });

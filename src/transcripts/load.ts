@@ -191,9 +191,9 @@ export async function loadSessionFile(file: string, opts: { agent?: AgentId; onT
  * a fresh parser (the events of that part only; ids and folder may be missing), and the byte offset after
  * the last complete line (the next mark). Undefined when the file is not JSON lines, shrank, or cannot be
  * read: then it must be read whole. `midLine`: `from` may fall inside a line (a window before a mark), whose
- * rest is skipped, not parsed as a line of its own.
+ * rest is skipped, not parsed as a line of its own; `until`: read no further than that byte (a line end).
  */
-export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number; onText?: (text: string) => void; wholeFile?: boolean; midLine?: boolean }): Promise<{ snapshot: Session; end: number } | undefined> {
+export async function loadSessionTail(file: string, opts: { agent: AgentId; from: number; onText?: (text: string) => void; wholeFile?: boolean; midLine?: boolean; until?: number }): Promise<{ snapshot: Session; end: number } | undefined> {
   const adapter = getAdapter(opts.agent);
   let handle: FileHandle | undefined;
   try {
@@ -212,8 +212,9 @@ export async function loadSessionTail(file: string, opts: { agent: AgentId; from
       const { bytesRead } = await handle.read(buffer, 0, 1, opts.from - 1);
       dropping = bytesRead === 1 && buffer[0] !== 0x0a;
     }
-    while (at < opened.size) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, opened.size - at), at);
+    const stop = Math.min(opened.size, opts.until ?? opened.size);
+    while (at < stop) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stop - at), at);
       if (bytesRead === 0) break;
       at += bytesRead;
       let chunk = buffer.subarray(0, bytesRead);

@@ -141,14 +141,15 @@ function eventWords(session: Session): string {
 export const CARD_WINDOW_BYTES = 64 * 1024;
 
 /**
- * The events a grown session's card is made from: CARD_WINDOW_BYTES before its mark `from`, to the end
- * the appended part was read to (`tailEnd`); undefined when there is nothing before the mark or the file
- * moved on between the two reads (then the card is the appended part's).
+ * The events a grown session's card is made from: CARD_WINDOW_BYTES before its mark `from`, up to the end
+ * the appended part was read to (`tailEnd`: what the agent wrote since is left for the next read);
+ * undefined when there is nothing before the mark or the file cannot be read so (then the card is the
+ * appended part's).
  */
 export async function cardWindow(load: typeof loadSessionTail, file: string, agent: AgentId, from: number, tailEnd: number): Promise<Session['events'] | undefined> {
   if (from <= 0) return undefined;
-  const window = await load(file, { agent, from: Math.max(0, from - CARD_WINDOW_BYTES), wholeFile: true, midLine: true });
-  return window && window.end === tailEnd ? window.snapshot.events : undefined;
+  const window = await load(file, { agent, from: Math.max(0, from - CARD_WINDOW_BYTES), until: tailEnd, wholeFile: true, midLine: true });
+  return window?.end === tailEnd ? window.snapshot.events : undefined;
 }
 
 /** `cardEvents`: the events its card is made from (a grown session's window: cardWindow), else its own. */

@@ -123,6 +123,10 @@ export const MIGRATIONS: readonly string[] = [
   // read for them; 0: not known to, as words of the parsed events only). A file that grew from exactly
   // there has only its new texts' words added (scan.ts), not all of them written again.
   `ALTER TABLE sessions ADD COLUMN words_at INTEGER NOT NULL DEFAULT 0;`,
+  // 12: the refreshes reading many session files now (scan.ts): each keeps its process id and the time of
+  // its last batch here, so a read that finds one alive answers from the last commit instead of reading
+  // the same files too (a `search` run while `index` built a 10,000-session index read them all again).
+  `CREATE TABLE refreshes (pid INTEGER PRIMARY KEY, beat INTEGER NOT NULL);`,
 ];
 
 /**

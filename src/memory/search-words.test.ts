@@ -147,7 +147,7 @@ describe('every word a session holds', () => {
     stores.length = 0;
     // Back to step 8 as an older recapwrap left it: a session whose transcript is gone.
     const db = new Database(file);
-    db.exec('DROP TABLE session_words_vocab; DROP TABLE session_words; ALTER TABLE sessions DROP COLUMN word_parts; ALTER TABLE sessions DROP COLUMN words_at; PRAGMA user_version = 8');
+    db.exec('DROP TABLE refreshes; DROP TABLE session_words_vocab; DROP TABLE session_words; ALTER TABLE sessions DROP COLUMN word_parts; ALTER TABLE sessions DROP COLUMN words_at; PRAGMA user_version = 8');
     db.close();
     const old = new Database(file);
     migrate(old, 8);

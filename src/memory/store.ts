@@ -284,6 +284,21 @@ export class Store {
     }).immediate();
   }
 
+  /** A refresh of this process (`pid`) reads many session files: its time now (at each batch it writes). */
+  beatRefresh(pid: number, at: number): void {
+    this.stmt('INSERT INTO refreshes(pid, beat) VALUES (?, ?) ON CONFLICT(pid) DO UPDATE SET beat = excluded.beat').run(pid, at);
+  }
+
+  /** That refresh ended. */
+  endRefresh(pid: number): void {
+    this.stmt('DELETE FROM refreshes WHERE pid = ?').run(pid);
+  }
+
+  /** The processes whose refresh wrote a batch at `since` or later (alive or not: the caller checks). */
+  refreshesSince(since: number): number[] {
+    return this.stmt('SELECT pid FROM refreshes WHERE beat >= ? ORDER BY beat DESC').pluck().all(since) as number[];
+  }
+
   /** When the refresh last stat'ed every session file (a full sweep), or undefined when never. */
   lastSweep(): number | undefined {
     const r = this.db.prepare('SELECT mtime FROM dirs WHERE path = ?').get(SWEEP_KEY) as { mtime: number } | undefined;

@@ -96,6 +96,64 @@ describe('readers never wait for writers', () => {
     expect((await cli(env, 'search', 'the', '--json')).code).not.toBe(-1);
   });
 
+  it('search and sessions answer from the last commit while another recapwrap reads the session files, and say so', async () => {
+    const { env, state } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    // Another process's refresh, announced a moment ago (a first `index` reading thousands of files).
+    const other = await holdIndex(join(state, 'index.db'), 'announce', '0');
+    holders.push(other);
+    // A new session file: a read's refresh would index it; this one leaves it to the other process.
+    await layOutSession(env.HOME as string, 'codex', join(TRANSCRIPTS_DIR, 'codex', 'interactive-2turns.jsonl'));
+    const listed = await cli(env, 'sessions', '--json');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.out)).toHaveLength(3);
+    expect(listed.err).toBe(`recapwrap: another recapwrap (pid ${other.child.pid}) is indexing your sessions; answering from the 3 sessions indexed so far\n`);
+    const found = await cli(env, 'search', 'the');
+    expect(found.code).toBe(0);
+    expect(found.err).toContain(`another recapwrap (pid ${other.child.pid}) is indexing your sessions`);
+    // That process gone (its row left behind, as after a crash): the read refreshes again itself.
+    await other.release();
+    await holdIndex(join(state, 'index.db'), 'announce', '0').then(async (h) => {
+      h.child.kill('SIGKILL');
+      await new Promise((done) => h.child.once('exit', done));
+    });
+    const after = await cli(env, 'sessions', '--json');
+    expect(after.err).toBe('');
+    expect(JSON.parse(after.out)).toHaveLength(4);
+  });
+
+  it('index waits for another recapwrap that is indexing, then reads what it left', async () => {
+    const { env, state } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    const other = await holdIndex(join(state, 'index.db'), 'announce', '0');
+    holders.push(other);
+    await layOutSession(env.HOME as string, 'codex', join(TRANSCRIPTS_DIR, 'codex', 'interactive-2turns.jsonl'));
+    const child = spawn(process.execPath, [CLI_BIN, 'index'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number>((done) => child.once('exit', (code) => done(code ?? -1)));
+    await new Promise<void>((said) => child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('\n')) said();
+    }));
+    expect(err).toBe(`recapwrap: waiting for another recapwrap (pid ${other.child.pid}), which is indexing your sessions\n`);
+    expect(child.exitCode).toBeNull();
+    await other.release();
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/^indexed 1 of 1 changed session file .*; 4 sessions in the index\n$/);
+  });
+
+  it('a refresh announced but not heard from for a minute counts as ended', async () => {
+    const { env, state } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    holders.push(await holdIndex(join(state, 'index.db'), 'announce', String(-2 * 60_000)));
+    await layOutSession(env.HOME as string, 'codex', join(TRANSCRIPTS_DIR, 'codex', 'interactive-2turns.jsonl'));
+    const r = await cli(env, 'sessions', '--json');
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out)).toHaveLength(4);
+  });
+
   it('the MCP server answers list_sessions while another process holds the write lock', async () => {
     const { env, state } = await home();
     expect((await cli(env, 'index')).code).toBe(0);

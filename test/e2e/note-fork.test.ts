@@ -72,7 +72,7 @@ describe('parent chains', () => {
     if ('error' in memory) throw new Error(memory.error);
     try {
       const name = (memory.card(child.id) as Card).name;
-      const ctx = { memory: async () => ({ ...memory, refresh: async () => undefined }), cwd: root, now: () => Date.now(), answerer: { unavailable: 'off' } };
+      const ctx = { memory: async () => ({ ...memory, refresh: async () => ({}) }), cwd: root, now: () => Date.now(), answerer: { unavailable: 'off' } };
       const got = (await getSession({ session: `@@${name}~1` }, ctx)) as Card & { parents: Array<{ id: string; headline: string; done: string[] }> };
       expect(got.id).toBe(child.id);
       expect(got.parents).toHaveLength(1);

@@ -1,5 +1,6 @@
 // A second process holding the index open: a write transaction left open (the write lock held, a row
-// written but not committed) or a read transaction (a snapshot kept), until the test ends it. Real
+// written but not committed), a read transaction (a snapshot kept), or a refresh announced as reading
+// session files (its own process id in `refreshes`, beat `sql` ms from now), until the test ends it. Real
 // better-sqlite3 in a real child process, as another recapwrap would be.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,19 +15,29 @@ const mode = process.argv[3];
 if (mode === 'write') {
   db.exec('BEGIN IMMEDIATE');
   db.prepare(process.argv[4]).run();
+} else if (mode === 'announce') {
+  db.prepare('INSERT INTO refreshes(pid, beat) VALUES (?, ?)').run(process.pid, Date.now() + Number(process.argv[4]));
 } else {
   db.exec('BEGIN');
   db.prepare('SELECT count(*) FROM sessions').get();
 }
 process.stdout.write('held\\n');
 process.stdin.on('data', () => {});
-process.stdin.on('end', () => { try { db.exec('ROLLBACK'); } catch {} db.close(); process.exit(0); });
+process.stdin.on('end', () => {
+  try { db.exec('ROLLBACK'); } catch {}
+  if (mode === 'announce') db.prepare('DELETE FROM refreshes WHERE pid = ?').run(process.pid);
+  db.close();
+  process.exit(0);
+});
 `;
 
 export interface Holder { child: ChildProcess; release(): Promise<void> }
 
-/** Start a process that holds `file` in a write (`sql` run, not committed) or read transaction; resolves once it holds it. */
-export function holdIndex(file: string, mode: 'write' | 'read', sql = 'SELECT 1'): Promise<Holder> {
+/**
+ * Start a process that holds `file` in a write (`sql` run, not committed) or read transaction, or that
+ * announces a refresh (`sql`: its beat's offset from now, in ms); resolves once it holds it.
+ */
+export function holdIndex(file: string, mode: 'write' | 'read' | 'announce', sql = 'SELECT 1'): Promise<Holder> {
   const child = spawn(process.execPath, ['-e', SCRIPT, SQLITE, file, mode, sql], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';

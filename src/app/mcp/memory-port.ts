@@ -9,9 +9,10 @@ export type { RefResult, SearchHit, SessionCard, SessionFilter, SessionRow } fro
 export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'card' | 'passages' | 'condensedText' | 'close'> & {
   /**
    * Bring the index up to date (its stats are only logged). ifIdle: skipped while another process holds
-   * the write lock (better-sqlite3 waits for a lock synchronously: the server would answer nothing meanwhile).
+   * the write lock (better-sqlite3 waits for a lock synchronously: the server would answer nothing meanwhile),
+   * or reads the session files (`elsewhere`: its process id; the answers are then of a partial index).
    */
-  refresh(opts?: { ifIdle?: boolean }): Promise<unknown>;
+  refresh(opts?: { ifIdle?: boolean }): Promise<{ elsewhere?: number }>;
   /** The cards of the sessions one was forked from (`@@name~N`); absent: no lineage known. */
   lineage?: SessionMemory['lineage'];
 };

@@ -20,15 +20,16 @@ function stream(): NodeJS.WriteStream & { text(): string } {
 }
 
 // refreshMs: how long a refresh takes; 'held': each refresh runs until the test calls release().
-function fakeMemory(refreshMs: number | 'held' = 0): McpMemory & { refreshes: number; release(): void } {
+function fakeMemory(refreshMs: number | 'held' = 0): McpMemory & { refreshes: number; release(): void; elsewhere?: number } {
   let release = () => {};
   const m = {
     refreshes: 0,
+    elsewhere: undefined as number | undefined,
     release: () => release(),
     async refresh() {
       m.refreshes++;
       await new Promise<void>((r) => (refreshMs === 'held' ? (release = r) : setTimeout(r, refreshMs)));
-      return {};
+      return m.elsewhere === undefined ? {} : { elsewhere: m.elsewhere };
     },
     list: () => [],
     search: () => [],
@@ -101,6 +102,21 @@ describe('createMemoryGate', () => {
     expect(order).toEqual(['refresh done', 'second answered']);
     expect(gate.refreshing()).toBe(false);
     expect(memory.refreshes).toBe(1);
+  });
+
+  it('says the index may be partial while another recapwrap indexes, until a refresh of its own runs again', async () => {
+    let now = 1_000_000;
+    const memory = fakeMemory();
+    const logged: string[] = [];
+    const gate = createMemoryGate(async () => memory, (msg) => logged.push(msg), () => now);
+    memory.elsewhere = 4242;
+    await gate.get();
+    expect(gate.refreshing()).toBe(true);
+    expect(logged).toContain('another recapwrap is indexing; answering from the index as it is');
+    memory.elsewhere = undefined;
+    now += REFRESH_INTERVAL_MS;
+    await gate.get();
+    expect(gate.refreshing()).toBe(false);
   });
 
   it('turns an index that cannot be opened into a tool error, and tries again at the next call', async () => {

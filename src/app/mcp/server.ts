@@ -46,7 +46,10 @@ function errorResult(message: string): CallToolResult {
  */
 export interface MemoryGate {
   get(): Promise<McpMemory>;
-  /** Whether a refresh is still running (a call that stopped waiting answers from a partial index). */
+  /**
+   * Whether the index may be partial: a refresh is still running (a call that stopped waiting), or the
+   * last one was left to another recapwrap that was indexing.
+   */
   refreshing(): boolean;
   close(): void;
 }
@@ -56,6 +59,8 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
   let memory: McpMemory | undefined;
   let refreshing: Promise<void> | undefined;
   let lastRefresh = Number.NEGATIVE_INFINITY;
+  // The last refresh was left to another recapwrap reading the session files.
+  let elsewhere = false;
 
   const refresh = (m: McpMemory): Promise<void> => {
     if (refreshing) return refreshing;
@@ -64,7 +69,11 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
     refreshing = m
       .refresh({ ifIdle: true })
       .then(
-        () => log('index refreshed', { ms: now() - started }),
+        (stats) => {
+          // Another recapwrap indexing (a first `index`): the answers until the next refresh are of a partial index.
+          elsewhere = stats.elsewhere !== undefined;
+          log(elsewhere ? 'another recapwrap is indexing; answering from the index as it is' : 'index refreshed', { ms: now() - started, ...(elsewhere ? { pid: stats.elsewhere } : {}) });
+        },
         (error: unknown) => log('index refresh failed; answering from the index as it is', { error: (error as Error).message }),
       )
       .finally(() => {
@@ -107,7 +116,7 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
       else if (refreshing) await waitBounded(refreshing);
       return m;
     },
-    refreshing: () => refreshing !== undefined && partial,
+    refreshing: () => (refreshing !== undefined && partial) || elsewhere,
     close() {
       memory?.close();
       memory = undefined;

@@ -14,7 +14,7 @@ import { RECAP_HEADLINE_MAX_CHARS, RECAP_LINE_MAX_CHARS } from '../../recap/type
 import { findAgentSessions } from '../../transcripts/sessions.js';
 import { shortenDir } from '../../util/age.js';
 import type { AgentId } from '../../transcripts/types.js';
-import { allowedFolders, refreshIndex, type RefreshOptions, type RefreshStats } from './scan.js';
+import { allowedFolders, refreshIndex, refreshingElsewhere, type RefreshOptions, type RefreshStats } from './scan.js';
 
 export type { ForgetOutcome, RefreshOptions, RefreshStats };
 
@@ -66,10 +66,13 @@ export interface SessionMemory {
   /**
    * Bring the index up to date: quick (folders whose listing moved, recent sessions) unless `full`, or
    * the last full sweep is old; `error` set when a write failed (the index answers from its last commit).
-   * ifIdle: a reader's refresh, skipped (all counts 0) when another process holds the write lock: that one
-   * is bringing the index up to date, and the read answers from its last commit at once instead of waiting.
+   * ifIdle: a reader's refresh, skipped (all counts 0) when another process holds the write lock, or reads
+   * many session files now (`elsewhere`: its process id; a first `index`): that one is bringing the index
+   * up to date, and the read answers from its last commit at once instead of waiting or reading them too.
    */
   refresh(opts?: RefreshOptions): Promise<RefreshStats>;
+  /** Another recapwrap reading many session files now (a first `index`): its process id, else undefined. */
+  indexingElsewhere(): number | undefined;
   list(filter?: SessionFilter): SessionRow[];
   /**
    * Plain words; never an FTS syntax error (a query with no word gives []). Sessions holding every word
@@ -181,9 +184,16 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
   const memory: SessionMemory = {
     store,
     refresh: async (opts) => {
-      if (opts?.ifIdle && store.writeLocked()) return { files: 0, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0 } as RefreshStats;
+      if (opts?.ifIdle) {
+        const none: RefreshStats = { files: 0, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0, full: false };
+        if (store.writeLocked()) return none;
+        // Another recapwrap reading the session files (a first `index`): not the same files read twice.
+        const elsewhere = refreshingElsewhere(store);
+        if (elsewhere !== undefined) return { ...none, elsewhere };
+      }
       return refreshIndex(store, ctx, opts);
     },
+    indexingElsewhere: () => refreshingElsewhere(store),
     list: (filter = {}) => store.list(filter).map((s) => withParent(toRow(s), s, store)),
     search(query, filter = {}, opts = {}) {
       const result = memory.searchRanked(query, filter, opts);

@@ -201,6 +201,57 @@ describe('refreshIndex', () => {
     store.close();
   });
 
+  it('a refresh with many files to read says so in the index while it reads them (a read elsewhere then leaves them to it)', async () => {
+    const { openStore } = await import('../../memory/open-store.js');
+    const { refreshIndex, refreshingElsewhere, ANNOUNCE_MIN_FILES, REFRESH_STALE_MS } = await import('./scan.js');
+    const { defaultOptions } = await import('../../config/options-table.js');
+    const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
+    const home = join(root, 'announce');
+    const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/work/many'));
+    mkdirSync(dir, { recursive: true });
+    const write = (i: number) => {
+      const t = new Date(Date.UTC(2026, 10, 20, 10, 0, i)).toISOString();
+      const lines = [
+        { type: 'session', version: 3, id: `s${i}`, timestamp: t, cwd: '/work/many' },
+        { type: 'message', id: 'u', parentId: null, timestamp: t, message: { role: 'user', content: [{ type: 'text', text: `task ${i}` }], timestamp: i } },
+      ];
+      writeFileSync(join(dir, `2026-11-20T10-00-${String(i).padStart(4, '0')}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    };
+    for (let i = 0; i < ANNOUNCE_MIN_FILES - 1; i++) write(i);
+    const opened = openStore(join(root, 'announce-state', 'index.db'));
+    if (!opened.ok) throw new Error(opened.error);
+    const store = opened.store;
+    const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
+    const seen = new Set<string>();
+    const look = () => seen.add(JSON.stringify(store.refreshesSince(0)));
+    // One file short of the bound: not announced.
+    expect(await refreshIndex(store, ctx, { onProgress: look })).toMatchObject({ indexed: ANNOUNCE_MIN_FILES - 1 });
+    expect([...seen]).toEqual(['[]']);
+    // As many new files as the bound: announced while read (this process, beat now), gone after.
+    for (let i = ANNOUNCE_MIN_FILES; i < 2 * ANNOUNCE_MIN_FILES; i++) write(i);
+    seen.clear();
+    const started = Date.now();
+    expect(await refreshIndex(store, ctx, { full: true, onProgress: () => {
+      look();
+      const beats = store.db.prepare('SELECT beat FROM refreshes').pluck().all() as number[];
+      for (const b of beats) expect(b).toBeGreaterThanOrEqual(started);
+    } })).toMatchObject({ indexed: ANNOUNCE_MIN_FILES });
+    expect([...seen]).toContain(JSON.stringify([process.pid]));
+    expect(store.refreshesSince(0)).toEqual([]);
+    // This process's own refresh is never "elsewhere"; a live other one is while heard from, a dead one never.
+    store.beatRefresh(process.pid, Date.now());
+    expect(refreshingElsewhere(store)).toBeUndefined();
+    store.beatRefresh(process.ppid, Date.now());
+    expect(refreshingElsewhere(store)).toBe(process.ppid);
+    expect(refreshingElsewhere(store, Date.now() + REFRESH_STALE_MS + 1000)).toBeUndefined();
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    store.endRefresh(process.ppid);
+    store.beatRefresh(Number(gone.stdout), Date.now());
+    expect(refreshingElsewhere(store)).toBeUndefined();
+    store.close();
+  });
+
   it('maxFiles: reads at most that many changed files, the newest; the rest on the next refresh', async () => {
     const { openStore } = await import('../../memory/open-store.js');
     const { refreshIndex } = await import('./scan.js');

@@ -37,6 +37,17 @@ const WRITE_BATCH = 50;
 /** Fewest sessions a refresh writes before it merges the text indexes (Store.compact). */
 const COMPACT_MIN_WRITES = 100;
 const WRITE_BATCH_MS = 500;
+/**
+ * A refresh with at least this many files to read announces itself in the index (Store.beatRefresh, at
+ * its start and at each batch it writes): a read that finds it alive (refreshingElsewhere) answers from
+ * the last commit instead of reading the same files as well. A smaller one ends before that would help.
+ */
+export const ANNOUNCE_MIN_FILES = 200;
+/**
+ * An announced refresh that wrote no batch for this long counts as ended (its process may be gone and
+ * its id taken by another): one file read whole takes seconds at most (a 100 MB one ~8 s).
+ */
+export const REFRESH_STALE_MS = 60_000;
 
 export interface RefreshStats {
   /** Session files found in the agents' folders. */
@@ -58,6 +69,8 @@ export interface RefreshStats {
   threads?: number;
   /** A write to the index failed: what failed (the refresh stopped there; nothing was marked). */
   error?: string;
+  /** A read's refresh not run: this process (another recapwrap) is reading the session files now. */
+  elsewhere?: number;
 }
 
 export type ScanContext = ReadContext;
@@ -131,6 +144,12 @@ const INDEX_WORKER_URL = new URL('../cli/index-worker.cjs', import.meta.url);
 // was committed stays; the batch being built is dropped, its files unmarked). Many files to read whole:
 // they are read on worker threads too (read-pool.ts), their outcomes taken in the same order.
 async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: Pick<RefreshOptions, 'rebuild' | 'onProgress' | 'pool'>): Promise<void> {
+  // Many files to read: said in the index while they are read (ANNOUNCE_MIN_FILES).
+  const announced = todo.length >= ANNOUNCE_MIN_FILES;
+  const beat = () => {
+    if (announced) writing(() => store.beatRefresh(process.pid, Date.now()));
+  };
+  beat();
   const lib = await loadReaders();
   const reader = wholeReader(ctx, lib);
   // Writes go in batches: one transaction per batch, short enough that other writers barely wait.
@@ -138,6 +157,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   let flushedAt = Date.now();
   const flush = () => {
     writing(() => store.upsertMany(pending));
+    beat();
     stats.indexed += pending.length;
     pending.length = 0;
     flushedAt = Date.now();
@@ -223,6 +243,32 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
   } finally {
     if (pool?.threads) stats.threads = pool.threads;
     await pool?.close();
+    if (announced) {
+      try {
+        store.endRefresh(process.pid);
+      } catch (error) {
+        // Not said again: its beat gets old (REFRESH_STALE_MS), or its process is found gone.
+        debugLog('memory', 'index: the end of a refresh was not written', { error: (error as Error).message });
+      }
+    }
+  }
+}
+
+/**
+ * Another process's announced refresh, alive and heard from in the last REFRESH_STALE_MS: its process id,
+ * else undefined. A read that finds one answers from the last commit.
+ */
+export function refreshingElsewhere(store: Store, now = Date.now()): number | undefined {
+  return store.refreshesSince(now - REFRESH_STALE_MS).find((pid) => pid !== process.pid && processAlive(pid));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, another user's (a state folder shared by two accounts).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

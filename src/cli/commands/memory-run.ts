@@ -259,6 +259,25 @@ function quickRefresh(deps: MemoryDeps, ifIdle = false): { ifIdle: boolean; onPr
 async function refreshForRead(memory: SessionMemory, deps: MemoryDeps, notes: string[], ifIdle = true): Promise<void> {
   const stats = await memory.refresh(quickRefresh(deps, ifIdle));
   if (stats.error) notes.push(`recapwrap: warning: ${stats.error}; answering from the index as it was\n`);
+  if (stats.elsewhere !== undefined) notes.push(`recapwrap: another recapwrap (pid ${stats.elsewhere}) is indexing your sessions; answering from the ${formatCount(memory.store.count(), 'session')} indexed so far\n`);
+}
+
+/** How often `index` looks again whether the other recapwrap it waits for has ended. */
+const INDEX_WAIT_POLL_MS = 250;
+
+// Another recapwrap reading the session files (a first `index` started in another pane): waited for, so
+// the same files are not read twice at once; on a terminal, how far it got. What it left is read after.
+async function waitForIndexElsewhere(memory: SessionMemory, deps: MemoryDeps): Promise<void> {
+  let pid = memory.indexingElsewhere();
+  if (pid === undefined) return;
+  const say = deps.progress;
+  if (!say) deps.log?.(`recapwrap: waiting for another recapwrap (pid ${pid}), which is indexing your sessions\n`);
+  while (pid !== undefined) {
+    say?.(`\r\x1b[2Kwaiting for recapwrap (pid ${pid}), which is indexing your sessions: ${formatCount(memory.store.count(), 'session')} so far`);
+    await new Promise((done) => setTimeout(done, INDEX_WAIT_POLL_MS));
+    pid = memory.indexingElsewhere();
+  }
+  say?.('\r\x1b[2K');
 }
 
 async function open(deps: MemoryDeps): Promise<SessionMemory | Result> {
@@ -340,6 +359,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     if (!options.summarize && (options.limit !== undefined || options.session !== undefined)) return fail('--limit and --session go with --summarize');
     // One session's summary (the live wrapper's, just written): no scan of every folder first.
     if (options.summarize && options.session !== undefined) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
+    await waitForIndexElsewhere(memory, deps);
     const stats = await memory.refresh({ full: true, rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
     const total = memory.store.count();
     // A write that failed (a full disk): said, exit 1; the sessions not written are read again next time.

@@ -1,9 +1,10 @@
 // resolveCommand finds a command the way execvp would, with the shell's exit codes for what it cannot run.
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCommand } from './command-lookup.js';
+import { findOnPath, resolveCommand } from './command-lookup.js';
 
 let dir: string;
 beforeEach(() => {
@@ -40,5 +41,27 @@ describe('resolveCommand', () => {
     expect(resolveCommand('./b/tool', { PATH: '' }, dir)).toEqual({ ok: true, path: './b/tool' });
     expect(resolveCommand('./b/none', { PATH: '' }, dir)).toMatchObject({ ok: false, exitCode: 127 });
     expect(resolveCommand('./a/plain', { PATH: '' }, dir)).toMatchObject({ ok: false, exitCode: 126 });
+  });
+
+  it('reads an empty PATH entry as cwd and a relative one from cwd, as execvp does', () => {
+    expect(resolveCommand('tool', { PATH: `${join(dir, 'a')}::/nonexistent` }, join(dir, 'b'))).toEqual({ ok: true, path: join(dir, 'b', 'tool') });
+    expect(resolveCommand('tool', { PATH: 'a:b' }, dir)).toEqual({ ok: true, path: join(dir, 'b', 'tool') });
+    expect(resolveCommand('tool', { PATH: 'a:b' }, join(dir, 'c'))).toMatchObject({ ok: false, exitCode: 127 });
+  });
+
+  it('says permission denied (126) for an executable-mode file that is not a regular file (a FIFO)', () => {
+    execFileSync('mkfifo', [join(dir, 'c', 'pipe')]);
+    chmodSync(join(dir, 'c', 'pipe'), 0o755);
+    expect(resolveCommand('pipe', { PATH: pathOf('c') }, dir)).toMatchObject({ ok: false, exitCode: 126 });
+    expect(resolveCommand('./c/pipe', { PATH: '' }, dir)).toMatchObject({ ok: false, exitCode: 126 });
+  });
+});
+
+describe('findOnPath', () => {
+  it('gives the path resolveCommand would run, or undefined for a missing or unrunnable command', () => {
+    expect(findOnPath('tool', { PATH: pathOf('a', 'b') }, dir)).toBe(join(dir, 'b', 'tool'));
+    expect(findOnPath('plain', { PATH: pathOf('a', 'b') }, dir)).toBeUndefined();
+    expect(findOnPath('folder', { PATH: pathOf('a', 'b') }, dir)).toBeUndefined();
+    expect(findOnPath('nope', { PATH: pathOf('a', 'b') }, dir)).toBeUndefined();
   });
 });

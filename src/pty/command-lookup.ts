@@ -18,7 +18,8 @@ export function resolveCommand(command: string, env: Readonly<Record<string, str
     try {
       const stat = statSync(path, { throwIfNoEntry: false });
       if (!stat) return 'missing';
-      if (stat.isDirectory()) return 'denied';
+      // execve runs only regular files (EACCES for a folder, FIFO, socket or device, whatever its mode bits).
+      if (!stat.isFile()) return 'denied';
       accessSync(path, constants.X_OK);
       return 'ok';
     } catch (error) {
@@ -43,4 +44,11 @@ export function resolveCommand(command: string, env: Readonly<Record<string, str
   return denied
     ? { ok: false, exitCode: 126, message: `cannot run '${command}': permission denied` }
     : { ok: false, exitCode: 127, message: `command not found: ${command}` };
+}
+
+// Where a command would run from, or undefined when it is missing or cannot be run: for checks that only
+// ask whether a command is installed (doctor, mcp install), with the same lookup as the spawn.
+export function findOnPath(command: string, env: Readonly<Record<string, string | undefined>>, cwd: string): string | undefined {
+  const found = resolveCommand(command, env, cwd);
+  return found.ok ? found.path : undefined;
 }

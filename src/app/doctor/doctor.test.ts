@@ -30,6 +30,21 @@ describe('doctor checks', () => {
     expect(results.map((r) => r.name)).toEqual(['agent pi', 'agent qwen', 'agent claude', 'agent codex', 'agent gemini']);
   });
 
+  it('finds an agent the way `recapwrap <agent>` would run it: past a folder of its name, empty and relative PATH entries from cwd', () => {
+    const d = temp();
+    for (const sub of ['bin', 'dirs', 'work']) mkdirSync(join(d, sub));
+    mkdirSync(join(d, 'dirs', 'claude'));
+    writeFileSync(join(d, 'bin', 'claude'), '#!/bin/sh\n');
+    chmodSync(join(d, 'bin', 'claude'), 0o755);
+    writeFileSync(join(d, 'work', 'pi'), '#!/bin/sh\n');
+    chmodSync(join(d, 'work', 'pi'), 0o755);
+    const results = Object.fromEntries(checkAgents({ PATH: `${join(d, 'dirs')}::../bin`, HOME: d }, join(d, 'work')).map((r) => [r.name, r]));
+    expect(results['agent claude']).toMatchObject({ status: 'ok' });
+    expect(results['agent claude']?.detail.startsWith(`${join(d, 'bin', 'claude')};`)).toBe(true);
+    expect(results['agent pi']?.detail.startsWith(`${join(d, 'work', 'pi')};`)).toBe(true);
+    expect(results['agent codex']).toMatchObject({ status: 'skip', detail: 'not on PATH' });
+  });
+
   it("says per agent whether its own recap is on and what recapwrap does about it (#34)", () => {
     const d = temp();
     const work = join(d, 'work');

@@ -5,9 +5,10 @@
  */
 import { execFile } from 'node:child_process';
 import { constants, accessSync, lstatSync, statSync, type Stats } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { resolveConfig } from '../../config/load.js';
 import { getHomeDir, getStateDir, type Env } from '../../config/paths.js';
+import { findOnPath } from '../../pty/command-lookup.js';
 import { listAdapters } from '../../transcripts/registry.js';
 import { probePrivateInternals, type InternalsReport } from '../../util/private-internals/index.js';
 import { sanitizeLine } from '../../util/sanitize.js';
@@ -34,21 +35,6 @@ export function createDoctorDeps(env: Env = process.env): DoctorDeps {
         execFile(cmd, args, { timeout: 3000, env: env as NodeJS.ProcessEnv }, (error, stdout) => resolve(error ? undefined : stdout.trim()));
       }),
   };
-}
-
-// Find a command on PATH the way a shell would (first executable match).
-export function findOnPath(command: string, env: Env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not here; keep looking.
-    }
-  }
-  return undefined;
 }
 
 export async function checkTmux(deps: DoctorDeps): Promise<CheckResult[]> {
@@ -103,7 +89,7 @@ export function checkAgents(env: Env, cwd: string = process.cwd()): CheckResult[
   const ctx = { cwd, env, home: getHomeDir(env) };
   const adapters = listAdapters();
   const results: CheckResult[] = adapters.map((adapter) => {
-    const path = findOnPath(adapter.command, env);
+    const path = findOnPath(adapter.command, env, cwd);
     return path
       ? { name: `agent ${adapter.command}`, status: 'ok', detail: `${path}; sessions here: ${adapter.sessionDirs(ctx).join(', ')}` }
       : { name: `agent ${adapter.command}`, status: 'skip', detail: 'not on PATH' };

@@ -7,18 +7,22 @@
 import { queryTerms, rankingTerms } from '../../memory/fts-query.js';
 import { isAgentId } from '../../transcripts/agent-ids.js';
 import { sanitizeLine, stringifyJsonSafely } from '../../util/sanitize.js';
-import type { SearchHit, SessionCard, SessionMemory, SessionRow } from '../memory/api.js';
+import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow } from '../memory/api.js';
 import type { HostSpec } from './config.js';
 import { setUpHosts, warningLines, type HostsSetup } from './hosts.js';
 import { hostPath, openMirror, pullHost, readMirrorMeta, type MirrorMeta } from './mirror.js';
-import { mergeHits, mergeRows, type Tagged } from './merge.js';
+import { describeCutList, mergeHits, mergeRows, MAX_ITEMS, type ListCount, type Tagged } from './merge.js';
 import type { Parsed } from './remote-schema.js';
 import { resumeArgv } from './ssh-argv.js';
 import { formatCommandForTerminal } from '../../util/shell-quote.js';
 import { askHost, hostLine } from './transport.js';
 import { formatCount } from '../../util/plural.js';
 
-interface Result { out: string; err: string; code: number }
+interface Result {
+  out: string; err: string; code: number;
+  /** sessions/search --json of this machine: how many sessions matched in all (its JSON is the list alone). */
+  total?: number;
+}
 
 /** The options of the memory commands this part reads (memory-run's MemoryCliOptions has them). */
 export interface AcrossOptions {
@@ -71,14 +75,19 @@ export function fromMirror<T extends SessionRow>(row: T, host: string, env: Acro
   return { ...row, transcript: hostPath(env, host, meta, row.transcript) };
 }
 
-export type HostRead<T> = { host: HostSpec; items: T[]; problem?: string; note?: string };
+/** `total`: how many the host holds in all, when known (a pulled copy counts them; a host's JSON does not say). */
+export type HostRead<T> = { host: HostSpec; items: T[]; total?: number; problem?: string; note?: string };
 
-async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: SessionMemory, meta: MirrorMeta) => T[]): Promise<HostRead<T>> {
+/** A copy's read: its items, or its items and how many it holds in all (a list cut to the limit). */
+type CopyRead<T> = T[] | { items: T[]; total: number };
+
+async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: SessionMemory, meta: MirrorMeta) => CopyRead<T>): Promise<HostRead<T>> {
   const meta = readMirrorMeta(setup.ctx.env, host.name);
   const memory = meta ? await openMirror(host.name, setup.ctx.env, setup.options) : { error: `no copy: pull one with \`${formatCommandForTerminal(['recapwrap', 'index', '--host', host.name, '--pull'])}\`` };
   if ('error' in memory || !meta) return { host, items: [], problem: 'error' in memory ? memory.error : 'no copy' };
   try {
-    return { host, items: read(memory, meta) };
+    const got = read(memory, meta);
+    return Array.isArray(got) ? { host, items: got } : { host, items: got.items, total: got.total };
   } finally {
     memory.close();
   }
@@ -88,7 +97,7 @@ async function withMirror<T>(host: HostSpec, setup: HostsSetup, read: (memory: S
 export async function readHost<T>(
   host: HostSpec, setup: HostsSetup, words: string[],
   parse: (stdout: string) => Promise<Parsed<T>>,
-  fromCopy: (memory: SessionMemory, meta: MirrorMeta) => T[],
+  fromCopy: (memory: SessionMemory, meta: MirrorMeta) => CopyRead<T>,
   /** Exit codes of an answer to read (show: 2 is an ambiguous REF there, said in its JSON). */
   answered: readonly number[] = [0, 1],
 ): Promise<HostRead<T>> {
@@ -173,26 +182,33 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     const limit = limited.value;
     if (options.agent !== undefined && !isAgentId(options.agent)) return choice.local ? hooks.runLocal(local) : fail(`Expected \`--agent\` to be one of the agent ids, got \`${sanitizeLine(options.agent)}\``);
     if (options.since !== undefined && hooks.parseAge(options.since) === undefined) return choice.local ? hooks.runLocal(local) : fail(`Expected \`--since\` to be an age such as 30m, 12h, 3d or 2w, got \`${sanitizeLine(options.since)}\``);
-    const words = remoteWords(verb, args, options, deps.cwd, limit);
+    // A host is asked for one more than is shown: its JSON has no total, so the extra one tells a list cut
+    // there from a whole one (within the items read from a host).
+    const asked = Math.min(limit + 1, MAX_ITEMS);
+    const words = remoteWords(verb, args, options, deps.cwd, asked);
     const since = options.since === undefined ? undefined : deps.now - (hooks.parseAge(options.since) as number);
     const filter = { limit, ...(options.agent ? { agent: options.agent as SessionRow['agent'] } : {}), ...(since !== undefined ? { since } : {}), ...(options.folder && !options.here ? { folder: options.folder } : options.here ? { folder: deps.cwd } : {}) };
     // The hosts' children start first: this machine's refresh then runs while they answer.
-    const asked = Promise.all(
+    const answers = Promise.all(
       choice.hosts.map((h) =>
         verb === 'sessions'
-          ? readHost<Row>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteRowSchema), (m, meta) => m.list(filter).map((row) => fromMirror(row, h.name, deps.env, meta)))
-          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => m.search(args[0] ?? '', filter, { allWords: options.allWords }).map((hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
+          ? readHost<Row>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteRowSchema), (m, meta) => listCopy(m, filter, (row) => fromMirror(row, h.name, deps.env, meta)))
+          : readHost<Hit>(h, setup, words, async (t) => (await schemas()).parseRemoteList(t, (await schemas()).remoteHitSchema), (m, meta) => searchCopy(m, args[0] ?? '', filter, options.allWords, (hit) => fromMirror({ ...hit, snippet: hooks.renderSnippet(hit.snippet, false) }, h.name, deps.env, meta))),
       ),
     );
     void schemas();
     const localAnswer = choice.local ? await hooks.runLocal(local) : undefined;
-    const reads = await asked;
+    const reads = await answers;
     const lists: Row[][] = [];
+    const counts: ListCount[] = [];
     if (localAnswer) {
       const rows = localRows<Row>(localAnswer);
       if (isResult(rows)) return rows;
       lists.push(rows);
+      counts.push({ given: rows.length, total: localAnswer.total ?? rows.length });
     }
+    // A host that gave fewer than it was asked for gave them all; one that gave as many may hold more.
+    for (const read of reads) counts.push({ given: read.items.length, total: read.total ?? (read.items.length < asked ? read.items.length : undefined) });
     for (const read of reads) lists.push(read.items.map((i) => ({ ...i, host: read.host.name })) as Row[]);
     const err = (localAnswer && localAnswer.code === 0 ? localAnswer.err : (localAnswer?.err ?? '').replace(/^recapwrap: no session.*\n/m, '')) + hostNotes(reads);
     const merged = verb === 'sessions' ? mergeRows(lists, limit) : mergeHits(lists as Hit[][], limit);
@@ -210,7 +226,8 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
       return verb === 'search' ? `${line}\n    ${held}${hooks.renderSnippet((r as Hit).snippet, deps.color && r.host === undefined)}` : line;
     });
     const label = closest ? `no session holds every word of ${JSON.stringify(sanitizeLine(query))}; closest matches (the words each holds in brackets):\n` : '';
-    return { out: label + lines.join('\n') + '\n', err, code };
+    // A cut list says so, as this machine's alone does (stderr; never with --json).
+    return { out: label + lines.join('\n') + '\n', err: err + describeCutList(merged.length, counts), code };
   }
   if (verb === 'show') {
     const found = await findCards(args[0] ?? '', setup, deps, hooks, local);
@@ -223,6 +240,18 @@ async function runVerb<D extends AcrossDeps>(verb: string, args: string[], optio
     return { out: renderCard(c, deps, hooks), err, code: 0 };
   }
   return fail(`${verb} does not take --host or --all-hosts`);
+}
+
+// A copy's rows as the filter asks, and how many it holds in all (counted only when the list is cut).
+function listCopy(m: SessionMemory, filter: SessionFilter, tag: (row: SessionRow) => Row): CopyRead<Row> {
+  const rows = m.list(filter);
+  return { items: rows.map(tag), total: rows.length === filter.limit ? m.store.count(filter) : rows.length };
+}
+
+// A copy's hits, and how many sessions matched in all (as this machine's search counts them).
+function searchCopy(m: SessionMemory, query: string, filter: SessionFilter, allWords: boolean | undefined, tag: (hit: SearchHit) => Hit): CopyRead<Hit> {
+  const result = m.searchRanked(query, filter, { allWords });
+  return 'error' in result ? [] : { items: result.hits.map(tag), total: result.total };
 }
 
 // Whether a hit's matched words are every word the search ranks by (function words only when the query has nothing else).

@@ -8,11 +8,9 @@ import { z } from 'zod';
 import { AGENT_IDS } from '../../transcripts/types.js';
 import { maskSecrets } from '../../memory/secrets.js';
 import { sanitizeLine } from '../../util/sanitize.js';
-import { MAX_ANSWER_BYTES } from './merge.js';
+import { MAX_ANSWER_BYTES, MAX_ITEMS } from './merge.js';
 
-export { MAX_ANSWER_BYTES };
-/** The most items taken from one host. */
-export const MAX_ITEMS = 1000;
+export { MAX_ANSWER_BYTES, MAX_ITEMS };
 
 const text = (max: number) => z.string().max(64 * 1024).transform((s) => sanitizeLine(s).slice(0, max));
 const optText = (max: number) => text(max).optional().catch(undefined);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Env } from '../../config/paths.js';
 import type { CheckResult } from '../../types.js';
 import type { AgentId } from '../../transcripts/types.js';
-import { resolveCommand } from '../../pty/command-lookup.js';
+import { findOnPath } from '../../pty/command-lookup.js';
 import { shellQuote } from '../../util/shell-quote.js';
 import { AGENT_INSTALLS } from '../agents/agent-install.js';
 import { MCP_AGENTS, isSupported, sameLaunch, type EntryRead, type Launch, type McpAgentConfig } from './agent-configs.js';
@@ -37,16 +37,13 @@ export interface RegisterReport {
 const RUN_TIMEOUT_MS = 60_000;
 const DIFF_MAX_LINES = 24;
 
-/** An agent's command on PATH, the way a shell finds it; undefined when it is not there. */
-export function findOnPath(command: string, env: Env): string | undefined {
-  const found = resolveCommand(command, env, '/');
-  return found.ok ? found.path : undefined;
-}
+/** An agent's command on PATH, the way a shell in this folder finds it; undefined when it is not there. */
+const findAgentOnPath = (command: string, env: Env): string | undefined => findOnPath(command, env, process.cwd());
 
 export function createRegisterDeps(env: Env = process.env): RegisterDeps {
   return {
     env,
-    findOnPath,
+    findOnPath: findAgentOnPath,
     run: (command, args) =>
       new Promise((resolve) => {
         execFile(command, args, { env: env as NodeJS.ProcessEnv, timeout: RUN_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
@@ -231,7 +228,7 @@ export async function uninstallMcp(options: Omit<RegisterOptions, 'launch'>, dep
 }
 
 /** The doctor's lines: for each agent CLI on PATH, whether this recapwrap's server is registered with it. */
-export function checkMcpRegistration(env: Env, launch: Launch | undefined, find: RegisterDeps['findOnPath'] = findOnPath): CheckResult[] {
+export function checkMcpRegistration(env: Env, launch: Launch | undefined, find: RegisterDeps['findOnPath'] = findAgentOnPath): CheckResult[] {
   const results: CheckResult[] = [];
   for (const config of MCP_AGENTS) {
     if (!find(config.command, env)) continue;

@@ -24,7 +24,11 @@ export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.
 /** The verbs whose REF may be `HOST:REF`. */
 const HOST_REF_VERBS: readonly MemoryVerb[] = ['show', 'forget', 'name', 'note'];
 
-interface Result { out: string; err: string; code: number }
+interface Result {
+  out: string; err: string; code: number;
+  /** sessions/search: how many sessions matched in all (--json prints the list alone; --all-hosts counts with it). */
+  total?: number;
+}
 const fail = (message: string, code = 2): Result => ({ out: '', err: `recapwrap: ${message}\n`, code });
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -379,11 +383,11 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     await refreshForRead(memory, deps, notes);
     if (verb === 'sessions') {
       const rows = memory.list(filter);
-      if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1 };
+      const total = rows.length === filter.limit ? memory.store.count(filter) : rows.length;
+      if (options.json) return { out: stringifyJsonSafely(rows.map((r) => rowJson(r, home)), 2) + '\n', err: '', code: rows.length ? 0 : 1, total };
       if (rows.length === 0) return { out: '', err: 'recapwrap: no sessions in the index match\n', code: 1 };
       const width = nameColumn(rows);
       // A cut list says so (stderr: the listing itself stays the sessions alone).
-      const total = rows.length === filter.limit ? memory.store.count(filter) : rows.length;
       const cut = total > rows.length ? `${rows.length} of ${total} sessions (--limit N for more)\n` : '';
       return { out: rows.map((r) => rowLine(r, deps, width)).join('\n') + '\n', err: cut, code: 0 };
     }
@@ -395,7 +399,7 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     // No hit: a typo's closest indexed word is offered ("did you mean"), in the JSON failure object too.
     const none = `no session matches ${JSON.stringify(sanitizeLine(query))}${result.suggestion ? `; did you mean ${JSON.stringify(sanitizeLine(result.suggestion))}?` : ''}`;
     if (options.json && hits.length === 0 && result.suggestion) return { out: stringifyJsonSafely({ error: none, code: 1, suggestion: result.suggestion }, 2) + '\n', err: `recapwrap: ${none}\n`, code: 1 };
-    if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet), ...(h.turn ? { turn: h.turn } : {}) })), 2) + '\n', err: '', code: hits.length ? 0 : 1 };
+    if (options.json) return { out: stringifyJsonSafely(hits.map((h) => ({ ...rowJson(h, home), snippet: plainSnippet(h.snippet), ...(h.turn ? { turn: h.turn } : {}) })), 2) + '\n', err: '', code: hits.length ? 0 : 1, total: result.total };
     if (hits.length === 0) return { out: '', err: `recapwrap: ${none}\n`, code: 1 };
     const width = nameColumn(hits);
     // No session holds every word: say so, and which words each of these closest ones holds.

@@ -70,6 +70,8 @@ export interface DocumentCounts {
   answers: number;
   toolCalls: number;
   branches: number;
+  /** The branch the file's last entry is on (the session's current one: 0 the main line, else its BranchBlock index). */
+  currentBranch: number;
   models: string[];
   title?: string;
 }
@@ -95,6 +97,8 @@ export class DocumentAssembler {
   private ready: Block[] = [];
   private readonly turnOf = new Map<string, number>();
   private readonly hasChild = new Set<string>();
+  // The branch each entry is on (0: the main line), for which one the last entry, the session's leaf, is on.
+  private readonly branchOf = new Map<string, number>();
   private readonly calls = new Map<string, ToolBlock>();
   private readonly unanswered: ToolBlock[] = [];
   private readonly callTs = new WeakMap<ToolBlock, number>();
@@ -104,7 +108,7 @@ export class DocumentAssembler {
   private lastModel: string | undefined;
   // `words`: the turn's last answer already handed out (flushSettled), marked final when the turn ends.
   private settledAnswer: Extract<Block, { kind: 'answer' }> | undefined;
-  readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, models: [] };
+  readonly counts: DocumentCounts = { prompts: 0, answers: 0, toolCalls: 0, branches: 0, currentBranch: 0, models: [] };
   private readonly outputMax: number;
   private readonly textMax: number;
   private readonly gate: WordGate | undefined;
@@ -119,10 +123,17 @@ export class DocumentAssembler {
   push(entry: ParsedEntry): void {
     if (entry.sidechain) return this.pushSidechain(entry);
     const parent = entry.parentId;
+    // An entry is on its parent's branch (on the one before it when its parent is not known), or opens one.
+    let branch = (typeof parent === 'string' ? this.branchOf.get(parent) : undefined) ?? this.counts.currentBranch;
     if (typeof parent === 'string' && this.turnOf.has(parent)) {
-      if (this.hasChild.has(parent) && entry.events.some(opensBranch)) this.openBranch(this.turnOf.get(parent) as number);
+      if (this.hasChild.has(parent) && entry.events.some(opensBranch)) {
+        this.openBranch(this.turnOf.get(parent) as number);
+        branch = this.counts.branches;
+      }
       this.hasChild.add(parent);
     }
+    this.branchOf.set(entry.id, branch);
+    this.counts.currentBranch = branch;
     for (const e of entry.events) this.pushEvent(e);
     this.turnOf.set(entry.id, this.turn);
   }

@@ -275,7 +275,7 @@ export async function streamSession(file: string, opts: ReadOptions = {}): Promi
     const c = assembler.counts;
     const m = metaOf(agent, file, s, c.models, mtimeMs, opts.index);
     if (c.title && !m.title) m.title = c.title;
-    return { ...m, prompts: finished || c.prompts > 0 ? c.prompts : m.prompts, answers: c.answers, toolCalls: c.toolCalls, branches: c.branches, skipped: s.skipped + skippedLong };
+    return { ...m, prompts: finished || c.prompts > 0 ? c.prompts : m.prompts, answers: c.answers, toolCalls: c.toolCalls, branches: c.branches, currentBranch: c.currentBranch, skipped: s.skipped + skippedLong };
   };
   return { meta, counted: opts.index?.prompts !== undefined, blocks: blocks(), finalMeta };
 }

@@ -34,6 +34,8 @@ export interface ReaderMeta {
   toolCalls: number;
   /** Branches the file holds beyond the main line (pi /tree, Claude Code rewinds, forks inside a file). */
   branches: number;
+  /** The branch the session is on (its last entry's): 0 the main line, else that branch's number. */
+  currentBranch?: number;
   /** Lines of the file that were not read as anything (bad JSON, unknown records). */
   skipped: number;
   /** The card's recap line and your own note, when the index has them. */

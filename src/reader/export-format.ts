@@ -210,7 +210,7 @@ export function listMetaRows(meta: ReaderMeta, timeZone?: string): MetaRow[] {
   add('Model', meta.models.join(', '));
   add('Span', formatSpan(meta.startedAt, meta.updatedAt, timeZone));
   const counts = [`${meta.prompts} prompts`, `${meta.answers} answers`, `${meta.toolCalls} tool calls`];
-  if (meta.branches) counts.push(`${meta.branches} ${meta.branches === 1 ? 'branch' : 'branches'} beyond the main line`);
+  if (meta.branches) counts.push(`${meta.branches} ${meta.branches === 1 ? 'branch' : 'branches'} beyond the main line${meta.currentBranch === undefined ? '' : `, now on ${meta.currentBranch ? `branch ${meta.currentBranch}` : 'the main line'}`}`);
   add('Counts', counts.join(' · '));
   if (meta.skipped) add('Skipped', `${meta.skipped} unreadable ${meta.skipped === 1 ? 'line' : 'lines'} of the file`);
   add('File', meta.file, true);

@@ -53,6 +53,10 @@ describe('buildDocument', () => {
   it('pi: both branches of the tree, the second after the main line, from the prompt it left', async () => {
     const doc = await buildDocument(SESSIONS['pi-branches']);
     expect(doc.meta.branches).toBe(1);
+    // The last entry (the session's leaf) is on the branch; the header says so beside the index's counts.
+    expect(doc.meta.currentBranch).toBe(1);
+    const header = renderTerminal(doc, { view: 'default', width: 100, color: false });
+    expect(header).toContain('counts  3 prompts · 8 answers · 5 tool calls · main line + 1 branch, now on branch 1\n');
     const branch = doc.blocks.find((b) => b.kind === 'branch');
     expect(branch).toMatchObject({ index: 1, label: 'from prompt 1' });
     // Prompts 1 and 2 on the main line, prompt 3 on the branch.

@@ -407,7 +407,7 @@ export class TerminalRenderer {
     }
     if (counted) {
       const counts = [plural(meta.prompts, 'prompt'), plural(meta.answers, 'answer'), plural(meta.toolCalls, 'tool call')];
-      if (meta.branches > 0) counts.push(plural(meta.branches, 'branch').replace(/branchs$/, 'branches'));
+      if (meta.branches > 0) counts.push(branchesLine(meta.branches, meta.currentBranch));
       row('counts', counts.join(' · '));
     }
     row('id', meta.id, true);
@@ -575,4 +575,10 @@ export function renderTerminal(doc: { meta: ReaderMeta; blocks: readonly Block[]
   const lines = [...r.header(doc.meta)];
   for (const b of doc.blocks) lines.push(...r.block(b));
   return `${lines.join('\n')}\n`;
+}
+
+// The branches a file holds, as the document's headings number them, and which one the session is on.
+function branchesLine(branches: number, current: number | undefined): string {
+  const held = `main line + ${branches} ${branches === 1 ? 'branch' : 'branches'}`;
+  return current === undefined ? held : `${held}, now on ${current === 0 ? 'the main line' : `branch ${current}`}`;
 }

@@ -29,6 +29,15 @@ describe('EntryTree', () => {
     expect(texts(tree.branchEvents('c'))).toEqual(['a#0', 'b#0', 'c#0']);
   });
 
+  it('gives the events off the root→leaf path in file order (none on a linear chain, replaced entries left out)', () => {
+    expect(build([['a', null, 1], ['b', 'a', 1]]).offBranchEvents('b')).toEqual([]);
+    const tree = build([['a', null, 1], ['b', 'a', 1], ['c', 'b', 2], ['d', 'a', 1], ['e', 'd', 1]]);
+    expect(texts(tree.offBranchEvents('e'))).toEqual(['b#0', 'c#0', 'c#1']);
+    expect(texts(tree.offBranchEvents('c'))).toEqual(['d#0', 'e#0']);
+    const replaced = build([['a', null, 1], ['b', 'a', 1], ['b', 'a', 2], ['c', 'a', 1]]);
+    expect(texts(replaced.offBranchEvents('c'))).toEqual(['b#0', 'b#1']);
+  });
+
   it('ends the walk at a missing parent, a cycle, or an unknown leaf', () => {
     expect(texts(build([['a', 'gone', 1], ['b', 'a', 1]]).branchEvents('b'))).toEqual(['a#0', 'b#0']);
     expect(texts(build([['x', 'y', 1], ['y', 'x', 1]]).branchEvents('x'))).toEqual(['y#0', 'x#0']);

@@ -130,6 +130,23 @@ export class EntryTree {
     return out;
   }
 
+  /**
+   * The events of the entries not on the root→leafId path (the other branches the file holds), in file
+   * order; empty for a linear file. The session's counts are of every branch (what `read` shows), its
+   * recap of the active one. An entry replaced by a later one with the same id is left out, as on the path.
+   */
+  offBranchEvents(leafId: string | undefined): TranscriptEvent[] {
+    if (this.linear && leafId !== undefined && leafId === this.last) return [];
+    const count = this.parentIds.length;
+    const onPath = new Uint8Array(count);
+    for (const entry of this.path(leafId)) onPath[entry] = 1;
+    const live = new Uint8Array(count);
+    for (const i of this.index.values()) live[i] = 1;
+    const out: TranscriptEvent[] = [];
+    for (let i = 0; i < count; i++) if (live[i] === 1 && onPath[i] === 0) this.pushEntryEvents(i, out);
+    return out;
+  }
+
   /*
    * Keep the newest entries in file order that fit in half the limits, whole; before them one head entry
    * with what headEvents keeps of the active branch's older part. Entries older than the window that are

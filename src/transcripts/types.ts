@@ -145,6 +145,12 @@ export interface SessionSnapshot {
   /** Events of the active branch, oldest first. */
   events: TranscriptEvent[];
   /**
+   * Events of the other branches the file holds (entries off the active one: pi's /tree, a rewind), in
+   * file order; absent when there are none. Counted in the session's counts, which are of every branch
+   * like `read`'s; never recapped.
+   */
+  offBranch?: TranscriptEvent[];
+  /**
    * Changes whenever the summarized state changes (leaf id + event count, or last entry id); equal
    * stamps mean a recap of one is a recap of the other.
    */

@@ -35,7 +35,7 @@ describe.skipIf(!hasTmux)('read through less in a tmux pane', () => {
       const screen = server.capturePane(pane);
       return screen.startsWith('pi\n') && screen.includes('› 1/3  2026-11-28 08:43') ? screen : undefined;
     }, { timeoutMs: 20_000, description: 'the first screen of read in less' });
-    expect(first).toContain('counts  3 prompts · 8 answers · 5 tool calls · 1 branch');
+    expect(first).toContain('counts  3 prompts · 8 answers · 5 tool calls · main line + 1 branch, now on branch 1');
     expect(first).not.toContain('› 2/3');
     // Colours reach the pane as the renderer wrote them (less -R), none from the transcript.
     expect(server.capturePane(pane, { escapes: true })).toMatch(/\x1b\[[0-9;]*m› 1\/3/);

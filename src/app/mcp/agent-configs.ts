@@ -159,7 +159,7 @@ export const MCP_AGENTS: readonly (McpAgentConfig | McpUnsupportedAgent)[] = [
     agent: 'pi',
     command: 'pi',
     unsupported:
-      'pi has no MCP support (it leaves MCP to extensions by design), so nothing is written for it; from pi, run `recapwrap search` / `recapwrap show` through its bash tool',
+      'pi has no MCP support (it leaves MCP to extensions by design), so nothing is registered with it; from pi, have its bash tool run `recapwrap search WORDS --json` and `recapwrap show REF --json` instead',
   },
 ];
 

@@ -150,6 +150,22 @@ describe('mcp install / uninstall', () => {
     expect(none.lines.at(-1)).toMatch(/^No agent CLI with MCP support/);
   });
 
+  it('--agent pi: one line with what to use instead, nothing run, exit 1 like any agent asked for that cannot be done', async () => {
+    const line = 'pi: pi has no MCP support (it leaves MCP to extensions by design), so nothing is registered with it; from pi, have its bash tool run `recapwrap search WORDS --json` and `recapwrap show REF --json` instead.';
+    for (const onPath of [['pi'], []]) {
+      for (const dryRun of [false, true]) {
+        const deps = fakeDeps(onPath);
+        expect(await installMcp({ launch: LAUNCH, agent: 'pi', dryRun }, deps)).toEqual({ code: 1, lines: [line] });
+        expect(await uninstallMcp({ agent: 'pi', dryRun }, deps)).toEqual({ code: 1, lines: [line] });
+        expect(deps.ran).toEqual([]);
+      }
+    }
+    // Met on PATH while going through every agent, pi is only said: the others' outcome is the exit code.
+    const all = await installMcp({ launch: LAUNCH, dryRun: true }, fakeDeps(['claude', 'pi']));
+    expect(all.code).toBe(0);
+    expect(all.lines.at(-1)).toBe(line);
+  });
+
   it('a dry run with no agent CLI on PATH previews what would run for each agent and says which CLI is missing (#37)', async () => {
     const deps = fakeDeps([]);
     const report = await installMcp({ launch: LAUNCH, dryRun: true }, deps);

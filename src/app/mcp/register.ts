@@ -96,14 +96,17 @@ export function diffLines(before: string, after: string, max = DIFF_MAX_LINES): 
 type Target = { config: McpAgentConfig; path: string };
 type Selected = { target: Target } | { line: string; failed?: boolean; missing?: McpAgentConfig };
 
-// Each agent in order: the one to act on (the one asked for, else every supported agent on PATH), or the line that says why not.
+// Each agent in order: the one to act on (the one asked for, else every supported agent on PATH), or the line
+// that says why not. An agent asked for by name that cannot be done (no MCP support, not on PATH) fails the
+// run (exit 1); the same agent met while going through them all is only said.
 function selectTargets(options: Pick<RegisterOptions, 'agent'>, deps: RegisterDeps): Selected[] {
   const selected: Selected[] = [];
   for (const config of MCP_AGENTS) {
     if (options.agent && config.agent !== options.agent) continue;
     const path = deps.findOnPath(config.command, deps.env);
     if (!isSupported(config)) {
-      if (options.agent || path) selected.push({ line: `${config.agent}: ${config.unsupported}.` });
+      if (options.agent) selected.push({ line: `${config.agent}: ${config.unsupported}.`, failed: true });
+      else if (path) selected.push({ line: `${config.agent}: ${config.unsupported}.` });
     } else if (!path) {
       selected.push(options.agent ? { line: `${config.agent}: Expected the \`${config.command}\` command on PATH, got none: nothing to do.`, failed: true, missing: config } : { line: `${config.agent}: not on PATH, skipped.`, missing: config });
     } else selected.push({ target: { config, path } });

@@ -186,7 +186,9 @@ export function sessionWrite(raw: Session, cards: CardMaker, file: { size: numbe
     line: own ? ownRecapLine(own.text) : recap.line,
     createdAt: stamped ? first : undefined,
     updatedAt: stamped ? last : file.mtimeMs,
-    counts: countsOf(events),
+    // Every branch the file holds (pi's /tree, a rewind), as `read` numbers them: the one count a full read
+    // and a grown file's appended part (tailWrite adds them) both make.
+    counts: countsOf(session.offBranch ? [...events, ...(session.offBranch as readonly MemoryEvent[])] : events),
     status: recap.status,
     language: recap.language,
     tags: tagsOf(events),

@@ -1,12 +1,16 @@
 /**
  * `recapwrap mcp` (the stdio MCP server over the session index, for the agents themselves) and
- * `recapwrap mcp install|uninstall [--agent ID] [--dry-run]` (register it with each agent CLI).
+ * `recapwrap mcp install|uninstall [--agent ID] [--dry-run]` (register it with each agent CLI that has
+ * MCP support: not pi, which `--agent pi` says, exit 1).
  * Thin layer over src/app/mcp/; nothing heavy is loaded before the server answers `initialize`.
  */
 import type { Command } from 'commander';
-import { formatAgentIds, isAgentId } from '../../transcripts/agent-ids.js';
+import { isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { setExitCode } from '../exit-code.js';
+
+// The agents with MCP support (agent-configs.ts MCP_AGENTS), written out: that module is not loaded for help.
+const MCP_AGENTS_TEXT = 'claude, codex, gemini or qwen';
 
 interface RegisterCliOptions {
   agent?: string;
@@ -15,7 +19,7 @@ interface RegisterCliOptions {
 
 function parseAgent(value: string | undefined): AgentId | undefined | { error: string } {
   if (value === undefined) return undefined;
-  return isAgentId(value) ? value : { error: `recapwrap: Expected \`--agent\` to be ${formatAgentIds()}, got \`${value}\`\n` };
+  return isAgentId(value) ? value : { error: `recapwrap: Expected \`--agent\` to be ${MCP_AGENTS_TEXT}, got \`${value}\`\n` };
 }
 
 export function registerMcp(program: Command): void {
@@ -30,7 +34,7 @@ export function registerMcp(program: Command): void {
     mcp
       .command(name)
       .description(description)
-      .option('--agent <id>', `only this agent: ${formatAgentIds()}`)
+      .option('--agent <id>', `only this agent: ${MCP_AGENTS_TEXT} (pi has no MCP support: exit 1, with what to use instead)`)
       .option('--dry-run', 'show what would change, change nothing', false)
       .action(async function (this: Command, options: RegisterCliOptions) {
         const agent = parseAgent(options.agent);

@@ -250,6 +250,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
   function snapshot(): SessionSnapshot {
     const leafId = leaf();
     const events = tree.branchEvents(leafId);
+    const offBranch = tree.offBranchEvents(leafId);
     const name = customTitle ?? facts.title;
     if (name) events.unshift({ kind: 'title', text: name, sourceId: 'title' });
     const fields = facts.snapshotFields();
@@ -259,6 +260,7 @@ export function createClaudeParser(options: ParserOptions = {}): TranscriptParse
       ...fields,
       title: name,
       events,
+      ...(offBranch.length > 0 ? { offBranch } : {}),
       // What is summarized: the last event of the branch and how many there are (noise lines do not count).
       stamp: `${events[events.length - 1]?.sourceId ?? 'empty'}:${events.length}`,
       dropped: tree.dropped || undefined,

@@ -104,6 +104,7 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
   function snapshot(): SessionSnapshot {
     const leafId = tree.lastId;
     const events = tree.branchEvents(leafId);
+    const offBranch = tree.offBranchEvents(leafId);
     return {
       agent: 'pi',
       ...facts.snapshotFields(),
@@ -113,6 +114,7 @@ export function createPiParser(options: ParserOptions = {}): TranscriptParser {
       // A forked or branched session's header names the file it came from.
       ...(typeof header?.parentSession === 'string' && header.parentSession ? { parent: header.parentSession } : {}),
       events,
+      ...(offBranch.length > 0 ? { offBranch } : {}),
       stamp: `${leafId ?? (typeof header?.id === 'string' ? header.id : 'empty')}${tree.dropped ? `:${tree.dropped}` : ''}`,
       dropped: tree.dropped || undefined,
       startedAt: toEpochMs(header?.timestamp) ?? facts.startedAt,

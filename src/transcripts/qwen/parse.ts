@@ -164,10 +164,12 @@ export function createQwenParser(options: ParserOptions = {}): TranscriptParser 
 
   function snapshot(): SessionSnapshot {
     const events: TranscriptEvent[] = [...preamble, ...tree.branchEvents(leafId)];
+    const offBranch = tree.offBranchEvents(leafId);
     return {
       agent: 'qwen',
       ...facts.snapshotFields(),
       events,
+      ...(offBranch.length > 0 ? { offBranch } : {}),
       // Telemetry and snapshot records do not change it; any new event, branch or title does.
       stamp: `${events[events.length - 1]?.sourceId ?? facts.id ?? 'empty'}:${events.length}:${metaRevision}:${tree.dropped}`,
       dropped: tree.dropped || undefined,

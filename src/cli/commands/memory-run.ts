@@ -277,7 +277,7 @@ async function waitForIndexElsewhere(memory: SessionMemory, deps: MemoryDeps): P
   const say = deps.progress;
   if (!say) deps.log?.(`recapwrap: waiting for another recapwrap (pid ${pid}), which is indexing your sessions\n`);
   while (pid !== undefined) {
-    say?.(`\r\x1b[2Kwaiting for recapwrap (pid ${pid}), which is indexing your sessions: ${formatCount(memory.store.count(), 'session')} so far`);
+    say?.(`\r\x1b[2Kwaiting for another recapwrap (pid ${pid}), which is indexing your sessions: ${formatCount(memory.store.count(), 'session')} so far`);
     await new Promise((done) => setTimeout(done, INDEX_WAIT_POLL_MS));
     pid = memory.indexingElsewhere();
   }

@@ -13,6 +13,33 @@ import { allowedFolders, folderAllowed, listAllSessionFiles } from './scan.js';
 const root = mkdtempSync(join(tmpdir(), 'rw-scan-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/**
+ * The lines of a pi session over TAIL_READ_MIN_BYTES (a big file: read from its mark once indexed) in a
+ * home of its own under `root`: its header, the first prompt "port the parser to rust", then assistant
+ * steps. `msg` makes more lines of it, `last` is the id the chain goes on from, `at` the next time.
+ */
+async function bigPiSession(name: string) {
+  const { TAIL_READ_MIN_BYTES } = await import('./scan.js');
+  const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
+  const home = join(root, name);
+  const cwd = `/work/${name}`;
+  const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd(cwd));
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `2026-11-20T10-00-00-000Z_${name}.jsonl`);
+  const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
+  const msg = (id: string, parent: string | null, role: string, text: string, i: number) =>
+    JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
+  const lines = [JSON.stringify({ type: 'session', version: 3, id: name, timestamp: t(0), cwd }), msg('u0', null, 'user', 'port the parser to rust', 1)];
+  let last = 'u0';
+  let at = 2;
+  const filler = 'lorem ipsum '.repeat(400);
+  while (lines.join('\n').length < TAIL_READ_MIN_BYTES + 100_000) {
+    lines.push(msg(`a${at}`, last, 'assistant', `step ${at}: ${filler}`, at));
+    last = `a${at++}`;
+  }
+  return { home, cwd, file, msg, lines, last, at };
+}
+
 describe('listAllSessionFiles', () => {
   it('finds every agent in every folder under the default homes', async () => {
     const home = join(root, 'home');
@@ -106,24 +133,10 @@ describe('refreshIndex', () => {
 
   it('reads only what was appended to a big session file, keeping what the row knew', async () => {
     const { openStore } = await import('../../memory/open-store.js');
-    const { refreshIndex, TAIL_READ_MIN_BYTES } = await import('./scan.js');
+    const { refreshIndex } = await import('./scan.js');
     const { defaultOptions } = await import('../../config/options-table.js');
     const { appendFileSync, readFileSync, writeFileSync, statSync } = await import('node:fs');
-    const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
-    const home = join(root, 'big');
-    const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/work/big'));
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, '2026-11-20T10-00-00-000Z_big.jsonl');
-    const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
-    const msg = (id: string, parent: string | null, role: string, text: string, i: number) =>
-      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
-    const lines = [JSON.stringify({ type: 'session', version: 3, id: 'big', timestamp: t(0), cwd: '/work/big' }), msg('u0', null, 'user', 'port the parser to rust', 1)];
-    let parent = 'u0';
-    const filler = 'lorem ipsum '.repeat(400);
-    for (let i = 0; lines.join('\n').length < TAIL_READ_MIN_BYTES + 100_000; i++) {
-      lines.push(msg(`a${i}`, parent, 'assistant', `step ${i}: ${filler}`, i + 2));
-      parent = `a${i}`;
-    }
+    const { home, file, msg, lines, last: parent } = await bigPiSession('big');
     writeFileSync(file, lines.join('\n') + '\n');
     const opened = openStore(join(root, 'big-state', 'index.db'));
     if (!opened.ok) throw new Error(opened.error);
@@ -148,28 +161,14 @@ describe('refreshIndex', () => {
 
   it('a big grown file: its card is made from the appended part and the window before it, as a whole read makes it', async () => {
     const { openStore } = await import('../../memory/open-store.js');
-    const { refreshIndex, TAIL_READ_MIN_BYTES } = await import('./scan.js');
+    const { refreshIndex } = await import('./scan.js');
     const { defaultOptions } = await import('../../config/options-table.js');
     const { loadSessionFile, loadSessionTail } = await import('../../transcripts/load.js');
     const { createEngine } = await import('../recaps/recap-engine.js');
     const { sessionWrite, tailWrite, CARD_WINDOW_BYTES } = await import('./session-write.js');
     const { appendFileSync, writeFileSync, statSync } = await import('node:fs');
-    const { encodePiCwd } = await import('../../transcripts/pi/paths.js');
-    const home = join(root, 'window');
-    const dir = join(home, '.pi', 'agent', 'sessions', encodePiCwd('/work/window'));
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, '2026-11-20T10-00-00-000Z_window.jsonl');
-    const t = (i: number) => new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString();
-    const msg = (id: string, parent: string | null, role: string, text: string, i: number) =>
-      JSON.stringify({ type: 'message', id, parentId: parent, timestamp: t(i), message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: i } : { role, content: [{ type: 'text', text }], provider: 'x', model: 'm', stopReason: 'stop', timestamp: i } });
-    const lines = [JSON.stringify({ type: 'session', version: 3, id: 'window', timestamp: t(0), cwd: '/work/window' }), msg('u0', null, 'user', 'port the parser to rust', 1)];
-    let parent = 'u0';
-    let i = 2;
-    const filler = 'lorem ipsum '.repeat(400);
-    while (lines.join('\n').length < TAIL_READ_MIN_BYTES + 100_000) {
-      lines.push(msg(`a${i}`, parent, 'assistant', `step ${i}: ${filler}`, i));
-      parent = `a${i++}`;
-    }
+    const { home, file, msg, lines, last: parent, at } = await bigPiSession('window');
+    let i = at;
     // The turn before the mark, well inside the window: the task the card should still name.
     lines.push(msg('u1', parent, 'user', 'benchmark the quokka allocator against the wombat one and report the numbers', i++));
     lines.push(msg('a-report', 'u1', 'assistant', 'The quokka allocator is 3x faster than the wombat allocator on the churn test.', i++));

@@ -16,6 +16,7 @@ import type { RecapEngine } from '../../recap/engine.js';
 import { listAgentSessions } from '../../transcripts/sessions.js';
 import type { SessionFileInfo, SessionFolderLister } from '../../transcripts/types.js';
 import { debugLog } from '../../util/debug-log.js';
+import { isProcessAlive } from '../../util/process.js';
 import { folderSweep } from './dir-cache.js';
 import { poolWorkers, startReadPool, type ReadPool } from './read-pool.js';
 import { folderAllowed, loadReaders, wholeReader, type FileToRead, type Loading, type ReadContext, type Readers, type WholeRead } from './read-whole.js';
@@ -259,17 +260,7 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
  * else undefined. A read that finds one answers from the last commit.
  */
 export function refreshingElsewhere(store: Store, now = Date.now()): number | undefined {
-  return store.refreshesSince(now - REFRESH_STALE_MS).find((pid) => pid !== process.pid && processAlive(pid));
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, another user's (a state folder shared by two accounts).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return store.refreshesSince(now - REFRESH_STALE_MS).find((pid) => pid !== process.pid && isProcessAlive(pid));
 }
 
 export interface RefreshOptions {

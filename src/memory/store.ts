@@ -991,12 +991,13 @@ export class Store {
   }
 
   /**
-   * Whether another connection holds the write lock now (asked without waiting: a write transaction begun
-   * and rolled back at once). A reader's refresh skips its writes then and answers from the last commit.
+   * Whether another connection holds the write lock (a write transaction begun and rolled back at once),
+   * after waiting at most `waitMs` for it to end (SQLite's busy handler: it returns as soon as the lock is
+   * free). A reader's refresh skips its writes while it is held and answers from the last commit.
    */
-  writeLocked(): boolean {
+  writeLocked(waitMs = 0): boolean {
     const before = this.db.pragma('busy_timeout', { simple: true }) as number;
-    this.db.pragma('busy_timeout = 0');
+    this.db.pragma(`busy_timeout = ${Math.max(0, Math.round(waitMs))}`);
     try {
       this.db.exec('BEGIN IMMEDIATE');
       this.db.exec('ROLLBACK');

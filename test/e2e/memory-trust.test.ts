@@ -1,7 +1,8 @@
 // Memory you can trust, through the built CLI on temp homes as a user meets it (issue #33 items 3, 4, 6,
 // 7, 9; #37 item 8): a forgotten session stays forgotten (its folder away for a refresh, `index
-// --rebuild`, a corrupt index rebuilt); `sessions` answers while another process holds the write lock;
-// `forget` takes only an exact reference and asks first on a terminal; `--json` prints JSON on failure too.
+// --rebuild`, a corrupt index rebuilt); `sessions` answers while another process holds the write lock,
+// and waits for a short write to end; `forget` takes only an exact reference and asks first on a
+// terminal; `--json` prints JSON on failure too.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,18 @@ describe('readers never wait for writers', () => {
     expect(names).toHaveLength(3);
     expect(names).not.toContain('uncommitted-name');
     expect((await cli(env, 'search', 'the', '--json')).code).not.toBe(-1);
+  });
+
+  it('show finds a session written a moment ago while another process ends a short write (a wrapper\'s turn end)', async () => {
+    const { env, state } = await home();
+    expect((await cli(env, 'index')).code).toBe(0);
+    const laid = await layOutSession(env.HOME as string, 'codex', join(TRANSCRIPTS_DIR, 'codex', 'interactive-2turns.jsonl'));
+    // Held as the CLI starts, rolled back 400 ms later: within the read's wait (half a second) for a write.
+    holders.push(await holdIndex(join(state, 'index.db'), 'write', "UPDATE sessions SET name = 'uncommitted-name'", 400));
+    const r = await cli(env, 'show', laid.id, '--json');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ id: laid.id, agent: 'codex' });
   });
 
   it('search and sessions answer from the last commit while another recapwrap reads the session files, and say so', async () => {

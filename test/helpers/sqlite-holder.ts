@@ -22,6 +22,8 @@ if (mode === 'write') {
   db.prepare('SELECT count(*) FROM sessions').get();
 }
 process.stdout.write('held\\n');
+const releaseAfter = Number(process.argv[5]);
+if (releaseAfter >= 0) setTimeout(() => { db.exec('ROLLBACK'); process.stdout.write('released\\n'); }, releaseAfter);
 process.stdin.on('data', () => {});
 process.stdin.on('end', () => {
   try { db.exec('ROLLBACK'); } catch {}
@@ -36,9 +38,10 @@ export interface Holder { child: ChildProcess; release(): Promise<void> }
 /**
  * Start a process that holds `file` in a write (`sql` run, not committed) or read transaction, or that
  * announces a refresh (`sql`: its beat's offset from now, in ms); resolves once it holds it.
+ * `releaseAfterMs`: the transaction is rolled back that long after (the process stays until released).
  */
-export function holdIndex(file: string, mode: 'write' | 'read' | 'announce', sql = 'SELECT 1'): Promise<Holder> {
-  const child = spawn(process.execPath, ['-e', SCRIPT, SQLITE, file, mode, sql], { stdio: ['pipe', 'pipe', 'inherit'] });
+export function holdIndex(file: string, mode: 'write' | 'read' | 'announce', sql = 'SELECT 1', releaseAfterMs = -1): Promise<Holder> {
+  const child = spawn(process.execPath, ['-e', SCRIPT, SQLITE, file, mode, sql, String(releaseAfterMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('error', reject);

@@ -66,9 +66,10 @@ export interface SessionMemory {
   /**
    * Bring the index up to date: quick (folders whose listing moved, recent sessions) unless `full`, or
    * the last full sweep is old; `error` set when a write failed (the index answers from its last commit).
-   * ifIdle: a reader's refresh, skipped (all counts 0) when another process holds the write lock, or reads
-   * many session files now (`elsewhere`: its process id; a first `index`): that one is bringing the index
-   * up to date, and the read answers from its last commit at once instead of waiting or reading them too.
+   * ifIdle: a reader's refresh, skipped (all counts 0) when another process reads many session files now
+   * (`elsewhere`: its process id; a first `index`), or holds the write lock beyond `lockWaitMs`: that one
+   * is bringing the index up to date, and the read answers from its last commit instead of waiting long
+   * or reading the files too.
    */
   refresh(opts?: RefreshOptions): Promise<RefreshStats>;
   /** Another recapwrap reading many session files now (a first `index`): its process id, else undefined. */
@@ -122,6 +123,12 @@ export function indexFile(env: Env): string {
 
 /** The longest note kept (a recap, not a document). */
 export const NOTE_MAX_CHARS = 2000;
+/**
+ * How long a reader's refresh waits for another process's write to end before it answers from the last
+ * commit: a wrapper's turn-end write or a batch of `index` takes milliseconds; found in CI, a `show` of a
+ * session laid out a moment before said "no session matches" while a wrapper on that machine wrote its row.
+ */
+export const READ_LOCK_WAIT_MS = 500;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 const cutTo = (text: string, max: number) => (text.length <= max ? text : text.slice(0, max - 1).trimEnd() + '…');
 
@@ -186,10 +193,12 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
     refresh: async (opts) => {
       if (opts?.ifIdle) {
         const none: RefreshStats = { files: 0, read: 0, indexed: 0, skipped: 0, gone: 0, ms: 0, full: false };
-        if (store.writeLocked()) return none;
         // Another recapwrap reading the session files (a first `index`): not the same files read twice.
         const elsewhere = refreshingElsewhere(store);
         if (elsewhere !== undefined) return { ...none, elsewhere };
+        // A short write (a wrapper's turn end, a batch of `index`) is waited for: a session written a
+        // moment ago is then found. One that holds the lock longer is left to finish.
+        if (store.writeLocked(opts.lockWaitMs ?? READ_LOCK_WAIT_MS)) return none;
       }
       return refreshIndex(store, ctx, opts);
     },

@@ -275,6 +275,8 @@ export interface RefreshOptions {
   now?: number;
   /** A reader's refresh: skipped (api.ts) while another process holds the write lock. */
   ifIdle?: boolean;
+  /** How long that reader waits for another's write to end before it skips (default READ_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
   /**
    * The read pool (tests): its worker entry (default: the build's dist/cli/index-worker.cjs), the files
    * read whole from which it is used (POOL_MIN_FILES) and its workers, started at once (default: one

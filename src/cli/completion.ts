@@ -6,6 +6,7 @@
 import type { Command, Option } from 'commander';
 import { OPTIONS, type OptionSpec } from '../config/options-table.js';
 import { AGENT_IDS } from '../transcripts/agent-ids.js';
+import { MCP_AGENT_IDS } from './commands/mcp.js';
 
 /** What a value (of an option, or a command's first argument) completes to. */
 export type ValueKind = { kind: 'words'; words: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'pane' } | { kind: 'commands' } | { kind: 'none' };
@@ -21,8 +22,10 @@ export interface CompletionCommand {
   name: string;
   description: string;
   options: CompletionOption[];
-  /** What the command's first argument is; undefined when it takes none. */
+  /** What the command's first argument is (its own commands' names, when it has some); undefined when it takes none. */
   operand?: ValueKind;
+  /** Its own commands (`mcp install`, `config trust`), each completed with its options once named. */
+  subcommands?: CompletionCommand[];
 }
 
 export interface CompletionSpec {
@@ -37,14 +40,17 @@ export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
 
 /** `--format` differs by command: the values each command accepts. */
 const FORMAT_VALUES: Record<string, readonly string[]> = { recap: ['line', 'card', 'json'], status: ['plain', 'tmux'] };
+/** `--agent` is any agent but where a command takes only some (by its path: `mcp install`). */
+const AGENT_VALUES: Record<string, readonly string[]> = { 'mcp install': MCP_AGENT_IDS, 'mcp uninstall': MCP_AGENT_IDS };
 const NOTIFY_VALUES = ['auto', 'bell', 'osc', 'tmux', 'none', 'command:'];
 const FILE_OPTIONS = new Set(['--session', '--file']);
 const DIR_OPTIONS = new Set(['--cwd', '--folder', '--dir']);
 const PANE_OPTIONS = new Set(['--pane', '--from']);
 
-// What an option's value completes to, from its name (and, for choices, the options table).
+// What an option's value completes to, from its name (and, for choices, the options table). `command`:
+// the command's path (`recap`, `mcp install`).
 function valueKindOf(command: string, long: string): ValueKind {
-  if (long === '--agent') return { kind: 'words', words: AGENT_IDS };
+  if (long === '--agent') return { kind: 'words', words: AGENT_VALUES[command] ?? AGENT_IDS };
   if (long === '--notify') return { kind: 'words', words: NOTIFY_VALUES };
   if (long === '--format') return FORMAT_VALUES[command] ? { kind: 'words', words: FORMAT_VALUES[command] } : { kind: 'none' };
   if (FILE_OPTIONS.has(long)) return { kind: 'file' };
@@ -77,7 +83,7 @@ function operandOf(command: Command): ValueKind | undefined {
   const first = command.registeredArguments[0];
   if (!first) return undefined;
   const name = first.name();
-  if (name === 'file') return { kind: 'file' };
+  if (name === 'file' || name === 'path') return { kind: 'file' };
   if (name === 'dir' || name === 'folder') return { kind: 'dir' };
   if (name === 'command') return { kind: 'commands' };
   return { kind: 'none' };
@@ -88,9 +94,15 @@ export function userCommands(program: Command): readonly Command[] {
   return program.commands.filter((c) => !(c as { _hidden?: boolean })._hidden);
 }
 
+function describeCommand(c: Command, parent?: string): CompletionCommand {
+  const path = parent ? `${parent} ${c.name()}` : c.name();
+  const subcommands = userCommands(c).map((s) => describeCommand(s, path));
+  return { name: c.name(), description: shortDescription(c.description()), options: describeOptions(path, c.options), operand: operandOf(c), ...(subcommands.length ? { subcommands } : {}) };
+}
+
 /** Every registered command and option of the program (and `help`, which commander keeps apart). */
 export function describeProgram(program: Command): CompletionSpec {
-  const commands: CompletionCommand[] = userCommands(program).map((c) => ({ name: c.name(), description: shortDescription(c.description()), options: describeOptions(c.name(), c.options), operand: operandOf(c) }));
+  const commands: CompletionCommand[] = userCommands(program).map((c) => describeCommand(c));
   if (!commands.some((c) => c.name === 'help')) commands.push({ name: 'help', description: 'show help for recapwrap or one of its commands', options: [], operand: { kind: 'commands' } });
   return { commands, rootOptions: describeOptions('', program.options), agents: AGENT_IDS };
 }
@@ -160,20 +172,49 @@ function renderBash(spec: CompletionSpec): string {
   lines.push('  case $sub in');
   for (const c of spec.commands) {
     lines.push(`    ${c.name})`);
-    const valued = c.options.filter((o) => o.takesValue);
-    if (valued.length) {
-      lines.push('      case $prev in');
-      for (const o of valued) lines.push(`        ${o.long}) ${bashValue(o.value, names)}; return ;;`);
+    if (c.subcommands) {
+      // Its own command: the first word after it that is neither an option nor an option's value.
+      const valued = c.options.filter((o) => o.takesValue).map((o) => o.long);
+      lines.push('      local j=$((i + 1)) sub2=');
+      lines.push('      while [ "$j" -lt "$COMP_CWORD" ]; do');
+      lines.push('        w=${COMP_WORDS[j]}');
+      lines.push('        case $w in');
+      if (valued.length) lines.push(`          ${valued.join('|')}) j=$((j + 2)) ;;`);
+      lines.push('          -*) j=$((j + 1)) ;;');
+      lines.push('          *) sub2=$w; break ;;');
+      lines.push('        esac');
+      lines.push('      done');
+      lines.push('      case $sub2 in');
+      for (const s of c.subcommands) {
+        lines.push(`        ${s.name})`);
+        lines.push(...bashCommandBody(s, names, '          '));
+        lines.push('          ;;');
+      }
+      lines.push('        *)');
+      lines.push(...bashCommandBody(c, names, '          '));
+      lines.push('          ;;');
       lines.push('      esac');
-    }
-    lines.push(`      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "${words(c.options.map((o) => o.long))}" -- "$cur"))`);
-    lines.push(`      else ${bashValue(c.operand ?? { kind: 'none' }, names)}; fi`);
+    } else lines.push(...bashCommandBody(c, names, '      '));
     lines.push('      ;;');
   }
   lines.push('    *) COMPREPLY=($(compgen -f -- "$cur")) ;; # a wrapped agent: its own arguments');
   lines.push('  esac');
   lines.push('}');
   return lines.join('\n') + '\n';
+}
+
+// A command's completion once it is named: its options' values, its options, its first argument.
+function bashCommandBody(c: CompletionCommand, names: string, indent: string): string[] {
+  const lines: string[] = [];
+  const valued = c.options.filter((o) => o.takesValue);
+  if (valued.length) {
+    lines.push(`${indent}case $prev in`);
+    for (const o of valued) lines.push(`${indent}  ${o.long}) ${bashValue(o.value, names)}; return ;;`);
+    lines.push(`${indent}esac`);
+  }
+  lines.push(`${indent}if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "${words(c.options.map((o) => o.long))}" -- "$cur"))`);
+  lines.push(`${indent}else ${bashValue(c.operand ?? { kind: 'none' }, names)}; fi`);
+  return lines;
 }
 
 // A description inside a zsh _arguments `[…]` (brackets are syntax there).
@@ -213,6 +254,11 @@ function zshOptionSpecs(options: readonly CompletionOption[]): string {
     .join(' ');
 }
 
+function zshArguments(c: CompletionCommand): string {
+  const operand = c.operand && c.operand.kind !== 'none' ? ` ${zshQuote(`1${zshValue(c.operand)}`)}` : '';
+  return `_arguments ${zshOptionSpecs(c.options)}${operand}`;
+}
+
 function renderZsh(spec: CompletionSpec): string {
   const lines: string[] = [HEADER('zsh').trimEnd()];
   lines.push('_recapwrap_commands() {');
@@ -247,8 +293,29 @@ function renderZsh(spec: CompletionSpec): string {
   lines.push('  (( CURRENT -= i - 1 ))');
   lines.push('  case $sub in');
   for (const c of spec.commands) {
-    const operand = c.operand && c.operand.kind !== 'none' ? ` ${zshQuote(`1${zshValue(c.operand)}`)}` : '';
-    lines.push(`    ${c.name}) _arguments ${zshOptionSpecs(c.options)}${operand} ;;`);
+    if (!c.subcommands) {
+      lines.push(`    ${c.name}) ${zshArguments(c)} ;;`);
+      continue;
+    }
+    // Its own command named: complete that one's options as if it were the command.
+    const valued = c.options.filter((o) => o.takesValue).map((o) => o.long);
+    lines.push(`    ${c.name})`);
+    lines.push('      local j=2 sub2=');
+    lines.push('      while (( j < CURRENT )); do');
+    lines.push('        case ${words[j]} in');
+    if (valued.length) lines.push(`          ${valued.join('|')}) (( j += 2 )) ;;`);
+    lines.push('          -*) (( j++ )) ;;');
+    lines.push('          *) sub2=${words[j]}; break ;;');
+    lines.push('        esac');
+    lines.push('      done');
+    lines.push('      if [[ -n $sub2 ]]; then');
+    lines.push('        words=(${words[j,-1]})');
+    lines.push('        (( CURRENT -= j - 1 ))');
+    lines.push('        case $sub2 in');
+    for (const s of c.subcommands) lines.push(`          ${s.name}) ${zshArguments(s)} ;;`);
+    lines.push('        esac');
+    lines.push(`      else ${zshArguments(c)}; fi`);
+    lines.push('      ;;');
   }
   lines.push('    *) _files ;;');
   lines.push('  esac');
@@ -288,10 +355,20 @@ function renderFish(spec: CompletionSpec): string {
   for (const c of spec.commands) lines.push(`complete -c recapwrap -n ${noSub} -a ${c.name} -d ${fishText(c.description)}`);
   lines.push(`complete -c recapwrap -n ${noSub} -a ${fishText(words(spec.agents))} -d 'wrap an agent'`);
   for (const o of spec.rootOptions) lines.push(`complete -c recapwrap -n ${noSub} -l ${o.long.slice(2)}${o.takesValue ? fishValue(o.value, names) : ''} -d ${fishText(o.description)}`);
-  for (const c of spec.commands) {
-    const when = fishText(`__fish_seen_subcommand_from ${c.name}`);
+  const commandLines = (c: CompletionCommand, condition: string) => {
+    const when = fishText(condition);
     for (const o of c.options) lines.push(`complete -c recapwrap -n ${when} -l ${o.long.slice(2)}${o.takesValue ? fishValue(o.value, names) : ''} -d ${fishText(o.description)}`);
     if (c.operand && c.operand.kind !== 'none') lines.push(`complete -c recapwrap -n ${when}${fishValue(c.operand, names)}`);
+  };
+  for (const c of spec.commands) {
+    const seen = `__fish_seen_subcommand_from ${c.name}`;
+    if (!c.subcommands) {
+      commandLines(c, seen);
+      continue;
+    }
+    // Until one of its own commands is named, the command's; then that one's.
+    commandLines(c, `${seen}; and not __fish_seen_subcommand_from ${words(c.subcommands.map((s) => s.name))}`);
+    for (const s of c.subcommands) commandLines(s, `${seen}; and __fish_seen_subcommand_from ${s.name}`);
   }
   return lines.join('\n') + '\n';
 }

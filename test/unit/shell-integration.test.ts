@@ -1,7 +1,8 @@
 // The shell snippets route installed agent commands through recapwrap with their arguments intact,
 // honour RECAPWRAP_AGENTS, never wrap an agent that is not installed, and complete every subcommand and
-// option the CLI has (bash is run for real; zsh and fish are checked for the same words).
-import { execFileSync } from 'node:child_process';
+// option the CLI has (bash is run for real; zsh and fish are checked for the same words, and run for
+// real where installed: .ci/run installs them).
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,10 +113,30 @@ describe('shell/recapwrap.bash', () => {
       expect(complete(['recapwrap', c.name(), '--']), c.name()).toEqual(expect.arrayContaining(options));
     }
     expect(complete(['recapwrap', 'help', 'do'])).toEqual(['doctor']);
-    // A command's own commands are its first word.
+    // A command's own commands are its first word, then each completes its own options.
     expect(complete(['recapwrap', 'mcp', ''])).toEqual(['install', 'uninstall']);
     expect(complete(['recapwrap', 'config', ''])).toEqual(expect.arrayContaining(['trust', 'untrust']));
+    for (const c of userCommands(program)) {
+      for (const s of userCommands(c)) {
+        const options = s.options.map((o) => o.long as string);
+        expect(complete(['recapwrap', c.name(), s.name(), '--']), `${c.name()} ${s.name()}`).toEqual([...options, '--help'].filter((o, k, all) => all.indexOf(o) === k).sort());
+      }
+    }
     expect(complete(['recapwrap', 'h'])).toEqual(['help']);
+  });
+
+  it('completes a command\'s own commands: their options and values, the parent\'s until one is named', () => {
+    expect(complete(['recapwrap', 'mcp', 'install', '--'])).toEqual(['--agent', '--dry-run', '--help']);
+    // Only the agents with MCP support (pi has none).
+    expect(complete(['recapwrap', 'mcp', 'install', '--agent', ''])).toEqual(['claude', 'codex', 'gemini', 'qwen']);
+    expect(complete(['recapwrap', '--away', '5', 'mcp', 'uninstall', '--dry-run', '--agent', 'c'])).toEqual(['claude', 'codex']);
+    expect(complete(['recapwrap', 'mcp', '--'])).toEqual(['--help']);
+    expect(complete(['recapwrap', 'config', '--'])).toEqual(['--help', '--json', '--markdown']);
+    expect(complete(['recapwrap', 'config', '--json', 'un'])).toEqual(['untrust']);
+    expect(complete(['recapwrap', 'config', 'trust', '--'])).toEqual(['--help']);
+    // Its argument is a path: files and folders of this folder.
+    const files = complete(['recapwrap', 'config', 'trust', 'pack']);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'package-lock.json']));
   });
 
   // #28 point 6: completion is generated from commander's registered commands, so a command added
@@ -151,4 +172,44 @@ describe('shell/recapwrap.zsh and recapwrap.fish', () => {
       expect(text).toMatch(shell === 'fish' ? /command -q \$__rw_agent/ : /\(\( \$\+commands\[\$__rw_agent\] \)\)/);
     });
   }
+});
+
+// zsh's and fish's own completion run on the generated script: fish's `complete -C` gives what Tab would
+// offer; in zsh the script's word walk runs for real and `_arguments` (zsh's own, given the specs) prints
+// the specs it was handed.
+const shellOnPath = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined;
+const ZSH = shellOnPath('zsh');
+const FISH = shellOnPath('fish');
+const missingShells = [ZSH ? '' : 'zsh', FISH ? '' : 'fish'].filter(Boolean);
+if (missingShells.length) console.log(`skipping the ${missingShells.join(' and ')} completion runs: not installed (.ci/run installs them)`);
+
+describe('zsh and fish complete a command\'s own commands for real', () => {
+  const scripts = mkdtempSync(join(tmpdir(), 'rw-complete-shells-'));
+  binDirs.push(scripts);
+  const script = (shell: 'zsh' | 'fish') => {
+    const file = join(scripts, `recapwrap.${shell}`);
+    writeFileSync(file, renderCompletion(shell, describeProgram(createProgram())));
+    return file;
+  };
+
+  it.skipIf(!FISH)('fish', () => {
+    const file = script('fish');
+    const offered = (line: string) => execFileSync(FISH as string, ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8' }).split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
+    expect(offered('recapwrap mcp ')).toEqual(['install', 'uninstall']);
+    expect(offered('recapwrap mcp --')).toEqual(['--help']);
+    expect(offered('recapwrap mcp install --')).toEqual(['--agent', '--dry-run', '--help']);
+    expect(offered('recapwrap mcp install --agent ')).toEqual(['claude', 'codex', 'gemini', 'qwen']);
+    expect(offered('recapwrap config --')).toEqual(['--help', '--json', '--markdown']);
+    expect(offered('recapwrap recap --format ')).toEqual(['card', 'json', 'line']);
+  });
+
+  it.skipIf(!ZSH)('zsh', () => {
+    const file = script('zsh');
+    const specs = (...words: string[]) => execFileSync(ZSH as string, ['-f', '-c', `source ${file}; _arguments() { print -rl -- "$@"; }; _describe() { print -r -- "describe $2"; }; _files() { print files; }; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _recapwrap_completion`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    expect(specs('recapwrap', 'mcp', '')).toEqual(['--help[show help]', '1:value:(install uninstall)']);
+    expect(specs('recapwrap', 'mcp', 'install', '--')).toEqual(['--agent[only this agent: claude, codex, gemini or qwen]:value:(claude codex gemini qwen)', '--dry-run[show what would change, change nothing]', '--help[show help]']);
+    expect(specs('recapwrap', '--away', '5', 'mcp', '--help', 'uninstall', '--agent', '')).toEqual(specs('recapwrap', 'mcp', 'install', '--'));
+    expect(specs('recapwrap', 'config', 'trust', '')).toEqual(['--help[show help]', '1:file:_files']);
+    expect(specs('recapwrap', '')).toEqual(['describe commands', 'describe agents']);
+  });
 });

@@ -5,7 +5,8 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readJsonEntry, readTomlEntry } from './agent-configs.js';
+import { MCP_AGENT_IDS } from '../../cli/commands/mcp.js';
+import { isSupported, MCP_AGENTS, readJsonEntry, readTomlEntry } from './agent-configs.js';
 import { checkMcpRegistration, diffLines, installMcp, uninstallMcp, type RegisterDeps } from './register.js';
 
 const LAUNCH = { command: '/opt/node/bin/node', args: ['/opt/recapwrap/bin/recapwrap.js', 'mcp'] };
@@ -88,6 +89,10 @@ describe('diffLines', () => {
 });
 
 describe('mcp install / uninstall', () => {
+  it('the agents help and completion name are the ones with MCP support', () => {
+    expect(MCP_AGENT_IDS).toEqual(MCP_AGENTS.filter(isSupported).map((c) => c.agent));
+  });
+
   it('registers with each agent on PATH through its own command, says why pi gets nothing, and keeps other servers', async () => {
     writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { mine: { command: 'keep-me' } } }, null, 2));
     const deps = fakeDeps(['claude', 'codex', 'pi']);

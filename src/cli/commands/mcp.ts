@@ -9,8 +9,9 @@ import { isAgentId } from '../../transcripts/agent-ids.js';
 import type { AgentId } from '../../transcripts/types.js';
 import { setExitCode } from '../exit-code.js';
 
-// The agents with MCP support (agent-configs.ts MCP_AGENTS), written out: that module is not loaded for help.
-const MCP_AGENTS_TEXT = 'claude, codex, gemini or qwen';
+/** The agents with MCP support (agent-configs.ts MCP_AGENTS), written out: that module is not loaded for help or completion. */
+export const MCP_AGENT_IDS: readonly AgentId[] = ['claude', 'codex', 'gemini', 'qwen'];
+const MCP_AGENTS_TEXT = `${MCP_AGENT_IDS.slice(0, -1).join(', ')} or ${MCP_AGENT_IDS.at(-1) as string}`;
 
 interface RegisterCliOptions {
   agent?: string;

@@ -108,6 +108,10 @@ describe('condensed text', () => {
     expect(isSlashCommand(typed[0] as MemoryEvent)).toBe(true);
     expect(isSlashCommand(typed[2] as MemoryEvent)).toBe(false);
     expect(countsOf(typed)).toEqual({ prompts: 1, turns: 1, toolCalls: 0 });
+    // A message typed while the turn ran (Qwen Code's mid-turn message) is taken into that turn: no prompt.
+    const midTurn: MemoryEvent[] = [{ kind: 'user', text: 'ok' }, { kind: 'user', text: 'save the logs too', midTurn: true }, ...typed.slice(2)];
+    expect(countsOf(midTurn)).toEqual({ prompts: 2, turns: 1, toolCalls: 0 });
+    expect(taskOf(midTurn)).toBe('Please list them again');
     // It used to name the session after the command's arguments ("claude-opus-4").
     expect(taskOf(typed)).toBe('Please list them again');
     expect(taskOf(typed.slice(0, 2), 'the title')).toBe('the title');

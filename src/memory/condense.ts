@@ -212,13 +212,20 @@ export function isSlashCommand(e: MemoryEvent): boolean {
   return e.kind === 'user' && 'command' in e && e.command === true;
 }
 
+/**
+ * A prompt: a user event that opens a turn; not a slash command, nor a message typed while a turn ran
+ * (Qwen Code's, taken into that turn). The same prompts as `read`'s numbering.
+ */
+function isPrompt(e: MemoryEvent): boolean {
+  return e.kind === 'user' && !isSlashCommand(e) && !('midTurn' in e && e.midTurn === true);
+}
+
 export function countsOf(events: readonly MemoryEvent[]): SessionCounts {
   let prompts = 0;
   let turns = 0;
   let toolCalls = 0;
   for (const e of events) {
-    // A slash command is not a prompt (the same count as `read`'s numbering and the recap's).
-    if (e.kind === 'user' && !isSlashCommand(e)) prompts++;
+    if (isPrompt(e)) prompts++;
     else if (e.kind === 'turn-end' || e.kind === 'aborted') turns++;
     else if (e.kind === 'tool-call') toolCalls++;
   }
@@ -268,7 +275,7 @@ export function tagsOf(events: readonly MemoryEvent[]): string[] {
  */
 export function taskOf(events: readonly MemoryEvent[], title?: string): string {
   for (const e of events) {
-    if (e.kind !== 'user' || !('text' in e) || !e.text || isSlashCommand(e)) continue;
+    if (!isPrompt(e) || !('text' in e) || !e.text) continue;
     const text = e.text.trim();
     if (/^\/\S+$/.test(text) || text.length < 4) continue;
     return text.replace(/^\/\S+\s+/, '').slice(0, 300);

@@ -84,7 +84,7 @@ export interface SessionWrite extends SessionFields {
 
 /** The normalized events the condensed text is made of (the transcript layer's, by structure). */
 export type MemoryEvent =
-  | { kind: 'user'; text: string; command?: boolean }
+  | { kind: 'user'; text: string; command?: boolean; midTurn?: boolean }
   | { kind: 'assistant'; text: string }
   | { kind: 'tool-call'; name: string; args: string; command?: string; paths: readonly string[]; callId?: string }
   | { kind: 'tool-result'; ok: boolean; text: string; callId?: string }

@@ -273,9 +273,9 @@ export interface RefreshOptions {
   onProgress?: (done: number, total: number) => void;
   /** The time of the refresh (tests). */
   now?: number;
-  /** A reader's refresh: skipped (api.ts) while another process holds the write lock. */
+  /** A reader's refresh: skipped (api.ts) while another process indexes, or holds the write lock past `lockWaitMs`. */
   ifIdle?: boolean;
-  /** How long that reader waits for another's write to end before it skips (default READ_LOCK_WAIT_MS). */
+  /** How long that reader waits for another's write to end before it skips (default api.ts READ_LOCK_WAIT_MS). */
   lockWaitMs?: number;
   /**
    * The read pool (tests): its worker entry (default: the build's dist/cli/index-worker.cjs), the files

@@ -8,7 +8,7 @@ import { trustProjectFile } from '../../config/trust-list.js';
 import { loadHosts } from './hosts.js';
 import { chooseHosts, parseHosts } from './config.js';
 import { parseProbe } from './doctor-hosts.js';
-import { mergeHits, mergeRows } from './merge.js';
+import { leftOutNote, mergeHits, mergeRows } from './merge.js';
 import { parseRemoteList, parseRemoteObject, remoteCardSchema, remoteHitSchema, remoteLiveSchema, remoteRowSchema } from './remote-schema.js';
 import { spawn } from 'node:child_process';
 import { attachPaneArgv, commandLine, guardedCommand, queryArgv, resumeArgv, rsyncArgv } from './ssh-argv.js';
@@ -171,7 +171,12 @@ describe("a host's answer is untrusted", () => {
     expect(parseRemoteList('{}', remoteRowSchema)).toMatchObject({ ok: false });
     expect(parseRemoteList('x'.repeat(9 * 1024 * 1024), remoteRowSchema)).toEqual({ ok: false, error: 'answered more than 8 MB' });
     const many = parseRemoteList(JSON.stringify(Array(1500).fill(row())), remoteRowSchema);
-    expect(many.ok && [many.items.length, many.dropped]).toEqual([1000, 500]);
+    // Past the most read: left out, and said as such (not as malformed).
+    expect(many).toMatchObject({ ok: true, dropped: 0, beyond: 500 });
+    expect(many.ok && many.items.length).toBe(1000);
+    expect(many.ok && leftOutNote(many)).toBe('it answered 500 items more than the 1000 read from a host; those left out');
+    const mixed = parseRemoteList(JSON.stringify([...Array(1000).fill(row()), row()].map((r, k) => (k === 3 ? { id: 1 } : r))), remoteRowSchema);
+    expect(mixed.ok && leftOutNote(mixed)).toBe('1 malformed item left out; it answered 1 item more than the 1000 read from a host; those left out');
   });
 
   it('checks hits, cards and live states', () => {

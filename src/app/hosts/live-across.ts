@@ -10,6 +10,7 @@ import { formatSince } from '../../util/age.js';
 import { sanitizeLine } from '../../util/sanitize.js';
 import type { HostSpec } from './config.js';
 import { setUpHosts, warningLines, type HostFlags } from './hosts.js';
+import { leftOutNote } from './merge.js';
 import { parseRemoteList, remoteLiveSchema } from './remote-schema.js';
 import { attachPaneArgv } from './ssh-argv.js';
 import { formatCommandForTerminal } from '../../util/shell-quote.js';
@@ -25,7 +26,8 @@ async function hostLive(host: HostSpec, ctx: HostContext): Promise<{ states: Hos
   if (answer.code !== 0) return { states: [], err: hostLine(host.name, `recapwrap ls there failed (exit ${answer.code})`) };
   const parsed = parseRemoteList(answer.stdout, remoteLiveSchema);
   if (!parsed.ok) return { states: [], err: hostLine(host.name, parsed.error) };
-  const note = parsed.dropped ? hostLine(host.name, `${parsed.dropped} malformed item${parsed.dropped === 1 ? '' : 's'} left out`) : '';
+  const leftOut = leftOutNote(parsed);
+  const note = leftOut ? hostLine(host.name, leftOut) : '';
   return { states: parsed.items.map((s) => ({ ...(s as LiveState), socketPath: null, host: host.name })), err: note };
 }
 

@@ -11,7 +11,7 @@ import type { SearchHit, SessionCard, SessionFilter, SessionMemory, SessionRow }
 import type { HostSpec } from './config.js';
 import { setUpHosts, warningLines, type HostsSetup } from './hosts.js';
 import { hostPath, openMirror, pullHost, readMirrorMeta, type MirrorMeta } from './mirror.js';
-import { describeCutList, mergeHits, mergeRows, MAX_ITEMS, type ListCount, type Tagged } from './merge.js';
+import { describeCutList, leftOutNote, mergeHits, mergeRows, MAX_ITEMS, type ListCount, type Tagged } from './merge.js';
 import type { Parsed } from './remote-schema.js';
 import { resumeArgv } from './ssh-argv.js';
 import { formatCommandForTerminal } from '../../util/shell-quote.js';
@@ -114,7 +114,8 @@ export async function readHost<T>(
   if (!answered.includes(answer.code)) return { host, items: [], problem: `recapwrap there failed (exit ${answer.code}): ${sanitizeLine(answer.stderr.split('\n').find((l) => l.trim()) ?? '').slice(0, 160)}` };
   const parsed = await parse(answer.stdout);
   if (!parsed.ok) return { host, items: [], problem: parsed.error };
-  return { host, items: parsed.items, ...(parsed.dropped ? { note: `${parsed.dropped} malformed item${parsed.dropped === 1 ? '' : 's'} left out` } : {}) };
+  const note = leftOutNote(parsed);
+  return { host, items: parsed.items, ...(note ? { note } : {}) };
 }
 
 function hostNotes(reads: readonly HostRead<unknown>[]): string {

@@ -8,6 +8,14 @@ export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** The most items taken from one host (here, not in remote-schema.ts, so the ask can be sized before zod loads). */
 export const MAX_ITEMS = 1000;
 
+/** What a host's list left out, said on its line: malformed items, and items past the most read. */
+export function leftOutNote(parsed: { dropped: number; beyond?: number }): string | undefined {
+  const parts: string[] = [];
+  if (parsed.dropped) parts.push(`${parsed.dropped} malformed item${parsed.dropped === 1 ? '' : 's'} left out`);
+  if (parsed.beyond) parts.push(`it answered ${parsed.beyond} item${parsed.beyond === 1 ? '' : 's'} more than the ${MAX_ITEMS} read from a host; those left out`);
+  return parts.length ? parts.join('; ') : undefined;
+}
+
 /** An item and the machine it came from (undefined: this one). */
 export type Tagged<T> = T & { host?: string };
 

@@ -102,7 +102,9 @@ export const remoteLiveSchema = z.object({
 });
 export type RemoteLive = z.infer<typeof remoteLiveSchema>;
 
-export type Parsed<T> = { ok: true; items: T[]; dropped: number } | { ok: false; error: string };
+/** `dropped`: items that failed their schema; `beyond`: items past the MAX_ITEMS read (left unread). */
+export type Parsed<T> = { ok: true; items: T[]; dropped: number; beyond?: number } | { ok: false; error: string };
+
 
 function parseJson(textIn: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (textIn.length > MAX_ANSWER_BYTES) return { ok: false, error: 'answered more than 8 MB' };
@@ -129,7 +131,8 @@ export function parseRemoteList<T>(textIn: string, schema: z.ZodType<T>): Parsed
     if (r.success) items.push(r.data);
     else dropped++;
   }
-  return { ok: true, items, dropped: dropped + Math.max(0, json.value.length - MAX_ITEMS) };
+  const beyond = Math.max(0, json.value.length - MAX_ITEMS);
+  return { ok: true, items, dropped, ...(beyond ? { beyond } : {}) };
 }
 
 /** A host's one JSON object (a card), checked by `schema`. */

@@ -72,6 +72,43 @@ describe('every word a session holds', () => {
     }
   });
 
+  it('ranks a query of several words over hundreds of holders as the whole ranking does (its shortcut scores only the best)', () => {
+    const store = open();
+    // Both words as typed in the prose, said 1-5 times (bm25 varies; alike texts tie); both by their stems
+    // only, said more often (bm25 scores these best: they must still come after); one word only; one as
+    // typed only in a tool's output; and sessions with neither.
+    for (let i = 0; i < 720; i++) {
+      const times = 1 + (Math.floor(i / 6) % 5);
+      const text = [`> ${'deploy the cache '.repeat(times)}`, `> ${'deployed deploys caches cached '.repeat(times * 3)}`, `> ${'deploy the app '.repeat(times)}`, `> check the cache of run ${i}`, `> fix page ${i}`, `> ${'deploy it '.repeat(times)}`][i % 6] as string;
+      put(store, `s${i}`, text, i % 6 === 5 ? 'cache cleared' : '');
+    }
+    // 240 sessions hold both by stem, 120 of them as typed too: the shortcut reads the best 200 of the 240
+    // (limits 1 to 50), or all of them (90); past 120 it cannot answer (130) and the whole ranking runs.
+    for (const query of ['deploy cache', 'cache deploy', 'deploy the cache']) {
+      for (const limit of [1, 10, 50, 90, 130]) {
+        const quick = store.search(query, { limit });
+        // A filter (every session passes it) makes search rank every holder.
+        const whole = store.search(query, { limit, since: 0 });
+        expect(ids(quick), `${query} ${limit}`).toEqual(ids(whole));
+        expect(ids(quick)).toHaveLength(limit);
+        expect('total' in quick && quick.total).toBe('total' in whole && whole.total);
+        expect('total' in quick && quick.total).toBe(600);
+        expect('hits' in quick && quick.hits.map((h) => [h.matched, h.snippet, h.score])).toEqual('hits' in whole && whole.hits.map((h) => [h.matched, h.snippet, h.score]));
+      }
+    }
+  });
+
+  it('a query of several words whose best holders tie past the rows its shortcut reads is ranked whole (recency among them all)', () => {
+    const store = open();
+    // 150 alike sessions holding both words as typed (one bm25 score: recency orders them) after 150 that
+    // hold them by stem only and score better: the best 200 read end inside the tie.
+    for (let i = 0; i < 300; i++) put(store, `s${i}`, i % 2 ? '> deploy the cache' : `> ${'deployed caches '.repeat(4)}`);
+    const quick = store.search('deploy cache', { limit: 10 });
+    expect(ids(quick)).toEqual(ids(store.search('deploy cache', { limit: 10, since: 0 })));
+    // The newest of the alike ones.
+    expect(ids(quick)).toEqual(Array.from({ length: 10 }, (_, k) => `s${299 - 2 * k}`));
+  });
+
   it('puts the session saying redis first, and never a redirect for it (issue 42: stem redi + prefix)', () => {
     const store = open();
     put(store, 'cache', '> why does the page fail\n[Redis Cache] Error: connection refused');

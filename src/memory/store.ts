@@ -662,21 +662,14 @@ export class Store {
    * every session that holds it: a common word's holders by stem are thousands (bm25 of them all and a
    * ranking entry each were ~35 of the ~50 ms such a search took at 10,000 sessions). The best are those
    * holding it both as typed and by stem (level 4), in bm25 order: SQLite's own `ORDER BY` hands the
-   * best-scored holders, and those held as typed among them are the top as long as `limit` of them come
-   * before the last row read and the last one read scores worse than the limit-th (no tie cut off). Else
-   * undefined: search() ranks them all. `total` is what search() counts: every holder, by stem or as typed.
+   * best-scored holders, and those held as typed among them are the top (bestScoredTop). Else undefined:
+   * search() ranks them all. `total` is what search() counts: every holder, by stem or as typed.
    */
   private oneWordTop(term: QueryTerm, limit: number, stemOf: (expr: string) => Set<number>, typedOf: (expr: string) => Set<number>): { top: Ranked[]; total: number } | undefined {
     if (term.prefix || !term.exact) return undefined;
-    const read = Math.max(limit * 4, ONE_WORD_READ_MIN);
-    const best = this.db.prepare(`SELECT rowid, ${BM25} AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ${read}`).raw().all(term.match) as Array<[number, number]>;
-    if (best.length < read) return undefined;
     const typed = typedOf(term.exact);
-    const both = best.filter(([rowid]) => typed.has(rowid));
-    const edge = both[limit - 1];
-    const last = best[best.length - 1] as [number, number];
-    if (!edge || !(last[1] > edge[1])) return undefined;
-    const top: Ranked[] = both.filter(([, score]) => score <= edge[1]).map(([rowid, score]) => ({ rowid, score, matched: [0], weight: LEVEL_WEIGHT[4], exact: false }));
+    const top = this.bestScoredTop(term.match, limit, (rowid) => typed.has(rowid), [0], LEVEL_WEIGHT[4]);
+    if (!top) return undefined;
     const stem = stemOf(term.match);
     let total = stem.size;
     for (const rowid of typed) if (!stem.has(rowid)) total++;
@@ -689,23 +682,30 @@ export class Store {
    * and by stem (level 4 each: the most weight there is) comes before any other, and among those bm25
    * decides. Only the sessions holding every word by stem can be such (`a AND b`: bm25 scores a row the
    * same for it as for search()'s `a OR b`, the same phrases), and SQLite's `ORDER BY` hands the
-   * best-scored of them; those holding every word as typed too are the top as long as `limit` of them come
-   * before the last row read and the last one read scores worse than the limit-th (no tie cut off), or
-   * every such session was read. Else undefined: search() ranks them all. Two common words of 10,000
-   * sessions: bm25 of every holder of either and a ranking entry each were ~80 of the ~120 ms such a
-   * search spent in SQL and here.
+   * best-scored of them; those holding every word as typed too are the top (bestScoredTop). Else
+   * undefined: search() ranks them all. Two common words of 10,000 sessions: bm25 of every holder of
+   * either and a ranking entry each were ~80 of the ~120 ms such a search spent in SQL and here.
    */
   private everyWordTop(terms: readonly QueryTerm[], holders: readonly TermHolders[], limit: number): Ranked[] | undefined {
     if (terms.some((t) => t.prefix || !t.exact)) return undefined;
-    const read = Math.max(limit * 4, ONE_WORD_READ_MIN);
     const every = terms.map((t) => `(${t.match})`).join(' AND ');
-    const best = this.db.prepare(`SELECT rowid, ${BM25} AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ${read}`).raw().all(every) as Array<[number, number]>;
-    const full = best.filter(([rowid]) => holders.every((h) => levelOf(h, rowid) === 4));
+    return this.bestScoredTop(every, limit, (rowid) => holders.every((h) => levelOf(h, rowid) === 4), terms.map((_, i) => i), terms.length * LEVEL_WEIGHT[4]);
+  }
+
+  /**
+   * The top of a ranking whose best rows are those `best` says are (every query word at level 4: the most
+   * weight there is) among the rows `expr` matches, bm25 deciding among them: SQLite's `ORDER BY` hands
+   * the best-scored rows `expr` matches (4x the limit, ONE_WORD_READ_MIN at least), and the best among them
+   * are the top as long as `limit` of them come before the last row read and the last one read scores worse
+   * than the limit-th (no tie cut off), or every row `expr` matches was read. Else undefined.
+   */
+  private bestScoredTop(expr: string, limit: number, best: (rowid: number) => boolean, matched: number[], weight: number): Ranked[] | undefined {
+    const read = Math.max(limit * 4, ONE_WORD_READ_MIN);
+    const rows = this.db.prepare(`SELECT rowid, ${BM25} AS score FROM session_text WHERE session_text MATCH ? ORDER BY score LIMIT ${read}`).raw().all(expr) as Array<[number, number]>;
+    const full = rows.filter(([rowid]) => best(rowid));
     const edge = full[limit - 1];
-    const last = best[best.length - 1];
-    if (!edge || (best.length === read && !((last as [number, number])[1] > edge[1]))) return undefined;
-    const matched = terms.map((_, i) => i);
-    const weight = terms.reduce((w) => w + LEVEL_WEIGHT[4], 0);
+    const last = rows[rows.length - 1];
+    if (!edge || (rows.length === read && !((last as [number, number])[1] > edge[1]))) return undefined;
     return full.filter(([, score]) => score <= edge[1]).map(([rowid, score]) => ({ rowid, score, matched, weight, exact: false }));
   }
 

@@ -194,7 +194,9 @@ describe('zsh and fish complete a command\'s own commands for real', () => {
 
   it.skipIf(!FISH)('fish', () => {
     const file = script('fish');
-    const offered = (line: string) => execFileSync(FISH as string, ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8' }).split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
+    // Its home and XDG folders in the test's own (fish makes ~/.config/fish and ~/.local/share/fish even with --no-config).
+    const env = { ...process.env, HOME: scripts, XDG_CONFIG_HOME: join(scripts, 'config'), XDG_DATA_HOME: join(scripts, 'data'), XDG_RUNTIME_DIR: join(scripts, 'run') };
+    const offered = (line: string) => execFileSync(FISH as string, ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8', env }).split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
     expect(offered('recapwrap mcp ')).toEqual(['install', 'uninstall']);
     expect(offered('recapwrap mcp --')).toEqual(['--help']);
     expect(offered('recapwrap mcp install --')).toEqual(['--agent', '--dry-run', '--help']);

@@ -153,14 +153,7 @@ function renderBash(spec: CompletionSpec): string {
   lines.push('  [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD-1]}');
   lines.push('  # The subcommand (or wrapped command): the first word that is neither an option nor an option\'s value.');
   lines.push('  local i=1 sub= w');
-  lines.push('  while [ "$i" -lt "$COMP_CWORD" ]; do');
-  lines.push('    w=${COMP_WORDS[i]}');
-  lines.push('    case $w in');
-  if (rootValueOptions.length) lines.push(`      ${rootValueOptions.join('|')}) i=$((i + 2)) ;;`);
-  lines.push('      -*) i=$((i + 1)) ;;');
-  lines.push('      *) sub=$w; break ;;');
-  lines.push('    esac');
-  lines.push('  done');
+  lines.push(...bashWordWalk('i', 'sub', rootValueOptions, '  '));
   lines.push('  if [ -z "$sub" ]; then');
   lines.push('    case $prev in');
   for (const o of spec.rootOptions.filter((x) => x.takesValue)) lines.push(`      ${o.long}) ${bashValue(o.value, names)}; return ;;`);
@@ -176,14 +169,7 @@ function renderBash(spec: CompletionSpec): string {
       // Its own command: the first word after it that is neither an option nor an option's value.
       const valued = c.options.filter((o) => o.takesValue).map((o) => o.long);
       lines.push('      local j=$((i + 1)) sub2=');
-      lines.push('      while [ "$j" -lt "$COMP_CWORD" ]; do');
-      lines.push('        w=${COMP_WORDS[j]}');
-      lines.push('        case $w in');
-      if (valued.length) lines.push(`          ${valued.join('|')}) j=$((j + 2)) ;;`);
-      lines.push('          -*) j=$((j + 1)) ;;');
-      lines.push('          *) sub2=$w; break ;;');
-      lines.push('        esac');
-      lines.push('      done');
+      lines.push(...bashWordWalk('j', 'sub2', valued, '      '));
       lines.push('      case $sub2 in');
       for (const s of c.subcommands) {
         lines.push(`        ${s.name})`);
@@ -201,6 +187,21 @@ function renderBash(spec: CompletionSpec): string {
   lines.push('  esac');
   lines.push('}');
   return lines.join('\n') + '\n';
+}
+
+// From word `index` on, the first that is neither an option nor the value of one of `valued` (a command's
+// name), into `found`.
+function bashWordWalk(index: string, found: string, valued: readonly string[], indent: string): string[] {
+  return [
+    `while [ "$${index}" -lt "$COMP_CWORD" ]; do`,
+    `  w=\${COMP_WORDS[${index}]}`,
+    '  case $w in',
+    ...(valued.length ? [`    ${valued.join('|')}) ${index}=$((${index} + 2)) ;;`] : []),
+    `    -*) ${index}=$((${index} + 1)) ;;`,
+    `    *) ${found}=$w; break ;;`,
+    '  esac',
+    'done',
+  ].map((l) => indent + l);
 }
 
 // A command's completion once it is named: its options' values, its options, its first argument.
@@ -254,6 +255,19 @@ function zshOptionSpecs(options: readonly CompletionOption[]): string {
     .join(' ');
 }
 
+// bashWordWalk in zsh (`words`, CURRENT).
+function zshWordWalk(index: string, found: string, valued: readonly string[], indent: string): string[] {
+  return [
+    `while (( ${index} < CURRENT )); do`,
+    `  case \${words[${index}]} in`,
+    ...(valued.length ? [`    ${valued.join('|')}) (( ${index} += 2 )) ;;`] : []),
+    `    -*) (( ${index}++ )) ;;`,
+    `    *) ${found}=\${words[${index}]}; break ;;`,
+    '  esac',
+    'done',
+  ].map((l) => indent + l);
+}
+
 function zshArguments(c: CompletionCommand): string {
   const operand = c.operand && c.operand.kind !== 'none' ? ` ${zshQuote(`1${zshValue(c.operand)}`)}` : '';
   return `_arguments ${zshOptionSpecs(c.options)}${operand}`;
@@ -272,13 +286,7 @@ function renderZsh(spec: CompletionSpec): string {
   lines.push(`  local -a agents; agents=(${spec.agents.map((a) => `'${a}:wrap ${a}'`).join(' ')})`);
   const rootValued = spec.rootOptions.filter((o) => o.takesValue).map((o) => o.long);
   lines.push('  local i=2 sub=');
-  lines.push('  while (( i < CURRENT )); do');
-  lines.push('    case ${words[i]} in');
-  if (rootValued.length) lines.push(`      ${rootValued.join('|')}) (( i += 2 )) ;;`);
-  lines.push('      -*) (( i++ )) ;;');
-  lines.push('      *) sub=${words[i]}; break ;;');
-  lines.push('    esac');
-  lines.push('  done');
+  lines.push(...zshWordWalk('i', 'sub', rootValued, '  '));
   lines.push('  if [[ -z $sub ]]; then');
   lines.push(`    if [[ $PREFIX == -* || \${words[CURRENT-1]} == (${rootValued.join('|') || '--'}) ]]; then`);
   lines.push(`      _arguments -s ${zshOptionSpecs(spec.rootOptions)}`);
@@ -301,13 +309,7 @@ function renderZsh(spec: CompletionSpec): string {
     const valued = c.options.filter((o) => o.takesValue).map((o) => o.long);
     lines.push(`    ${c.name})`);
     lines.push('      local j=2 sub2=');
-    lines.push('      while (( j < CURRENT )); do');
-    lines.push('        case ${words[j]} in');
-    if (valued.length) lines.push(`          ${valued.join('|')}) (( j += 2 )) ;;`);
-    lines.push('          -*) (( j++ )) ;;');
-    lines.push('          *) sub2=${words[j]}; break ;;');
-    lines.push('        esac');
-    lines.push('      done');
+    lines.push(...zshWordWalk('j', 'sub2', valued, '      '));
     lines.push('      if [[ -n $sub2 ]]; then');
     lines.push('        words=(${words[j,-1]})');
     lines.push('        (( CURRENT -= j - 1 ))');

@@ -94,6 +94,8 @@ describe('readers never wait for writers', () => {
     const names = (JSON.parse(r.out) as Row[]).map((x) => x.name);
     expect(names).toHaveLength(3);
     expect(names).not.toContain('uncommitted-name');
+    // Said: the session laid out above is not among them, and the user is told why.
+    expect(r.err).toContain('another process is writing the index; answering from its last commit');
     expect((await cli(env, 'search', 'the', '--json')).code).not.toBe(-1);
   });
 

@@ -198,7 +198,7 @@ export async function openSessionMemory(input: { env: Env; options: Options; cwd
         if (elsewhere !== undefined) return { ...none, elsewhere };
         // A short write (a wrapper's turn end, a batch of `index`) is waited for: a session written a
         // moment ago is then found. One that holds the lock longer is left to finish.
-        if (store.writeLocked(opts.lockWaitMs ?? READ_LOCK_WAIT_MS)) return none;
+        if (store.writeLocked(opts.lockWaitMs ?? READ_LOCK_WAIT_MS)) return { ...none, locked: true };
       }
       return refreshIndex(store, ctx, opts);
     },

@@ -72,6 +72,8 @@ export interface RefreshStats {
   error?: string;
   /** A read's refresh not run: this process (another recapwrap) is reading the session files now. */
   elsewhere?: number;
+  /** A reader's refresh (ifIdle) left undone: another process held the index's write lock past the wait. */
+  locked?: true;
 }
 
 export type ScanContext = ReadContext;

@@ -264,6 +264,8 @@ async function refreshForRead(memory: SessionMemory, deps: MemoryDeps, notes: st
   const stats = await memory.refresh(quickRefresh(deps, ifIdle));
   if (stats.error) notes.push(`recapwrap: warning: ${stats.error}; answering from the index as it was\n`);
   if (stats.elsewhere !== undefined) notes.push(`recapwrap: another recapwrap (pid ${stats.elsewhere}) is indexing your sessions; answering from the ${formatCount(memory.store.count(), 'session')} indexed so far\n`);
+  // Said, or a session that came after the last commit would be "no session matches" with no word of why.
+  if (stats.locked) notes.push('recapwrap: another process is writing the index; answering from its last commit (sessions since then are not in it yet)\n');
 }
 
 /** How often `index` looks again whether the other recapwrap it waits for has ended. */

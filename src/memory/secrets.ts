@@ -14,10 +14,10 @@ const MASK = '[secret]';
 /**
  * Tokens a fixed prefix makes recognisable anywhere (the gitleaks rule ids after each), matched from a word
  * start. Those whose shape starts with a class (any letter) run only when their literal part (`hint`) is in
- * the text: in the one alternation they would be tried at every word.
+ * the text: in the one alternation they would be tried at every word. (openai's digit check looks at most
+ * 200 characters ahead: unbounded, `sk-sk-sk-…` took quadratic time, 22 s for 200 kB; a key's first digit
+ * comes well before.)
  */
-// (openai's digit check looks at most 200 characters ahead: unbounded, `sk-sk-sk-…` took quadratic time,
-// 22 s for 200 kB; a key's first digit comes well before.)
 const PREFIXED: ReadonlyArray<{ re: string; hint?: string }> = [
   { re: String.raw`sk-(?:ant-(?:api|admin)\d\d-|proj-|svcacct-|admin-)?(?=[\w-]{0,200}\d)[\w-]{20,}` }, // openai-api-key, anthropic-api-key, anthropic-admin-api-key
   { re: String.raw`[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}` }, // stripe-access-token

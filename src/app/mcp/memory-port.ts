@@ -10,9 +10,10 @@ export type McpMemory = Pick<SessionMemory, 'list' | 'search' | 'resolve' | 'car
   /**
    * Bring the index up to date (its stats are only logged). ifIdle: skipped while another process holds
    * the write lock (better-sqlite3 waits for a lock synchronously: the server would answer nothing meanwhile),
-   * or reads the session files (`elsewhere`: its process id; the answers are then of a partial index).
+   * (`locked`: the answers are from its last commit), or reads the session files (`elsewhere`: its
+   * process id; the answers are then of a partial index).
    */
-  refresh(opts?: { ifIdle?: boolean }): Promise<{ elsewhere?: number }>;
+  refresh(opts?: { ifIdle?: boolean }): Promise<{ elsewhere?: number; locked?: true }>;
   /** The cards of the sessions one was forked from (`@@name~N`); absent: no lineage known. */
   lineage?: SessionMemory['lineage'];
 };

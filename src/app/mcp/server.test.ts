@@ -20,16 +20,17 @@ function stream(): NodeJS.WriteStream & { text(): string } {
 }
 
 // refreshMs: how long a refresh takes; 'held': each refresh runs until the test calls release().
-function fakeMemory(refreshMs: number | 'held' = 0): McpMemory & { refreshes: number; release(): void; elsewhere?: number } {
+function fakeMemory(refreshMs: number | 'held' = 0): McpMemory & { refreshes: number; release(): void; elsewhere?: number; locked?: boolean } {
   let release = () => {};
   const m = {
     refreshes: 0,
     elsewhere: undefined as number | undefined,
+    locked: false,
     release: () => release(),
     async refresh() {
       m.refreshes++;
       await new Promise<void>((r) => (refreshMs === 'held' ? (release = r) : setTimeout(r, refreshMs)));
-      return m.elsewhere === undefined ? {} : { elsewhere: m.elsewhere };
+      return m.elsewhere !== undefined ? { elsewhere: m.elsewhere } : m.locked ? { locked: true as const } : {};
     },
     list: () => [],
     search: () => [],
@@ -117,6 +118,16 @@ describe('createMemoryGate', () => {
     now += REFRESH_INTERVAL_MS;
     await gate.get();
     expect(gate.refreshing()).toBe(false);
+  });
+
+  it('logs a refresh left undone for another process\'s write as such, not as done', async () => {
+    const memory = fakeMemory();
+    const logged: string[] = [];
+    const gate = createMemoryGate(async () => memory, (msg) => logged.push(msg), () => 1_000_000);
+    memory.locked = true;
+    await gate.get();
+    await pollUntil(() => logged.includes('another process is writing the index; answering from its last commit'), { description: 'the refresh to be logged' });
+    expect(logged).not.toContain('index refreshed');
   });
 
   it('turns an index that cannot be opened into a tool error, and tries again at the next call', async () => {

@@ -72,7 +72,8 @@ export function createMemoryGate(open: OpenMemory, log: McpLog, now: () => numbe
         (stats) => {
           // Another recapwrap indexing (a first `index`): the answers until the next refresh are of a partial index.
           elsewhere = stats.elsewhere !== undefined;
-          log(elsewhere ? 'another recapwrap is indexing; answering from the index as it is' : 'index refreshed', { ms: now() - started, ...(elsewhere ? { pid: stats.elsewhere } : {}) });
+          const said = elsewhere ? 'another recapwrap is indexing; answering from the index as it is' : stats.locked ? 'another process is writing the index; answering from its last commit' : 'index refreshed';
+          log(said, { ms: now() - started, ...(elsewhere ? { pid: stats.elsewhere } : {}) });
         },
         (error: unknown) => log('index refresh failed; answering from the index as it is', { error: (error as Error).message }),
       )

@@ -503,8 +503,8 @@ describe('refreshIndex: the read pool (issue 42)', () => {
       for (const w of writes) written.push({ transcript: w.transcript, words: w.words });
       upsertMany(writes, now);
     };
-    const progress: Array<[number, number]> = [];
-    const stats = await refreshIndex(store, { ...ctx, folders }, { full: true, pool, onProgress: (done, total) => progress.push([done, total]) });
+    const progress: Array<[number, number, number, number]> = [];
+    const stats = await refreshIndex(store, { ...ctx, folders }, { full: true, pool, onProgress: (...p) => progress.push(p) });
     const rows = store
       .list({})
       .map((s) => ({ ...s, text: store.condensedText(s.id) }))
@@ -518,6 +518,11 @@ describe('refreshIndex: the read pool (issue 42)', () => {
     const one = await indexWith('pool-one', { workers: 0 });
     expect(one.stats).toMatchObject({ files: files.length, read: files.length, indexed: 46, skipped: 10 });
     expect(one.stats.threads).toBeUndefined();
+    // Progress by files and by bytes (the time left is reckoned from those), each file once, in order.
+    const bytes = files.reduce((n, f) => n + statSync(f).size, 0);
+    expect(one.progress[0]).toEqual([0, files.length, 0, bytes]);
+    expect(one.progress.at(-1)).toEqual([files.length, files.length, bytes, bytes]);
+    expect(one.progress.every(([, , done], i) => i === 0 || done > (one.progress[i - 1] as number[])[2]!)).toBe(true);
     expect(one.marks.filter(([, state]) => state === 'excluded')).toHaveLength(6);
     expect(one.marks.filter(([, state]) => state === 'unreadable').map(([f]) => basename(f as string))).toEqual(['2026-11-20T10-00-00-000Z_junk0.jsonl', '2026-11-20T10-00-01-000Z_junk1.jsonl', '2026-11-20T10-00-02-000Z_junk2.jsonl', '2026-11-20T10-00-03-000Z_junk3.jsonl']);
     // Names told apart in write order: the same task in one folder got -2, -3 …
@@ -539,7 +544,7 @@ describe('refreshIndex: the read pool (issue 42)', () => {
       expect(pooled.marks).toEqual(one.marks);
       expect(pooled.progress).toEqual(one.progress);
     }
-    expect(one.progress).toEqual(Array.from({ length: files.length + 1 }, (_, i) => [i, files.length]));
+    expect(one.progress.map(([done, total]) => [done, total])).toEqual(Array.from({ length: files.length + 1 }, (_, i) => [i, files.length]));
   });
 
   it('below POOL_MIN_FILES (and 8 MB) no worker starts', async () => {

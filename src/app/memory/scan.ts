@@ -146,7 +146,8 @@ const INDEX_WORKER_URL = new URL('../cli/index-worker.cjs', import.meta.url);
 // Reads the new and changed files and writes their rows, in batches. An IndexWriteError ends it (what
 // was committed stays; the batch being built is dropped, its files unmarked). Many files to read whole:
 // they are read on worker threads too (read-pool.ts), their outcomes taken in the same order.
-async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, opts: Pick<RefreshOptions, 'rebuild' | 'onProgress' | 'pool'>): Promise<void> {
+async function readChanged(store: Store, ctx: ScanContext, todo: readonly SessionFileInfo[], marks: ReadonlyMap<string, FileMark>, stats: RefreshStats, todoBytes: number, opts: Pick<RefreshOptions, 'rebuild' | 'onProgress' | 'pool'>): Promise<void> {
+  let doneBytes = 0;
   // Many files to read: said in the index while they are read (ANNOUNCE_MIN_FILES).
   const announced = todo.length >= ANNOUNCE_MIN_FILES;
   const beat = () => {
@@ -215,7 +216,8 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         const tail = fromMark(f);
         if (tail && (await appendTail(store, f, mark?.size ?? 0, reader.engineFor(f.agent), lib))) {
           stats.indexed++;
-          opts.onProgress?.(stats.read, todo.length);
+          doneBytes += f.size;
+          opts.onProgress?.(stats.read, todo.length, doneBytes, todoBytes);
           continue;
         }
         let out: WholeRead;
@@ -240,7 +242,8 @@ async function readChanged(store: Store, ctx: ScanContext, todo: readonly Sessio
         writing(() => store.setFile(f.file, f.size, f.mtimeMs, 'unreadable'));
         stats.skipped++;
       }
-      opts.onProgress?.(stats.read, todo.length);
+      doneBytes += f.size;
+      opts.onProgress?.(stats.read, todo.length, doneBytes, todoBytes);
     }
     flush();
   } finally {
@@ -272,7 +275,8 @@ export interface RefreshOptions {
   rebuild?: boolean;
   /** Read at most that many changed files, the newest (a bounded refresh on a thread that must stay quick). */
   maxFiles?: number;
-  onProgress?: (done: number, total: number) => void;
+  /** Files read of those to read; and their bytes (the pace of a read, for its time left). */
+  onProgress?: (done: number, total: number, doneBytes: number, totalBytes: number) => void;
   /** The time of the refresh (tests). */
   now?: number;
   /** A reader's refresh: skipped (api.ts) while another process indexes, or holds the write lock past `lockWaitMs`. */
@@ -345,9 +349,10 @@ export async function refreshIndex(store: Store, ctx: ScanContext, opts: Refresh
     todo.length = opts.maxFiles;
   }
   const stats: RefreshStats = { files: sweep.found, read: 0, indexed: 0, skipped: 0, gone: 0, ...(forgotten ? { forgotten } : {}), ms: 0, full };
-  opts.onProgress?.(0, todo.length);
+  const todoBytes = todo.reduce((n, f) => n + f.size, 0);
+  opts.onProgress?.(0, todo.length, 0, todoBytes);
   try {
-    if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, opts);
+    if (todo.length > 0) await readChanged(store, ctx, todo, marks, stats, todoBytes, opts);
     // A refresh that wrote a quarter of the index or more (a first index, a rebuild): its text indexes
     // merged and the freed pages given back (Store.compact). Not for the small refreshes of every day.
     if (stats.indexed >= COMPACT_MIN_WRITES && stats.indexed * 4 >= store.count()) {

@@ -2,7 +2,7 @@
 // always sanitized (a transcript can carry escape sequences).
 import { describe, expect, it } from 'vitest';
 import { HIT_END, HIT_START } from '../../memory/types.js';
-import { parseAge, renderSnippet } from './memory-run.js';
+import { parseAge, progressBar, renderSnippet, timeLeft } from './memory-run.js';
 
 describe('memory command formatting', () => {
   it('parses --since ages', () => {
@@ -21,5 +21,36 @@ describe('memory command formatting', () => {
     expect(plain).toBe('…ran vitest then vitest again');
     const color = renderSnippet(snippet, true);
     expect(color).toBe('…ran \x1b[1;33mvitest\x1b[22;39m then \x1b[1;33mvitest\x1b[22;39m again');
+  });
+
+  it('says the time a read has left at its pace so far, once it is not too early to say', () => {
+    expect(timeLeft(2000, 50, 100)).toBeUndefined(); // under 3 s: the first files say little of the pace
+    expect(timeLeft(10_000, 1, 100)).toBeUndefined(); // under 2 % of the bytes
+    expect(timeLeft(10_000, 0, 100)).toBeUndefined();
+    expect(timeLeft(10_000, 100, 100)).toBeUndefined(); // done
+    expect(timeLeft(10_000, 50, 100)).toBe('about 10 s left');
+    expect(timeLeft(10_000, 90, 100)).toBe('about 5 s left'); // 1.1 s: never "0 s"
+    expect(timeLeft(12_000, 40, 100)).toBe('about 20 s left'); // 18 s, in steps of 5
+    expect(timeLeft(30_000, 25, 100)).toBe('about 2 min left'); // 90 s
+    expect(timeLeft(60_000, 25, 100)).toBe('about 3 min left');
+  });
+
+  it('draws the bar with the count, and the time left from the bytes read (not the files)', () => {
+    let t = 0;
+    const out: string[] = [];
+    const bar = progressBar((text) => out.push(text), () => t);
+    bar(0, 10, 0, 1000);
+    t = 5000;
+    // 5 of 10 files but a fifth of the bytes: 20 s more at this pace.
+    bar(5, 10, 200, 1000);
+    bar(5, 10, 200, 1000); // the same percent: not drawn again
+    t = 6000;
+    bar(10, 10, 1000, 1000);
+    expect(out).toEqual([
+      '\r\x1b[2Kindexing [..............................] 0/10',
+      '\r\x1b[2Kindexing [###############...............] 5/10, about 20 s left',
+      '\r\x1b[2Kindexing [##############################] 10/10',
+      '\r\x1b[2K',
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
 import type { SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
 import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
+import type { RefreshOptions } from '../../app/memory/scan.js';
 
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
@@ -236,26 +237,46 @@ async function resolveToWrite(memory: SessionMemory, ref: string, deps: MemoryDe
   return { ok: false, result: ambiguous(ref, found.candidates, deps, memory) };
 }
 
-function progressBar(write: (text: string) => void): (done: number, total: number) => void {
+// A time left is said once the read has run this long and done this share of its bytes (before, the pace
+// of the first files, often the newest and smallest, says little).
+const TIME_LEFT_MIN_MS = 3000;
+const TIME_LEFT_MIN_SHARE = 0.02;
+
+/**
+ * What is left of a read at its pace so far: "about 40 s left" (in steps of 5 s), "about 3 min left";
+ * undefined while it is too early to say (TIME_LEFT_MIN_MS, TIME_LEFT_MIN_SHARE) or when it is done.
+ */
+export function timeLeft(elapsedMs: number, done: number, total: number): string | undefined {
+  if (!(done > 0 && done < total) || elapsedMs < TIME_LEFT_MIN_MS || done / total < TIME_LEFT_MIN_SHARE) return undefined;
+  const seconds = (elapsedMs * (total - done)) / done / 1000;
+  if (seconds < 60) return `about ${Math.max(5, Math.ceil(seconds / 5) * 5)} s left`;
+  return `about ${Math.ceil(seconds / 60)} min left`;
+}
+
+/** The progress line of a read of many session files (a terminal only): a bar, the count, the time left. */
+export function progressBar(write: (text: string) => void, now: () => number = Date.now): (done: number, total: number, doneBytes?: number, totalBytes?: number) => void {
   let last = -1;
-  return (done, total) => {
+  let started: number | undefined;
+  return (done, total, doneBytes = done, totalBytes = total) => {
+    started ??= now();
     if (total === 0) return;
     const pct = Math.floor((done / total) * 100);
     if (pct === last && done !== total) return;
     last = pct;
     const width = 30;
     const filled = Math.round((done / total) * width);
-    write(`\r\x1b[2Kindexing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+    const left = timeLeft(now() - started, doneBytes, totalBytes);
+    write(`\r\x1b[2Kindexing [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${left ? `, ${left}` : ''}`);
     if (done === total) write('\r\x1b[2K');
   };
 }
 
 // A command's quick refresh: quiet, unless many files are new (a first run on a big home): then the bar.
 // A read (ifIdle) skips it while another process writes the index, and answers from its last commit.
-function quickRefresh(deps: MemoryDeps, ifIdle = false): { ifIdle: boolean; onProgress?: (done: number, total: number) => void } {
+function quickRefresh(deps: MemoryDeps, ifIdle = false): { ifIdle: boolean; onProgress?: RefreshOptions['onProgress'] } {
   if (!deps.progress) return { ifIdle };
   const bar = progressBar(deps.progress);
-  return { ifIdle, onProgress: (done, total) => total >= 200 && bar(done, total) };
+  return { ifIdle, onProgress: (done, total, doneBytes, totalBytes) => total >= 200 && bar(done, total, doneBytes, totalBytes) };
 }
 
 // A read's refresh; a write that failed is said (stderr) and the read answers from the index as it is.

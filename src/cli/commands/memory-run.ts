@@ -254,10 +254,10 @@ export function timeLeft(elapsedMs: number, done: number, total: number): string
 }
 
 /** The progress line of a read of many session files (a terminal only): a bar, the count, the time left. */
-export function progressBar(write: (text: string) => void, now: () => number = Date.now): (done: number, total: number, doneBytes?: number, totalBytes?: number) => void {
+export function progressBar(write: (text: string) => void, now: () => number = Date.now): NonNullable<RefreshOptions['onProgress']> {
   let last = -1;
   let started: number | undefined;
-  return (done, total, doneBytes = done, totalBytes = total) => {
+  return (done, total, doneBytes, totalBytes) => {
     started ??= now();
     if (total === 0) return;
     const pct = Math.floor((done / total) * 100);

@@ -75,7 +75,7 @@ export interface SearchResult {
 }
 
 /** Rowids held: a Set, or the bm25 scores' Map when they are the same rows (one lookup fewer). */
-type Holders = Pick<ReadonlySet<number>, 'has' | 'size'>;
+type Holders = Pick<ReadonlySet<number>, 'has' | 'size'> & { keys(): Iterable<number> };
 /** A query word's holders: by stem in the ranked text, as typed in the vocabulary, as a prefix (when asked). */
 interface TermHolders { stem: Holders; exact: Set<number>; prefix: Set<number> }
 interface Ranked { rowid: number; score: number; matched: number[]; weight: number; exact: boolean }
@@ -97,6 +97,16 @@ const order = (a: Ranked, b: Ranked) => Number(b.exact) - Number(a.exact) || b.w
 const BM25 = 'bm25(session_text, 4.0, 1.0, 2.0)';
 /** Best-scored holders of a one-word query read at least (oneWordTop), ahead of picking the top among them. */
 const ONE_WORD_READ_MIN = 200;
+
+/** How many rows the sets (or maps, by key) hold between them: each counted once, in the first that holds it. */
+function unionSize(sets: readonly Holders[]): number {
+  let n = sets[0]?.size ?? 0;
+  for (let i = 1; i < sets.length; i++) {
+    const earlier = sets.slice(0, i);
+    for (const rowid of (sets[i] as Holders).keys()) if (!earlier.some((s) => s.has(rowid))) n++;
+  }
+  return n;
+}
 
 function levelOf(h: TermHolders, rowid: number): 0 | 1 | 2 | 3 | 4 {
   const exact = h.exact.has(rowid);
@@ -614,13 +624,8 @@ export class Store {
     // bm25 over the ranked text of the words a session holds there (by stem, or as a prefix where that applies).
     const textExpr = present.map((t) => (t.prefix ? `(${t.match} OR ${t.prefix})` : t.match)).join(' OR ');
     if (terms.length > 1 && present.length === terms.length && !allowed && exactRows.size === 0 && limit > 0 && !opts.allWords) {
-      const top = this.everyWordTop(terms, holders, limit);
-      if (top) {
-        // What search() counts: every holder of a word, by stem or as typed (several words: stem is a Set).
-        const union = new Set<number>();
-        for (const h of holders) for (const set of [h.stem as ReadonlySet<number>, h.exact]) for (const rowid of set) union.add(rowid);
-        return this.hitsOf(top, terms, limit, union.size);
-      }
+      const fast = this.everyWordTop(terms, holders, limit);
+      if (fast) return this.hitsOf(fast.top, terms, limit, fast.total);
     }
     const { scores } = scored?.expr === textExpr ? scored : scoresOf(textExpr);
     const candidates = new Set<number>(scores.keys());
@@ -670,10 +675,7 @@ export class Store {
     const typed = typedOf(term.exact);
     const top = this.bestScoredTop(term.match, limit, (rowid) => typed.has(rowid), [0], LEVEL_WEIGHT[4]);
     if (!top) return undefined;
-    const stem = stemOf(term.match);
-    let total = stem.size;
-    for (const rowid of typed) if (!stem.has(rowid)) total++;
-    return { top, total };
+    return { top, total: unionSize([stemOf(term.match), typed]) };
   }
 
   /**
@@ -684,12 +686,14 @@ export class Store {
    * same for it as for search()'s `a OR b`, the same phrases), and SQLite's `ORDER BY` hands the
    * best-scored of them; those holding every word as typed too are the top (bestScoredTop). Else
    * undefined: search() ranks them all. Two common words of 10,000 sessions: bm25 of every holder of
-   * either and a ranking entry each were ~80 of the ~120 ms such a search spent in SQL and here.
+   * either and a ranking entry each were ~80 of the ~120 ms such a search spent in SQL and here. `total`
+   * is what search() counts: every holder of a word, by stem or as typed.
    */
-  private everyWordTop(terms: readonly QueryTerm[], holders: readonly TermHolders[], limit: number): Ranked[] | undefined {
+  private everyWordTop(terms: readonly QueryTerm[], holders: readonly TermHolders[], limit: number): { top: Ranked[]; total: number } | undefined {
     if (terms.some((t) => t.prefix || !t.exact)) return undefined;
     const every = terms.map((t) => `(${t.match})`).join(' AND ');
-    return this.bestScoredTop(every, limit, (rowid) => holders.every((h) => levelOf(h, rowid) === 4), terms.map((_, i) => i), terms.length * LEVEL_WEIGHT[4]);
+    const top = this.bestScoredTop(every, limit, (rowid) => holders.every((h) => levelOf(h, rowid) === 4), terms.map((_, i) => i), terms.length * LEVEL_WEIGHT[4]);
+    return top && { top, total: unionSize(holders.flatMap((h) => [h.stem, h.exact])) };
   }
 
   /**

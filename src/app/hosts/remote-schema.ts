@@ -105,7 +105,6 @@ export type RemoteLive = z.infer<typeof remoteLiveSchema>;
 /** `dropped`: items that failed their schema; `beyond`: items past the MAX_ITEMS read (left unread). */
 export type Parsed<T> = { ok: true; items: T[]; dropped: number; beyond?: number } | { ok: false; error: string };
 
-
 function parseJson(textIn: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (textIn.length > MAX_ANSWER_BYTES) return { ok: false, error: 'answered more than 8 MB' };
   try {

@@ -223,9 +223,12 @@ describe('refreshIndex', () => {
     const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
     const seen = new Set<string>();
     const look = () => seen.add(JSON.stringify(store.refreshesSince(0)));
-    // One file short of the bound: not announced.
-    expect(await refreshIndex(store, ctx, { onProgress: look })).toMatchObject({ indexed: ANNOUNCE_MIN_FILES - 1 });
+    // One file short of the bound: not announced. It wrote the whole index: merged once every file is read.
+    const steps: string[] = [];
+    expect(await refreshIndex(store, ctx, { onProgress: (done, total) => (look(), steps.push(`${done}/${total}`)), onMerge: () => steps.push('merge') })).toMatchObject({ indexed: ANNOUNCE_MIN_FILES - 1 });
     expect([...seen]).toEqual(['[]']);
+    expect(steps.slice(-2)).toEqual([`${ANNOUNCE_MIN_FILES - 1}/${ANNOUNCE_MIN_FILES - 1}`, 'merge']);
+    expect(steps.filter((s) => s === 'merge')).toHaveLength(1);
     // As many new files as the bound: announced while read (this process, beat now), gone after.
     for (let i = ANNOUNCE_MIN_FILES; i < 2 * ANNOUNCE_MIN_FILES; i++) write(i);
     seen.clear();
@@ -263,7 +266,10 @@ describe('refreshIndex', () => {
     const ctx = { env: { HOME: home }, home, cwd: root, folders: [], options: defaultOptions() };
     expect(await refreshIndex(opened.store, ctx, { maxFiles: 1 })).toMatchObject({ files: 3, read: 1 });
     expect(opened.store.count()).toBe(1);
-    expect(await refreshIndex(opened.store, ctx)).toMatchObject({ files: 3, read: 2 });
+    // A few sessions written: nothing merged (Store.compact is for a first index, a rebuild).
+    let merged = 0;
+    expect(await refreshIndex(opened.store, ctx, { onMerge: () => merged++ })).toMatchObject({ files: 3, read: 2 });
+    expect(merged).toBe(0);
     expect(opened.store.count()).toBe(3);
     opened.store.close();
   });

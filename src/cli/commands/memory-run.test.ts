@@ -2,7 +2,7 @@
 // always sanitized (a transcript can carry escape sequences).
 import { describe, expect, it } from 'vitest';
 import { HIT_END, HIT_START } from '../../memory/types.js';
-import { parseAge, progressBar, renderSnippet, timeLeft } from './memory-run.js';
+import { parseAge, progressBar, progressLines, renderSnippet, timeLeft } from './memory-run.js';
 
 describe('memory command formatting', () => {
   it('parses --since ages', () => {
@@ -52,5 +52,21 @@ describe('memory command formatting', () => {
       '\r\x1b[2Kindexing [##############################] 10/10',
       '\r\x1b[2K',
     ]);
+  });
+
+  it('after the bar, says the index is merging what it wrote, and clears that line at the end; says nothing for a bar never drawn', () => {
+    const out: string[] = [];
+    const lines = progressLines((text) => out.push(text), () => 0);
+    lines.onProgress(1, 1, 10, 10);
+    lines.onMerge();
+    lines.end();
+    expect(out).toEqual(['\r\x1b[2Kindexing [##############################] 1/1', '\r\x1b[2K', '\r\x1b[2Kindexing: merging the text indexes…', '\r\x1b[2K']);
+    // A refresh with no file to read draws no bar (total 0): its merge, if any, is not said either.
+    const quiet: string[] = [];
+    const none = progressLines((text) => quiet.push(text), () => 0);
+    none.onProgress(0, 0, 0, 0);
+    none.onMerge();
+    none.end();
+    expect(quiet).toEqual([]);
   });
 });

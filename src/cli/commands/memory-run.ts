@@ -18,7 +18,7 @@ import { displayWidth, truncateToWidth } from '../../util/text-width.js';
 import { parseCount } from '../count-option.js';
 import type { SessionCard, SessionFilter, SessionMemory, SessionRow } from '../../app/memory/api.js';
 import type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
-import type { RefreshOptions } from '../../app/memory/scan.js';
+import type { RefreshOptions, RefreshStats } from '../../app/memory/scan.js';
 
 export type { MemoryCliOptions, MemoryDeps, MemoryVerb } from './memory-options.js';
 
@@ -271,18 +271,49 @@ export function progressBar(write: (text: string) => void, now: () => number = D
   };
 }
 
+/**
+ * A read of many session files on a terminal: its bar (progressBar); once the files are read, while the
+ * index merges what it wrote (seconds after a first index of a big home), a line saying so, which `end`
+ * clears. Nothing at all when the bar was never drawn.
+ */
+export function progressLines(write: (text: string) => void, now: () => number = Date.now): Required<Pick<RefreshOptions, 'onProgress' | 'onMerge'>> & { end(): void } {
+  let drawn = false;
+  let merging = false;
+  const bar = progressBar((text) => {
+    drawn = true;
+    write(text);
+  }, now);
+  return {
+    onProgress: bar,
+    onMerge() {
+      if (!drawn) return;
+      merging = true;
+      write('\r\x1b[2Kindexing: merging the text indexes…');
+    },
+    end() {
+      if (merging) write('\r\x1b[2K');
+      merging = false;
+    },
+  };
+}
+
 // A command's quick refresh: quiet, unless many files are new (a first run on a big home): then the bar.
 // A read (ifIdle) skips it while another process writes the index, and answers from its last commit.
-function quickRefresh(deps: MemoryDeps, ifIdle = false): { ifIdle: boolean; onProgress?: RefreshOptions['onProgress'] } {
-  if (!deps.progress) return { ifIdle };
-  const bar = progressBar(deps.progress);
-  return { ifIdle, onProgress: (done, total, doneBytes, totalBytes) => total >= 200 && bar(done, total, doneBytes, totalBytes) };
+async function quickRefresh(memory: SessionMemory, deps: MemoryDeps, ifIdle: boolean): Promise<RefreshStats> {
+  if (!deps.progress) return memory.refresh({ ifIdle });
+  const lines = progressLines(deps.progress);
+  const bar = lines.onProgress;
+  try {
+    return await memory.refresh({ ifIdle, onProgress: (done, total, doneBytes, totalBytes) => total >= 200 && bar(done, total, doneBytes, totalBytes), onMerge: lines.onMerge });
+  } finally {
+    lines.end();
+  }
 }
 
 // A read's refresh; a write that failed is said (stderr) and the read answers from the index as it is.
 // ifIdle: skipped while another process holds the write lock (the read answers from the last commit).
 async function refreshForRead(memory: SessionMemory, deps: MemoryDeps, notes: string[], ifIdle = true): Promise<void> {
-  const stats = await memory.refresh(quickRefresh(deps, ifIdle));
+  const stats = await quickRefresh(memory, deps, ifIdle);
   if (stats.error) notes.push(`recapwrap: warning: ${stats.error}; answering from the index as it was\n`);
   if (stats.elsewhere !== undefined) notes.push(`recapwrap: another recapwrap (pid ${stats.elsewhere}) is indexing your sessions; answering from the ${formatCount(memory.store.count(), 'session')} indexed so far\n`);
   // Said, or a session that came after the last commit would be "no session matches" with no word of why.
@@ -387,7 +418,13 @@ async function runVerb(memory: SessionMemory, verb: MemoryVerb, args: string[], 
     // One session's summary (the live wrapper's, just written): no scan of every folder first.
     if (options.summarize && options.session !== undefined) return (await import('./index-summarize.js')).runIndexSummarize(memory, options, deps);
     await waitForIndexElsewhere(memory, deps);
-    const stats = await memory.refresh({ full: true, rebuild: options.rebuild, onProgress: deps.progress && !options.json ? progressBar(deps.progress) : undefined });
+    const lines = deps.progress && !options.json ? progressLines(deps.progress) : undefined;
+    let stats: RefreshStats;
+    try {
+      stats = await memory.refresh({ full: true, rebuild: options.rebuild, onProgress: lines?.onProgress, onMerge: lines?.onMerge });
+    } finally {
+      lines?.end();
+    }
     const total = memory.store.count();
     // A write that failed (a full disk): said, exit 1; the sessions not written are read again next time.
     if (stats.error) return { out: options.json ? stringifyJsonSafely({ ...stats, sessions: total }, 2) + '\n' : '', err: `recapwrap: index stopped: ${stats.error}\n`, code: 1 };
@@ -497,7 +534,7 @@ async function runNote(memory: SessionMemory, args: string[], options: MemoryCli
   const [ref = '', text = ''] = args;
   if (options.clear && text.trim()) return fail('give a note or --clear, not both');
   if (!options.clear && !text.trim()) return fail('give the note to keep (recapwrap note REF "what it did, what is next"), or --clear');
-  await memory.refresh(quickRefresh(deps, true));
+  await quickRefresh(memory, deps, true);
   const found = await resolveToWrite(memory, ref, deps);
   if (!found.ok) return found.result;
   try {

@@ -97,6 +97,8 @@ try {
     } catch {
       hits = [];
     }
+    // No session matched: `--json` then answers an object (the error, and "did you mean" when it has one).
+    if (!Array.isArray(hits)) hits = [];
     const top = hits.slice(0, TOP).map((h) => fileOf.get(h.transcript) ?? h.transcript);
     const grep = grepTop(q.query);
     results.push({ ...q, half: halfOf(q.expected), hit: top.includes(q.expected), grepHit: grep.includes(q.expected), top, grep, rank: top.indexOf(q.expected) + 1 });

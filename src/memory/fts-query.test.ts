@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { bigrams, indexText, pieces, queryTerms, queryWords, rankingTerms, splitCase } from './fts-query.js';
+import { bigrams, indexText, partsExpression, pieces, queryTerms, queryWords, rankingTerms, splitCase } from './fts-query.js';
 
 // Each term's MATCH expression, as Store.search sends them one by one.
 const matches = (query: string) => queryTerms(query).map((t) => t.match).join(' ');
@@ -22,6 +22,16 @@ describe('query terms as FTS5 expressions', () => {
     expect(queryTerms('src/app.ts')[0]?.exact).toBe('"src" AND "app" AND "ts"');
     expect(queryTerms('人脸跟踪')[0]?.exact).toBe('"人脸" AND "脸跟" AND "跟踪"');
   });
+  it('gives a word joined by - or _ its parts over the vocabulary too (searched when no session holds it as typed)', () => {
+    expect(partsExpression('AWS_LAMBDA_FUNCTION_NAME')).toBe('"aws" AND "lambda" AND "function" AND "name"');
+    expect(partsExpression('--max-old-space-size')).toBe('"max" AND "old" AND "space" AND "size"');
+    // A dot splits as it does as typed; a number of up to three digits is left out (the vocabulary keeps few).
+    expect(partsExpression('shared-layout.tsx')).toBe('"shared" AND "layout" AND "tsx"');
+    expect(partsExpression('test_404_page')).toBe('"test" AND "page"');
+    for (const w of ['openpyxl', 'v1.2.3', '--', 'registerProvider']) expect(partsExpression(w), w).toBeUndefined();
+    expect(queryTerms('type_continental')[0]).toMatchObject({ exact: '"type_continental"', parts: '"type" AND "continental"' });
+  });
+
   it('turns FTS syntax into plain words', () => {
     expect(matches('"foo')).toBe('"foo"');
     expect(matches('(bar')).toBe('"bar"');

@@ -145,6 +145,11 @@ export interface QueryTerm {
   prefix?: string;
   /** Its FTS5 expression over the session's vocabulary (session_words): the word as typed, joiners kept. */
   exact?: string;
+  /**
+   * A word joined by `-` or `_`: every part of it over the vocabulary, searched when no session holds the
+   * word as typed (one held only inside a longer joined word, `type_continental` in `R-Type_Continental`).
+   */
+  parts?: string;
   /** An English function word (`the`, `how`): ranks nothing unless the query has nothing else. */
   stop: boolean;
 }
@@ -157,8 +162,32 @@ export const QUERY_MAX_CHARS = 2000;
 export const WORD_CHUNK = /[^\s"'`()[\]{}<>,;:=|\\/*!?#$%^&+~@\u2026\u00a0]+/g;
 const EDGE_JOINERS = /^[-_]+|[-_]+$/g;
 
+const JOINERS = /[-_]+/;
+const SHORT_NUMBER = /^\d{1,3}$/;
+const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/**
+ * The FTS5 expression of the parts of a word joined by `-` or `_` over the vocabulary (each part, anywhere
+ * in the session), undefined for a word with no joiner. A number of up to three digits is left out: the
+ * vocabulary keeps one only when the ranked text says it (vocabulary.ts).
+ */
+export function partsExpression(word: string): string | undefined {
+  const exact = exactTokens(word);
+  if (!exact.some((t) => JOINERS.test(t))) return undefined;
+  const parts = [...new Set(exact.flatMap((t) => t.split(JOINERS)).filter((p) => p && !SHORT_NUMBER.test(p)))];
+  return parts.length ? parts.map(quoted).join(' AND ') : undefined;
+}
+
 /** The FTS5 expression of a word as typed over the vocabulary (vocabulary.ts cuts the text the same way); undefined when it has none. */
 export function exactExpression(word: string): string | undefined {
+  const tokens = exactTokens(word);
+  if (tokens.length === 0) return undefined;
+  return tokens.map(quoted).join(' AND ');
+}
+
+// The words of a query word as the vocabulary holds them: chunks cut as WORD_CHUNK cuts them, a dot splits,
+// joiners kept inside (at the edges dropped), an unspaced script's runs as bigrams.
+function exactTokens(word: string): string[] {
   const tokens: string[] = [];
   for (const raw of (word.toLowerCase().match(WORD_CHUNK) ?? []).flatMap((c) => c.split('.'))) {
     const chunk = raw.replace(EDGE_JOINERS, '');
@@ -169,8 +198,7 @@ export function exactExpression(word: string): string | undefined {
       for (const rest of chunk.split(unspaced)) if (rest.replace(EDGE_JOINERS, '')) tokens.push(rest.replace(EDGE_JOINERS, ''));
     } else tokens.push(chunk);
   }
-  if (tokens.length === 0) return undefined;
-  return tokens.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+  return tokens;
 }
 
 /** The tokens of one query term, as indexText and the tokenizer make them of the same characters. */
@@ -218,6 +246,8 @@ export function queryTerms(query: string, opts: { prefixLast?: boolean } = {}): 
     else if (prefix && opts.prefixLast && word === last && !/\s$/.test(query)) term.prefix = `${phrase}*`;
     const exact = exactExpression(word);
     if (exact) term.exact = exact;
+    const parts = partsExpression(word);
+    if (parts) term.parts = parts;
     out.push(term);
     if (out.length >= MAX_TERMS) break;
   }

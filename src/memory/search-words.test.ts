@@ -143,6 +143,21 @@ describe('every word a session holds', () => {
     expect(ids(store.search('velocity_high'))[0]).toBe('joined');
   });
 
+  it('finds a name or flag joined of many parts as typed, and one held only inside a longer joined word by its parts', () => {
+    const store = open();
+    put(store, 'lambda', '> deploy the handler', 'env: AWS_LAMBDA_FUNCTION_NAME=thumbs\nread AWS_LAMBDA_FUNCTION_NAME; node --max-old-space-size=4096 app.js');
+    put(store, 'apart', '> the aws lambda function has a name; set the max old space size');
+    put(store, 'bentley', '> list the cars', 'fetched /wiki/1954_Bentley_R-Type_Continental twice');
+    expect(ids(store.search('aws_lambda_function_name'))).toEqual(['lambda']);
+    // The prose saying its words in a row (a phrase of the ranked text) comes after the flag as typed.
+    expect(ids(store.search('--max-old-space-size'))).toEqual(['lambda', 'apart']);
+    // Inside a joined word of five parts: no session holds `type_continental` as typed; its parts find it.
+    expect(ids(store.search('type_continental'))).toEqual(['bentley']);
+    // Once a session holds the word as typed, those are the answers (exact first; parts are the fallback).
+    put(store, 'typed', '> compare', 'the type_continental column');
+    expect(ids(store.search('type_continental'))).toEqual(['typed']);
+  });
+
   it('marks the query word and its other forms, never a longer word that only starts alike (come ≠ complete)', () => {
     const store = open();
     put(store, 'come', '> come back to the compaction later; the complete run comes first');

@@ -613,7 +613,10 @@ export class Store {
     const lookup = (ts: readonly QueryTerm[]): TermHolders[] =>
       ts.map((t) => {
         const stem = ts.length === 1 && !t.prefix ? (scored = scoresOf(t.match)).scores : new Set(textMatch.all(t.match) as number[]);
-        return { stem, exact: new Set(t.exact ? (wordMatch.all(t.exact) as number[]) : []), prefix: new Set(t.prefix ? (textMatch.all(t.prefix) as number[]) : []) };
+        let exact = new Set(t.exact ? (wordMatch.all(t.exact) as number[]) : []);
+        // A joined word no session holds as typed: the sessions holding all its parts hold it (QueryTerm.parts).
+        if (exact.size === 0 && t.parts) exact = new Set(wordMatch.all(t.parts) as number[]);
+        return { stem, exact, prefix: new Set(t.prefix ? (textMatch.all(t.prefix) as number[]) : []) };
       });
     const held = (h: TermHolders) => h.stem.size + h.exact.size + h.prefix.size > 0;
     let holders = lookup(terms);

@@ -18,6 +18,11 @@ describe('a session vocabulary', () => {
     for (const w of ['shared-layout', 'shared', 'layout', 'tsx', 'velocity_high', 'velocity', 'high', 'src', 'components']) expect(v.has(w), w).toBe(true);
     expect(v.has('shared-layout.tsx')).toBe(false);
   });
+  it('keeps a joined word of up to six parts and 48 characters whole; a longer one by its parts', () => {
+    const v = words('AWS_LAMBDA_FUNCTION_NAME and --max-old-space-size and wlr_output_state_set_mode and test_should_return_the_user_when_found');
+    for (const w of ['aws_lambda_function_name', 'max-old-space-size', 'wlr_output_state_set_mode', 'lambda', 'space', 'found']) expect(v.has(w), w).toBe(true);
+    expect(v.has('test_should_return_the_user_when_found')).toBe(false);
+  });
   it('masks secrets first: a password is never a word of it', () => {
     const v = words('mysql -u root -phunter2secret db', 'export API_KEY=sk-proj-abcdefghijklmnopqrstuvwx1234');
     expect(v.has('hunter2secret')).toBe(false);
@@ -132,7 +137,7 @@ class PlainVocabulary {
         else this.put(p);
       }
       const word = piece.replace(/^[-_]+|[-_]+$/g, '');
-      if (whole && parts.length <= 3 && word.length <= 32 && /[-_]/.test(word)) this.put(word);
+      if (whole && parts.length <= 6 && word.length <= 48 && /[-_]/.test(word)) this.put(word);
     }
   }
   text(): string {
@@ -143,7 +148,7 @@ class PlainVocabulary {
 describe('the vocabulary builder against the plain rule', () => {
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const pieces = ['a', 'e', 'f', 'z', 'Q', 'x', '0', '7', '9', ' ', ' ', '\n', '\t', '.', '.', '-', '_', '--', '/', '"', ':', '=', '@', '#', '…', '\u00a0', '\u2003', '\u3000', '\u0085', '\x00', 'é', 'İ', 'ß', '海', '康', 'ー', '😀', '\x1b[1m', '[32m', '\\n', '\\t', 'deadbeef', 'cafe12345', '1732780000000', 'openpyxl', 'shared-layout', 'VELOCITY_HIGH', '-x-', 'a_b_c_d', 'v1.2.3', '550e8400-e29b-41d4-a716-446655440000', 'password=hunter2', 'x8Kq2mZp9LwQ4rT7', 'abc123def456ghi', 'a1b2c3d4e5f6', 'utf8mb4', '404', '2026', 'a'.repeat(49), 'b'.repeat(48), '9'.repeat(6), 'w'.repeat(401)];
+  const pieces = ['a', 'e', 'f', 'z', 'Q', 'x', '0', '7', '9', ' ', ' ', '\n', '\t', '.', '.', '-', '_', '--', '/', '"', ':', '=', '@', '#', '…', '\u00a0', '\u2003', '\u3000', '\u0085', '\x00', 'é', 'İ', 'ß', '海', '康', 'ー', '😀', '\x1b[1m', '[32m', '\\n', '\\t', 'deadbeef', 'cafe12345', '1732780000000', 'openpyxl', 'shared-layout', 'VELOCITY_HIGH', '-x-', 'a_b_c_d', 'aws_lambda_function_name', 'one-two-three-four-five-six-seven', 'v1.2.3', '550e8400-e29b-41d4-a716-446655440000', 'password=hunter2', 'x8Kq2mZp9LwQ4rT7', 'abc123def456ghi', 'a1b2c3d4e5f6', 'utf8mb4', '404', '2026', 'a'.repeat(49), 'b'.repeat(48), '9'.repeat(6), 'w'.repeat(401)];
   const randomText = () => Array.from({ length: 1 + Math.floor(rand() * 80) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
   it('keeps the same words in the same order', () => {
     for (let round = 0; round < 400; round++) {

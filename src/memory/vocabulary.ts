@@ -20,8 +20,10 @@ const MEMO_LINE_MIN_CHARS = 24;
 const MEMO_MAX_CHARS = 4_000_000;
 const TEXTS_MAX_CHARS = 8_000_000;
 const SHORT_NUMBER_MAX_DIGITS = 3;
-const JOINED_MAX_PARTS = 3;
-const JOINED_MAX_CHARS = 32;
+// A joined word is kept whole up to these (`aws_lambda_function_name`, `--max-old-space-size`: names and flags
+// people search by); a longer one by its parts only, which a query of it finds too (fts-query.ts QueryTerm.parts).
+const JOINED_MAX_PARTS = 6;
+const JOINED_MAX_CHARS = 48;
 
 const JOINER = /[-_]+/;
 const EDGE_JOINERS = /^[-_]+|[-_]+$/g;

@@ -158,6 +158,14 @@ describe('every word a session holds', () => {
     expect(ids(store.search('type_continental'))).toEqual(['typed']);
   });
 
+  it('finds a folder of a Windows path whose name starts with n, r or t, and a word after a written-out escape', () => {
+    const store = open();
+    put(store, 'windows', '> list the folder', 'Get-ChildItem D:\\tools\\testrez -Force; cd D:\\tools\\testrez');
+    put(store, 'escaped', '> write the requirements', 'requirements.txt: "pandas==2.2\\nopenpyxl==3.1.2\\nrequests"');
+    expect(ids(store.search('testrez'))).toEqual(['windows']);
+    expect(ids(store.search('openpyxl'))).toEqual(['escaped']);
+  });
+
   it('marks the query word and its other forms, never a longer word that only starts alike (come ≠ complete)', () => {
     const store = open();
     put(store, 'come', '> come back to the compaction later; the complete run comes first');

@@ -23,6 +23,10 @@ describe('a session vocabulary', () => {
     for (const w of ['aws_lambda_function_name', 'max-old-space-size', 'wlr_output_state_set_mode', 'lambda', 'space', 'found']) expect(v.has(w), w).toBe(true);
     expect(v.has('test_should_return_the_user_when_found')).toBe(false);
   });
+  it('keeps the word after a backslash and n, r or t both ways: an escape written out, or a folder of a Windows path', () => {
+    const v = words('cd C:\\Users\\me\\testrez && type "a\\nopenpyxl==3.1.2\\r\\nrequests"');
+    for (const w of ['testrez', 'estrez', 'openpyxl', 'nopenpyxl', 'requests', 'nrequests', 'users']) expect(v.has(w), w).toBe(true);
+  });
   it('masks secrets first: a password is never a word of it', () => {
     const v = words('mysql -u root -phunter2secret db', 'export API_KEY=sk-proj-abcdefghijklmnopqrstuvwx1234');
     expect(v.has('hunter2secret')).toBe(false);
@@ -102,7 +106,7 @@ class PlainVocabulary {
   add(raw: string, said = false): void {
     this.sure = said;
     let text = maskSecrets(raw).replace(/\[secret\]/g, ' ');
-    text = text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\[[0-9;]{1,8}m/g, ' ').replace(/\\+[nrt](?=[a-z])/gi, ' ');
+    text = text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\[[0-9;]{1,8}m/g, ' ').replace(/\\+([nrt])([a-z][^\s"'`()[\]{}<>,;:=|\\/*!?#$%^&+~@\u2026\u00a0]*)/gi, ' $1$2 $2');
     for (const chunk of text.toLowerCase().match(WORD_CHUNK) ?? []) this.chunk(chunk);
   }
   private put(word: string): void {
@@ -148,7 +152,7 @@ class PlainVocabulary {
 describe('the vocabulary builder against the plain rule', () => {
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const pieces = ['a', 'e', 'f', 'z', 'Q', 'x', '0', '7', '9', ' ', ' ', '\n', '\t', '.', '.', '-', '_', '--', '/', '"', ':', '=', '@', '#', '…', '\u00a0', '\u2003', '\u3000', '\u0085', '\x00', 'é', 'İ', 'ß', '海', '康', 'ー', '😀', '\x1b[1m', '[32m', '\\n', '\\t', 'deadbeef', 'cafe12345', '1732780000000', 'openpyxl', 'shared-layout', 'VELOCITY_HIGH', '-x-', 'a_b_c_d', 'aws_lambda_function_name', 'one-two-three-four-five-six-seven', 'v1.2.3', '550e8400-e29b-41d4-a716-446655440000', 'password=hunter2', 'x8Kq2mZp9LwQ4rT7', 'abc123def456ghi', 'a1b2c3d4e5f6', 'utf8mb4', '404', '2026', 'a'.repeat(49), 'b'.repeat(48), '9'.repeat(6), 'w'.repeat(401)];
+  const pieces = ['a', 'e', 'f', 'z', 'Q', 'x', '0', '7', '9', ' ', ' ', '\n', '\t', '.', '.', '-', '_', '--', '/', '"', ':', '=', '@', '#', '…', '\u00a0', '\u2003', '\u3000', '\u0085', '\x00', 'é', 'İ', 'ß', '海', '康', 'ー', '😀', '\x1b[1m', '[32m', '\\n', '\\t', '\\\\', 'C:\\\\Temp\\\\new', 'deadbeef', 'cafe12345', '1732780000000', 'openpyxl', 'shared-layout', 'VELOCITY_HIGH', '-x-', 'a_b_c_d', 'aws_lambda_function_name', 'one-two-three-four-five-six-seven', 'v1.2.3', '550e8400-e29b-41d4-a716-446655440000', 'password=hunter2', 'x8Kq2mZp9LwQ4rT7', 'abc123def456ghi', 'a1b2c3d4e5f6', 'utf8mb4', '404', '2026', 'a'.repeat(49), 'b'.repeat(48), '9'.repeat(6), 'w'.repeat(401)];
   const randomText = () => Array.from({ length: 1 + Math.floor(rand() * 80) }, () => pieces[Math.floor(rand() * pieces.length)]).join('');
   it('keeps the same words in the same order', () => {
     for (let round = 0; round < 400; round++) {

@@ -31,7 +31,11 @@ const MASKED = /\[secret\]/g;
 // Terminal colour and cursor sequences in tool output (`ESC[32m`): not words.
 // (`[1m` too: the ESC is lost at times.)
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\[[0-9;]{1,8}m/g;
-const WRITTEN_ESCAPE = /\\+[nrt](?=[a-z])/gi;
+// A backslash and n, r or t before a word: an escape written out in a string of code or JSON
+// (`\nopenpyxl==3.1.2`), or a folder of a Windows path (`D:\tools\testrez`, `src\new`). Which, the text
+// does not say: the word after it is kept both ways (`openpyxl` and `nopenpyxl`, `testrez` and `estrez`).
+// Measured on the recap corpus: its index, merged, 0.2 % bigger than with the escape reading alone.
+const WRITTEN_ESCAPE = /\\+([nrt])([a-z][^\s"'`()[\]{}<>,;:=|\\/*!?#$%^&+~@\u2026\u00a0]*)/gi;
 const ANSI_HINT = /\x1b|\[[0-9;]{1,8}m/;
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]+/gu;
 const UNSPACED_ONE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005]/u;
@@ -336,8 +340,8 @@ export class VocabularyBuilder {
   private take(masked: string, said: boolean): void {
     let text = masked.replace(MASKED, ' ');
     if (ANSI_HINT.test(text)) text = text.replace(ANSI, ' ');
-    // An escape written out in a string of code or JSON (`\nopenpyxl==3.1.2`): a break between words.
-    if (text.includes('\\')) text = text.replace(WRITTEN_ESCAPE, ' ');
+    // An escape written out, or a folder of a Windows path: the word after it both ways (WRITTEN_ESCAPE).
+    if (text.includes('\\')) text = text.replace(WRITTEN_ESCAPE, ' $1$2 $2');
     // Lower case first (one pass over the text, not one per word): the index folds case anyway.
     text = text.toLowerCase();
     // One pass over the characters cuts the chunks WORD_CHUNK would match and notes what each holds: a

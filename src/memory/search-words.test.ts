@@ -158,6 +158,17 @@ describe('every word a session holds', () => {
     expect(ids(store.search('type_continental'))).toEqual(['typed']);
   });
 
+  it('among sessions holding the words only outside their ranked text, puts the shorter transcript first, then the newer', () => {
+    const store = open();
+    const at = (id: string, bytes: number, text: string, elsewhere: string) =>
+      store.upsert(sessionWriteFixture({ id, cwd: `/home/u/${id}`, project: id, text, words: vocabularyOf([text, elsewhere]), updatedAt: (clock += 60_000), mark: { size: bytes, mtimeMs: 1, entry: 's1' } }));
+    // The long session holds every word of everything it read; the short one read the skill script itself.
+    at('short', 40_000, '> add the bastion check', 'cat skill.sh: set -e; run the skill');
+    at('long', 9_000_000, '> port the whole site', 'skill tree … bash sh -c … every file of the site');
+    at('newest', 20_000_000, '> audit the repo', 'the skill of reading sh scripts');
+    expect(ids(store.search('skill.sh'))).toEqual(['short', 'long', 'newest']);
+  });
+
   it('finds a folder of a Windows path whose name starts with n, r or t, and a word after a written-out escape', () => {
     const store = open();
     put(store, 'windows', '> list the folder', 'Get-ChildItem D:\\tools\\testrez -Force; cd D:\\tools\\testrez');

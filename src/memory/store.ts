@@ -717,11 +717,14 @@ export class Store {
   }
 
   // The hits of the ranked rows cut at the limit (`top`: every row ranked at or before the limit-th, ties
-  // at the edge included), recency breaking ties, each with its snippet.
+  // at the edge included), each with its snippet. Ties: among rows holding the words only outside their
+  // ranked text (no bm25 score), the shorter transcript first (a long session holds nearly every word of
+  // what it read: the words are likelier what a short one is about); then the newer.
   private hitsOf(top: Ranked[], terms: readonly QueryTerm[], limit: number, total: number): SearchResult {
     const rows = new Map((this.db.prepare(`SELECT s.*, b.text AS body_text FROM sessions s LEFT JOIN session_body b ON b.rowid = s.rowid WHERE s.rowid IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.rowid)) as Array<Row & { body_text: string | null }>).map((r) => [r.rowid, r]));
     const updated = (rowid: number) => rows.get(rowid)?.updated_at ?? 0;
-    top.sort((a, b) => order(a, b) || updated(b.rowid) - updated(a.rowid));
+    const bytes = (rowid: number) => rows.get(rowid)?.mark_size ?? 0;
+    top.sort((a, b) => order(a, b) || (a.score === 0 && b.score === 0 ? bytes(a.rowid) - bytes(b.rowid) : 0) || updated(b.rowid) - updated(a.rowid));
     const hits: StoredHit[] = [];
     for (const t of top.slice(0, limit)) {
       const r = rows.get(t.rowid);

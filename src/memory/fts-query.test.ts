@@ -20,6 +20,10 @@ describe('query terms as FTS5 expressions', () => {
     expect(queryTerms('velocity_high')[0]?.exact).toBe('"velocity_high"');
     expect(queryTerms('Redis')[0]?.exact).toBe('"redis"');
     expect(queryTerms('src/app.ts')[0]?.exact).toBe('"src" AND "app" AND "ts"');
+    // A number of up to three digits beside words is left out (the vocabulary keeps few); numbers alone stay.
+    expect(queryTerms('python3.11')[0]?.exact).toBe('"python3"');
+    expect(queryTerms('openpyxl==3.1.2')[0]?.exact).toBe('"openpyxl"');
+    expect(queryTerms('2.1.112')[0]?.exact).toBe('"2" AND "1" AND "112"');
     expect(queryTerms('人脸跟踪')[0]?.exact).toBe('"人脸" AND "脸跟" AND "跟踪"');
   });
   it('gives a word joined by - or _ its parts over the vocabulary too (searched when no session holds it as typed)', () => {

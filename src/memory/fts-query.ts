@@ -180,7 +180,10 @@ export function partsExpression(word: string): string | undefined {
 
 /** The FTS5 expression of a word as typed over the vocabulary (vocabulary.ts cuts the text the same way); undefined when it has none. */
 export function exactExpression(word: string): string | undefined {
-  const tokens = exactTokens(word);
+  const all = exactTokens(word);
+  // A number of up to three digits beside other words (`python3.11`, `node@20.11.1`, `openpyxl==3.1.2`) is
+  // left out: the vocabulary keeps one only when the ranked text says it (the words beside it still must match).
+  const tokens = all.some((t) => !SHORT_NUMBER.test(t)) ? all.filter((t) => !SHORT_NUMBER.test(t)) : all;
   if (tokens.length === 0) return undefined;
   return tokens.map(quoted).join(' AND ');
 }

@@ -11,7 +11,7 @@ import { openStore } from './open-store.js';
 import { migrate, SCHEMA_VERSION } from './schema.js';
 import type { SearchResult, Store } from './store.js';
 import { HIT_END, HIT_START } from './types.js';
-import { vocabularyOf } from './vocabulary.js';
+import { VocabularyBuilder, vocabularyOf } from './vocabulary.js';
 
 let dir: string;
 const stores: Store[] = [];
@@ -156,6 +156,19 @@ describe('every word a session holds', () => {
     // Once a session holds the word as typed, those are the answers (exact first; parts are the fallback).
     put(store, 'typed', '> compare', 'the type_continental column');
     expect(ids(store.search('type_continental'))).toEqual(['typed']);
+  });
+
+  it('finds a word written with its version (python3.11, openpyxl==3.1.2) said only in tool output', () => {
+    const store = open();
+    // As a file's read makes it: the tool output said twice (its short numbers are not kept), the condensed text said.
+    const v = new VocabularyBuilder();
+    for (let i = 0; i < 2; i++) v.add('Successfully installed openpyxl==3.1.2; /usr/bin/python3.11 -m pip list');
+    v.add('> grade the rubric', true);
+    expect(v.text().split(' ')).not.toContain('11');
+    store.upsert(sessionWriteFixture({ id: 'grader', text: '> grade the rubric', words: v.text(), updatedAt: (clock += 60_000) }));
+    put(store, 'other', '> fix the login page');
+    expect(ids(store.search('python3.11'))).toEqual(['grader']);
+    expect(ids(store.search('openpyxl==3.1.2'))).toEqual(['grader']);
   });
 
   it('among sessions holding the words only outside their ranked text, puts the shorter transcript first, then the newer', () => {

@@ -6,7 +6,10 @@
 // bench/search-rare-words.json (words and session names only, as search-queries.json holds). The halves
 // are those of search-queries.json (A: tuned on, B: checked on); a session in neither goes to the half
 // with fewer. Reproducible: `node bench/draw-rare-words.mjs` draws the same set from the same corpus.
-// Knobs (env): RECAPWRAP_SHARED_DIR (default ../shared), RW_RARE_SEED (42), RW_RARE_PER_SESSION (3).
+// Besides them, words joined by `-` or `_` (names in code, flags, columns: kind `joined`) drawn the same way
+// after them, so the rare words stay those drawn before.
+// Knobs (env): RECAPWRAP_SHARED_DIR (default ../shared), RW_RARE_SEED (42), RW_RARE_PER_SESSION (3),
+// RW_RARE_JOINED_PER_SESSION (2).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +19,7 @@ const SHARED = process.env.RECAPWRAP_SHARED_DIR ?? resolve(REPO, '..', 'shared')
 const CORPUS = join(SHARED, 'recap-corpus');
 const SEED = Number(process.env.RW_RARE_SEED ?? 42);
 const PER_SESSION = Number(process.env.RW_RARE_PER_SESSION ?? 3);
+const JOINED_PER_SESSION = Number(process.env.RW_RARE_JOINED_PER_SESSION ?? 2);
 const OUT = join(REPO, 'bench', 'search-rare-words.json');
 
 if (!existsSync(CORPUS)) {
@@ -73,6 +77,14 @@ const isWord = (w) => w.length >= 4 && w.length <= 24 && !(/\d/.test(w) && /^[0-
 // runs (images, keys: 40 characters or more with no space), escapes written out in code (`\\nword`).
 const NOISE = /\\+[nrt](?=[a-z])|[A-Za-z0-9+/]{40,}={0,2}|\x1b\[[0-9;?]*[A-Za-z]|\[[0-9;]{1,8}m|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?<![\p{L}\p{N}])(?=[a-f]*\d)[0-9a-f]{7,}(?![\p{L}\p{N}])/giu;
 
+// A word joined by `-` or `_` (a name in code, a flag, a column: `aws_lambda_function_name`, `max-old-space-size`),
+// as grep users type them: 5 to 48 characters, a part of three letters at least, no part a hash, an id or a number of 5 digits or more.
+const JOINED = /[\p{L}\p{N}]+(?:[-_]+[\p{L}\p{N}]+)+/gu;
+const isJoined = (w) => {
+  if (w.length < 5 || w.length > 48 || UNSPACED.test(w)) return false;
+  const parts = w.split(/[-_]+/);
+  return parts.some((p) => /\p{L}{3}/u.test(p)) && parts.every((p) => !/^\d{5,}$/.test(p) && !(/\d/.test(p) && /^[0-9a-f]{7,}$/i.test(p)) && (p.match(/[a-z]\d|\d[a-z]/gi)?.length ?? 0) < 2 && !looksRandom(p));
+};
 const sessions = [];
 for (const agent of readdirSync(CORPUS).sort()) {
   const dir = join(CORPUS, agent);
@@ -86,19 +98,28 @@ for (const agent of readdirSync(CORPUS).sort()) {
     const counts = new Map();
     const texts = [];
     for (const r of recordsOf(readFileSync(join(dir, file), 'utf8'))) stringsOf(r, texts);
+    const joinedCounts = new Map();
     for (const t of texts) {
-      for (const w of t.replace(NOISE, ' ').match(WORD) ?? []) {
+      const clean = t.replace(NOISE, ' ');
+      for (const w of clean.match(WORD) ?? []) {
         if (!isWord(w)) continue;
         const lower = w.toLowerCase();
         counts.set(lower, (counts.get(lower) ?? 0) + 1);
       }
+      for (const w of clean.match(JOINED) ?? []) {
+        if (!isJoined(w)) continue;
+        const lower = w.toLowerCase();
+        joinedCounts.set(lower, (joinedCounts.get(lower) ?? 0) + 1);
+      }
     }
-    sessions.push({ base: `${agent}/${file}`, counts });
+    sessions.push({ base: `${agent}/${file}`, counts, joinedCounts });
   }
 }
 // In how many sessions each word occurs.
 const df = new Map();
 for (const s of sessions) for (const w of s.counts.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+const joinedDf = new Map();
+for (const s of sessions) for (const w of s.joinedCounts.keys()) joinedDf.set(w, (joinedDf.get(w) ?? 0) + 1);
 
 function mulberry32(seed) {
   let a = seed >>> 0;
@@ -115,23 +136,28 @@ const rand = mulberry32(SEED);
 const set = JSON.parse(readFileSync(join(REPO, 'bench', 'search-queries.json'), 'utf8'));
 const halves = { A: [...set.halves.A], B: [...set.halves.B] };
 const queries = [];
-for (const s of sessions) {
-  const rare = [...s.counts].filter(([w, n]) => df.get(w) === 1 && n >= 2).map(([w]) => w).sort();
-  if (rare.length === 0) continue;
-  if (!halves.A.includes(s.base) && !halves.B.includes(s.base)) (halves.A.length <= halves.B.length ? halves.A : halves.B).push(s.base);
-  // A seeded partial shuffle: the first PER_SESSION words of it.
-  for (let i = 0; i < Math.min(PER_SESSION, rare.length); i++) {
-    const j = i + Math.floor(rand() * (rare.length - i));
-    [rare[i], rare[j]] = [rare[j], rare[i]];
-    queries.push({ query: rare[i], kind: 'rare', expected: s.base });
+// A seeded partial shuffle of each session's words (one session's only, said twice): the first `per` of it.
+const draw = (kind, countsOf, dfOf, per) => {
+  for (const s of sessions) {
+    const rare = [...countsOf(s)].filter(([w, n]) => dfOf.get(w) === 1 && n >= 2).map(([w]) => w).sort();
+    if (rare.length === 0) continue;
+    if (!halves.A.includes(s.base) && !halves.B.includes(s.base)) (halves.A.length <= halves.B.length ? halves.A : halves.B).push(s.base);
+    for (let i = 0; i < Math.min(per, rare.length); i++) {
+      const j = i + Math.floor(rand() * (rare.length - i));
+      [rare[i], rare[j]] = [rare[j], rare[i]];
+      queries.push({ query: rare[i], kind, expected: s.base });
+    }
   }
-}
+};
+draw('rare', (s) => s.counts, df, PER_SESSION);
+// Joined words (issue 42 "words with joiners as typed"), drawn after the rare ones so those stay as they were drawn.
+draw('joined', (s) => s.joinedCounts, joinedDf, JOINED_PER_SESSION);
 
 writeFileSync(
   OUT,
   JSON.stringify(
     {
-      about: `Rare-word queries over ../shared/recap-corpus for \`npm run bench -- search\` (issue 42), drawn by bench/draw-rare-words.mjs (seed ${SEED}, at most ${PER_SESSION} per session): words that occur in one session only (any text of its records, reasoning left out), said there at least twice. \`expected\` is the session file. Halves by session, as search-queries.json's (tune on A, check on B). Words and names only; nothing else of the corpus is copied here.`,
+      about: `Rare-word queries over ../shared/recap-corpus for \`npm run bench -- search\` (issue 42), drawn by bench/draw-rare-words.mjs (seed ${SEED}, at most ${PER_SESSION} per session; kind joined: words joined by - or _, at most ${JOINED_PER_SESSION}): words that occur in one session only (any text of its records, reasoning left out), said there at least twice. \`expected\` is the session file. Halves by session, as search-queries.json's (tune on A, check on B). Words and names only; nothing else of the corpus is copied here.`,
       halves,
       queries,
     },

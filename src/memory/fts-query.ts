@@ -162,8 +162,11 @@ export const QUERY_MAX_CHARS = 2000;
 export const WORD_CHUNK = /[^\s"'`()[\]{}<>,;:=|\\/*!?#$%^&+~@\u2026\u00a0]+/g;
 const EDGE_JOINERS = /^[-_]+|[-_]+$/g;
 
-const JOINERS = /[-_]+/;
-const SHORT_NUMBER = /^\d{1,3}$/;
+/** A run of the characters that join a word (`shared-layout`, `velocity_high`): the vocabulary's and the query's. */
+export const JOINER = /[-_]+/;
+/** The longest number the vocabulary keeps only where the ranked text says it (a line number, a count: vocabulary.ts). */
+export const SHORT_NUMBER_MAX_DIGITS = 3;
+const SHORT_NUMBER = new RegExp(`^\\d{1,${SHORT_NUMBER_MAX_DIGITS}}$`);
 const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /**
@@ -173,8 +176,8 @@ const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
  */
 export function partsExpression(word: string): string | undefined {
   const exact = exactTokens(word);
-  if (!exact.some((t) => JOINERS.test(t))) return undefined;
-  const parts = [...new Set(exact.flatMap((t) => t.split(JOINERS)).filter((p) => p && !SHORT_NUMBER.test(p)))];
+  if (!exact.some((t) => JOINER.test(t))) return undefined;
+  const parts = [...new Set(exact.flatMap((t) => t.split(JOINER)).filter((p) => p && !SHORT_NUMBER.test(p)))];
   return parts.length ? parts.map(quoted).join(' AND ') : undefined;
 }
 

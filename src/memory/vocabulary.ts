@@ -5,7 +5,7 @@
  * said anywhere in a session finds it. A word joined by `-` or `_` is kept whole (as typed) and by its
  * parts; `.` splits (file names, versions). Lower case: a word joined by case changes is kept whole. Bounded: at most VOCABULARY_MAX_WORDS words. Pure.
  */
-import { bigrams, WORD_CHUNK } from './fts-query.js';
+import { bigrams, JOINER, SHORT_NUMBER_MAX_DIGITS, WORD_CHUNK } from './fts-query.js';
 import { maskSecrets } from './secrets.js';
 
 /** Most distinct words kept of one session (past it, later words are counted, not kept). */
@@ -19,13 +19,11 @@ const MEMO_MIN_CHARS = 2000;
 const MEMO_LINE_MIN_CHARS = 24;
 const MEMO_MAX_CHARS = 4_000_000;
 const TEXTS_MAX_CHARS = 8_000_000;
-const SHORT_NUMBER_MAX_DIGITS = 3;
 // A joined word is kept whole up to these (`aws_lambda_function_name`, `--max-old-space-size`: names and flags
 // people search by); a longer one by its parts only, which a query of it finds too (fts-query.ts QueryTerm.parts).
 const JOINED_MAX_PARTS = 6;
 const JOINED_MAX_CHARS = 48;
 
-const JOINER = /[-_]+/;
 const EDGE_JOINERS = /^[-_]+|[-_]+$/g;
 const MASKED = /\[secret\]/g;
 // Terminal colour and cursor sequences in tool output (`ESC[32m`): not words.
